@@ -1,0 +1,272 @@
+//! FEN for every board size, with pockets in brackets and `~` for promoted pieces.
+//! Parsing gives a `Setup` (syntax errors name the field); `Position::from_fen` adds legality.
+
+use crate::board::PROMOTED;
+use crate::color::Color;
+use crate::piece::Piece;
+use crate::position::{Position, PositionError};
+use crate::setup::Setup;
+use crate::square::Square;
+use crate::variant::Variant;
+use std::fmt::Write;
+
+/// A syntax error in a FEN, naming the field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FenError {
+    /// Nothing to parse.
+    #[error("empty FEN")]
+    Empty,
+    /// The placement field.
+    #[error("invalid board field: {0}")]
+    Board(String),
+    /// The pocket (hand) part.
+    #[error("invalid pocket: {0}")]
+    Pocket(String),
+    /// The side-to-move field.
+    #[error("invalid side to move '{0}' (expected w or b)")]
+    Turn(String),
+    /// The castling field.
+    #[error("invalid castling field '{0}'")]
+    Castling(String),
+    /// The en-passant field.
+    #[error("invalid en-passant field '{0}'")]
+    EnPassant(String),
+    /// The halfmove clock.
+    #[error("invalid halfmove clock '{0}'")]
+    Halfmoves(String),
+    /// The fullmove number.
+    #[error("invalid fullmove number '{0}'")]
+    Fullmoves(String),
+    /// Extra fields after the fullmove number.
+    #[error("unexpected extra field '{0}'")]
+    ExtraField(String),
+}
+
+/// Why a FEN could not give a position: bad syntax, or a setup that is not legal.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseFenError {
+    /// The text is not a FEN for this variant.
+    #[error("{0}")]
+    Syntax(#[from] FenError),
+    /// The FEN is well formed but the position is not legal.
+    #[error("illegal position: {0}")]
+    Illegal(#[from] PositionError),
+}
+
+fn parse_pocket(variant: &Variant, text: &str, setup: &mut Setup) -> Result<(), FenError> {
+    for ch in text.chars() {
+        if ch == '-' {
+            continue;
+        }
+        let role = variant.role_by_letter(ch).ok_or_else(|| FenError::Pocket(format!("unknown piece '{ch}'")))?;
+        if Some(role) == variant.king() {
+            return Err(FenError::Pocket("a king cannot be in hand".into()));
+        }
+        let color = Color::from_case(ch);
+        setup.hands[color.index()].add(role).ok_or_else(|| FenError::Pocket("more than 64 pieces of a kind".into()))?;
+    }
+    Ok(())
+}
+
+/// Parses a FEN's syntax for a variant.
+pub fn parse_setup(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
+    let g = variant.geometry;
+    let mut fields = fen.split_ascii_whitespace();
+    let board_field = fields.next().ok_or(FenError::Empty)?;
+    let mut setup = Setup::default();
+
+    // Pocket: "board[pocket]" or an extra rank "board/pocket".
+    let (placement, pocket) = match board_field.find('[') {
+        Some(i) => {
+            let rest = &board_field[i + 1..];
+            let inner = rest.strip_suffix(']').ok_or_else(|| FenError::Pocket("missing ']'".into()))?;
+            (&board_field[..i], Some(inner))
+        }
+        None => {
+            let ranks = board_field.split('/').count();
+            if ranks == g.ranks() as usize + 1 && variant.drops {
+                let i = board_field.rfind('/').unwrap_or(0);
+                (&board_field[..i], Some(&board_field[i + 1..]))
+            } else {
+                (board_field, None)
+            }
+        }
+    };
+    if placement.is_empty() {
+        return Err(FenError::Board("empty".into()));
+    }
+    let rows: Vec<&str> = placement.split('/').collect();
+    if rows.len() != g.ranks() as usize {
+        return Err(FenError::Board(format!("{} ranks, expected {}", rows.len(), g.ranks())));
+    }
+    for (i, row) in rows.iter().enumerate() {
+        let rank = g.ranks() - 1 - i as u8;
+        let mut file: u32 = 0;
+        let mut chars = row.chars().peekable();
+        while let Some(ch) = chars.next() {
+            if let Some(d) = ch.to_digit(10) {
+                let mut n = d;
+                while let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
+                    n = n * 10 + d2;
+                    chars.next();
+                }
+                if n == 0 {
+                    return Err(FenError::Board(format!("zero empty squares on rank {}", rank + 1)));
+                }
+                file += n;
+            } else if ch == '~' {
+                return Err(FenError::Board("'~' must follow a piece".into()));
+            } else {
+                let role = variant
+                    .role_by_letter(ch)
+                    .ok_or_else(|| FenError::Board(format!("unknown piece '{ch}' for {}", variant.name)))?;
+                if file >= g.files() as u32 {
+                    return Err(FenError::Board(format!("rank {} has more than {} files", rank + 1, g.files())));
+                }
+                let mut state = 0;
+                if chars.peek() == Some(&'~') {
+                    chars.next();
+                    state = PROMOTED;
+                }
+                let sq = Square::new(file as u8, rank).ok_or_else(|| FenError::Board("square outside 8x8".into()))?;
+                setup.board.put(sq, Piece { color: Color::from_case(ch), role }, state);
+                file += 1;
+            }
+            if file > g.files() as u32 {
+                return Err(FenError::Board(format!("rank {} has more than {} files", rank + 1, g.files())));
+            }
+        }
+        if file != g.files() as u32 {
+            return Err(FenError::Board(format!("rank {} has {} files, expected {}", rank + 1, file, g.files())));
+        }
+    }
+    if let Some(p) = pocket {
+        parse_pocket(variant, p, &mut setup)?;
+    }
+
+    if let Some(turn) = fields.next() {
+        setup.turn = match turn {
+            "w" => Color::White,
+            "b" => Color::Black,
+            other => return Err(FenError::Turn(other.into())),
+        };
+    }
+    if let Some(c) = fields.next() {
+        if c != "-" {
+            for ch in c.chars() {
+                let i = match ch {
+                    'K' => 0,
+                    'Q' => 1,
+                    'k' => 2,
+                    'q' => 3,
+                    _ => return Err(FenError::Castling(c.into())),
+                };
+                if setup.castling[i] {
+                    return Err(FenError::Castling(c.into()));
+                }
+                setup.castling[i] = true;
+            }
+        }
+    }
+    if let Some(ep) = fields.next() {
+        if ep != "-" {
+            let sq = Square::parse(ep).filter(|s| g.contains(*s)).ok_or_else(|| FenError::EnPassant(ep.into()))?;
+            setup.ep = Some(sq);
+        }
+    }
+    if let Some(h) = fields.next() {
+        setup.halfmoves = h.parse().map_err(|_| FenError::Halfmoves(h.into()))?;
+    }
+    if let Some(f) = fields.next() {
+        let n: u32 = f.parse().map_err(|_| FenError::Fullmoves(f.into()))?;
+        setup.fullmoves = n.max(1);
+    }
+    if let Some(extra) = fields.next() {
+        return Err(FenError::ExtraField(extra.into()));
+    }
+    Ok(setup)
+}
+
+impl Position {
+    /// Parses and validates a FEN.
+    pub fn from_fen(variant: &'static Variant, fen: &str) -> Result<Position, ParseFenError> {
+        let setup = parse_setup(variant, fen)?;
+        Ok(Position::from_setup(variant, setup)?)
+    }
+
+    /// The placement field (with `~` marks in variants where promoted pieces matter).
+    pub fn board_fen(&self) -> String {
+        let g = self.variant.geometry;
+        let mark_promoted = self.variant.captures_to_hand;
+        let mut s = String::with_capacity(72);
+        for rank in (0..g.ranks()).rev() {
+            let mut empty = 0;
+            for file in 0..g.files() {
+                let Some(sq) = Square::new(file, rank) else { continue };
+                match self.board.piece_at(sq) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            let _ = write!(s, "{empty}");
+                            empty = 0;
+                        }
+                        s.push(self.variant.piece(p.role).char(p.color));
+                        if mark_promoted && self.board.state_at(sq) & PROMOTED != 0 {
+                            s.push('~');
+                        }
+                    }
+                }
+            }
+            if empty > 0 {
+                let _ = write!(s, "{empty}");
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        if self.variant.drops {
+            s.push('[');
+            for c in Color::ALL {
+                for (role, n) in self.hands[c.index()].iter() {
+                    for _ in 0..n {
+                        s.push(self.variant.piece(role).char(c));
+                    }
+                }
+            }
+            s.push(']');
+        }
+        s
+    }
+
+    /// The en-passant square if a legal en-passant capture exists (as FEN writes it).
+    pub fn legal_ep_square(&self) -> Option<Square> {
+        let ep = self.ep?;
+        self.legal_moves().iter().any(|m| m.kind() == crate::moves::MoveKind::EnPassant).then_some(ep)
+    }
+
+    /// The FEN (en passant written only when a legal en-passant capture exists).
+    pub fn fen(&self) -> String {
+        let mut s = self.board_fen();
+        let _ = write!(s, " {} ", self.turn.char());
+        let rights = self.castling_rights();
+        if rights.iter().any(|&r| r) {
+            for (i, ch) in ['K', 'Q', 'k', 'q'].into_iter().enumerate() {
+                if rights[i] {
+                    s.push(ch);
+                }
+            }
+        } else {
+            s.push('-');
+        }
+        match self.legal_ep_square() {
+            Some(ep) => {
+                let _ = write!(s, " {ep}");
+            }
+            None => s.push_str(" -"),
+        }
+        let _ = write!(s, " {} {}", self.halfmoves, self.fullmoves);
+        s
+    }
+}

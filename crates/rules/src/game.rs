@@ -1,0 +1,64 @@
+//! A game in progress: start position, moves played and the history repetition needs.
+//! `Game::outcome` adds threefold repetition to the position's own judgement.
+
+use crate::moves::Move;
+use crate::outcome::{EndReason, Outcome};
+use crate::position::{IllegalMove, Position};
+
+/// A sequence of legal moves from a start position.
+#[derive(Debug, Clone)]
+pub struct Game {
+    start: Position,
+    position: Position,
+    moves: Vec<Move>,
+    hashes: Vec<u64>,
+}
+
+impl Game {
+    /// A game from a position.
+    pub fn new(start: Position) -> Game {
+        let h = start.hash();
+        Game { position: start.clone(), start, moves: Vec::new(), hashes: vec![h] }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// Moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Plays a legal move.
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
+        self.position.play(m)?;
+        self.moves.push(m);
+        self.hashes.push(self.position.hash());
+        Ok(())
+    }
+
+    /// How often the current position occurred (since the last irreversible move).
+    pub fn repetitions(&self) -> usize {
+        let h = self.position.hash();
+        let window = (self.position.halfmoves() as usize + 1).min(self.hashes.len());
+        self.hashes[self.hashes.len() - window..].iter().filter(|&&x| x == h).count()
+    }
+
+    /// The outcome, threefold repetition included.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(o) = self.position.outcome() {
+            return Some(o);
+        }
+        if self.position.variant().draws.repetition && self.repetitions() >= 3 {
+            return Some(Outcome::Draw { reason: EndReason::Repetition });
+        }
+        None
+    }
+}

@@ -1,0 +1,132 @@
+//! How a game ends: decisive results and draws, with the reason.
+//! `Position::outcome` judges a single position; `Game` adds repetition.
+
+use crate::color::Color;
+use crate::position::Position;
+use crate::variant::{InsufficientMaterial, WinCondition};
+use std::fmt;
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EndReason {
+    /// The side to move is checkmated.
+    Checkmate,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// A royal piece was captured.
+    KingCaptured,
+    /// Fifty moves without capture or pawn move.
+    FiftyMoves,
+    /// The same position for the third time.
+    Repetition,
+    /// Neither side can mate.
+    InsufficientMaterial,
+}
+
+/// The result of a finished game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// One side won.
+    Decisive {
+        /// The winner.
+        winner: Color,
+        /// Why.
+        reason: EndReason,
+    },
+    /// Nobody won.
+    Draw {
+        /// Why.
+        reason: EndReason,
+    },
+}
+
+impl Outcome {
+    /// The PGN result string.
+    pub fn result(&self) -> &'static str {
+        match self {
+            Outcome::Decisive { winner: Color::White, .. } => "1-0",
+            Outcome::Decisive { winner: Color::Black, .. } => "0-1",
+            Outcome::Draw { .. } => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Decisive { winner, reason } => write!(f, "{} ({winner} wins by {reason:?})", self.result()),
+            Outcome::Draw { reason } => write!(f, "{} (draw by {reason:?})", self.result()),
+        }
+    }
+}
+
+impl Position {
+    /// The outcome judged from this position alone (no repetition), or `None` if play goes on.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let v = self.variant;
+        let us = self.turn;
+        if v.win == WinCondition::KingCapture {
+            for c in [us, !us] {
+                if v.king().is_some() && self.king_square(c).is_none() {
+                    return Some(Outcome::Decisive { winner: !c, reason: EndReason::KingCaptured });
+                }
+            }
+        }
+        if !self.has_legal_move() {
+            if self.is_check() && v.win == WinCondition::Checkmate {
+                return Some(Outcome::Decisive { winner: !us, reason: EndReason::Checkmate });
+            }
+            return Some(Outcome::Draw { reason: EndReason::Stalemate });
+        }
+        if self.is_insufficient_material() {
+            return Some(Outcome::Draw { reason: EndReason::InsufficientMaterial });
+        }
+        if v.draws.fifty_move && self.halfmoves >= 100 {
+            return Some(Outcome::Draw { reason: EndReason::FiftyMoves });
+        }
+        None
+    }
+
+    /// Whether neither side can ever mate, by the variant's rule.
+    pub fn is_insufficient_material(&self) -> bool {
+        let v = self.variant;
+        let b = &self.board;
+        let occ = b.occupied();
+        let by_letter = |l: char| v.role_by_letter(l).map_or(crate::Bitboard::EMPTY, |r| b.by_role(r));
+        match v.draws.insufficient {
+            InsufficientMaterial::Never => false,
+            InsufficientMaterial::Crazyhouse => {
+                let in_hand: u32 = self.hands.iter().map(|h| h.total()).sum();
+                let heavy_in_hand = self.hands.iter().any(|h| {
+                    h.iter().any(|(r, _)| matches!(v.piece(r).letter, 'p' | 'r' | 'q'))
+                });
+                occ.count() + in_hand <= 3
+                    && b.promoted().is_empty()
+                    && (by_letter('p') | by_letter('r') | by_letter('q')).is_empty()
+                    && !heavy_in_hand
+            }
+            InsufficientMaterial::Fide => {
+                if !self.hands.iter().all(|h| h.is_empty()) {
+                    return false;
+                }
+                let kings = v.king().map_or(crate::Bitboard::EMPTY, |k| b.by_role(k));
+                let others = occ - kings;
+                let knights = by_letter('n');
+                let bishops = by_letter('b');
+                if (others - knights - bishops).any() {
+                    return false;
+                }
+                if others.count() <= 1 {
+                    return true;
+                }
+                // Only bishops, all on squares of one colour.
+                if knights.is_empty() {
+                    let dark = crate::Bitboard(0xAA55_AA55_AA55_AA55);
+                    return (bishops & dark).is_empty() || (bishops - dark).is_empty();
+                }
+                false
+            }
+        }
+    }
+}

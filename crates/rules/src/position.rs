@@ -1,0 +1,643 @@
+//! The validated, playable position: placement, hands, side to move, castling,
+//! en passant, counters and an incrementally updated Zobrist hash.
+
+use crate::bitboard::Bitboard;
+use crate::board::{Board, PROMOTED};
+use crate::color::Color;
+use crate::hand::Hand;
+use crate::moves::{Move, MoveKind};
+use crate::piece::{Piece, Role};
+use crate::setup::Setup;
+use crate::square::Square;
+use crate::variant::{GenericAtom, RoleTables, Variant, WinCondition};
+use crate::zobrist;
+
+/// Why a setup is not a playable position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PositionError {
+    /// A side has the wrong number of royal pieces.
+    #[error("{0} must have exactly one king")]
+    KingCount(Color),
+    /// A side has more than one royal piece.
+    #[error("{0} has more than one king")]
+    TooManyKings(Color),
+    /// A pawn stands on its first or last rank.
+    #[error("pawn on the first or last rank at {0}")]
+    PawnOnBackRank(Square),
+    /// The side not to move is in check.
+    #[error("the side not to move is in check")]
+    OppositeCheck,
+    /// A castling right without the king and rook on their squares.
+    #[error("castling right '{0}' without king and rook on their starting squares")]
+    BadCastlingRights(char),
+    /// An en-passant square that no double step can have produced.
+    #[error("invalid en-passant square {0}")]
+    BadEnPassant(Square),
+    /// A piece off the board.
+    #[error("piece outside the board at {0}")]
+    OffBoard(Square),
+    /// Pieces in hand in a variant without drops.
+    #[error("pieces in hand, but this variant has no drops")]
+    HandWithoutDrops,
+}
+
+/// A move that is not legal in the position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {uci} in {fen}")]
+pub struct IllegalMove {
+    /// The move in UCI notation.
+    pub uci: String,
+    /// The position.
+    pub fen: String,
+}
+
+/// A position of a variant, ready to generate and play moves.
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) variant: &'static Variant,
+    pub(crate) board: Board,
+    pub(crate) hands: [Hand; 2],
+    pub(crate) turn: Color,
+    pub(crate) castling: u8,
+    pub(crate) ep: Option<Square>,
+    pub(crate) halfmoves: u32,
+    pub(crate) fullmoves: u32,
+    pub(crate) hash: u64,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        std::ptr::eq(self.variant, other.variant)
+            && self.board == other.board
+            && self.hands == other.hands
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.ep == other.ep
+            && self.halfmoves == other.halfmoves
+            && self.fullmoves == other.fullmoves
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({} {})", self.variant.name, self.fen())
+    }
+}
+
+impl Position {
+    /// The variant's start position.
+    pub fn start(variant: &'static Variant) -> Position {
+        match Position::from_fen(variant, &variant.start_fen) {
+            Ok(p) => p,
+            // Variant construction validates the start FEN, so this is unreachable.
+            Err(e) => unreachable!("start position of {} is invalid: {e}", variant.name),
+        }
+    }
+
+    /// Validates a setup.
+    pub fn from_setup(variant: &'static Variant, setup: Setup) -> Result<Position, PositionError> {
+        let t = &variant.t;
+        let b = &setup.board;
+        if let Some(sq) = (b.occupied() & t.offboard).first() {
+            return Err(PositionError::OffBoard(sq));
+        }
+        if !variant.drops && !(setup.hands[0].is_empty() && setup.hands[1].is_empty()) {
+            return Err(PositionError::HandWithoutDrops);
+        }
+        if let Some(k) = t.king {
+            for c in Color::ALL {
+                let n = b.pieces(c, k).count();
+                if n > 1 {
+                    return Err(PositionError::TooManyKings(c));
+                }
+                if n == 0 && variant.win == WinCondition::Checkmate {
+                    return Err(PositionError::KingCount(c));
+                }
+            }
+        }
+        if let Some(p) = t.pawn {
+            if let Some(sq) = (b.by_role(p) & (t.promotion_zone[0] | t.promotion_zone[1])).first() {
+                return Err(PositionError::PawnOnBackRank(sq));
+            }
+        }
+        let mut castling = 0u8;
+        for (i, &bit) in setup.castling.iter().enumerate() {
+            if !bit {
+                continue;
+            }
+            let color = if i < 2 { Color::White } else { Color::Black };
+            let side = i % 2;
+            let ch = ['K', 'Q', 'k', 'q'][i];
+            let c = variant.castling.ok_or(PositionError::BadCastlingRights(ch))?;
+            let rank = variant.geometry.relative_rank_mask(color, 0).first().map_or(0, |s| s.rank());
+            let ok = match (t.king, Square::new(c.king_file, rank), Square::new(c.rook_file[side], rank)) {
+                (Some(k), Some(ks), Some(rs)) => {
+                    b.piece_at(ks) == Some(Piece { color, role: k })
+                        && b.piece_at(rs).is_some_and(|p| p.color == color && Some(p.role) != t.king && Some(p.role) != t.pawn)
+                }
+                _ => false,
+            };
+            if !ok {
+                return Err(PositionError::BadCastlingRights(ch));
+            }
+            castling |= 1 << i;
+        }
+        let mut pos = Position {
+            variant,
+            board: setup.board,
+            hands: setup.hands,
+            turn: setup.turn,
+            castling,
+            ep: None,
+            halfmoves: setup.halfmoves,
+            fullmoves: setup.fullmoves.max(1),
+            hash: 0,
+        };
+        if let Some(ep) = setup.ep {
+            // The double step went from behind `ep` to in front of it, seen from the mover.
+            let them = !setup.turn;
+            let dy: i32 = them.fold(1, -1);
+            let g = variant.geometry;
+            let valid = variant.en_passant
+                && t.pawn.is_some_and(|p| {
+                    let pawn_sq = g.square(ep.file() as i32, ep.rank() as i32 + dy);
+                    let origin = g.square(ep.file() as i32, ep.rank() as i32 - dy);
+                    g.relative_rank(them, ep) == 2
+                        && pawn_sq.is_some_and(|s| pos.board.piece_at(s) == Some(Piece { color: them, role: p }))
+                        && origin.is_some_and(|s| pos.board.piece_at(s).is_none())
+                        && pos.board.piece_at(ep).is_none()
+                });
+            if !valid {
+                return Err(PositionError::BadEnPassant(ep));
+            }
+            if pos.ep_capturable(ep, setup.turn) {
+                pos.ep = Some(ep);
+            }
+        }
+        if variant.win == WinCondition::Checkmate && !variant.self_check {
+            if let Some(k) = pos.king_square(!pos.turn) {
+                if pos.attackers_to(k, pos.turn, pos.board.occupied()).any() {
+                    return Err(PositionError::OppositeCheck);
+                }
+            }
+        }
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    /// The variant.
+    #[inline]
+    pub fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+
+    /// Piece placement.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// A side's hand.
+    #[inline]
+    pub fn hand(&self, color: Color) -> &Hand {
+        &self.hands[color.index()]
+    }
+
+    /// Side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Castling rights as `[K, Q, k, q]`.
+    pub fn castling_rights(&self) -> [bool; 4] {
+        [0, 1, 2, 3].map(|i| self.castling & (1 << i) != 0)
+    }
+
+    /// The en-passant square if an enemy pawn could capture there (pseudo-legally).
+    #[inline]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep
+    }
+
+    /// Plies since the last capture or pawn move.
+    #[inline]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// The move number, starting at 1 and increased after Black moves.
+    #[inline]
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// The Zobrist hash (placement, piece states, hands, side, castling, en passant).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The square of a side's royal piece.
+    #[inline]
+    pub fn king_square(&self, color: Color) -> Option<Square> {
+        self.variant.t.king.and_then(|k| self.board.pieces(color, k).first())
+    }
+
+    /// Enemy pieces attacking the side to move's king.
+    pub fn checkers(&self) -> Bitboard {
+        match self.king_square(self.turn) {
+            Some(k) => self.attackers_to(k, !self.turn, self.board.occupied()),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// Whether the side to move is in check.
+    pub fn is_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    /// Whether a side's royal piece is attacked (false if it has none).
+    pub fn is_attacked_king(&self, color: Color) -> bool {
+        self.king_square(color).is_some_and(|k| self.attackers_to(k, !color, self.board.occupied()).any())
+    }
+
+    pub(crate) fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for sq in self.board.occupied() {
+            if let Some(p) = self.board.piece_at(sq) {
+                h ^= zobrist::piece(p.color.index(), p.role.index(), sq.index());
+                h ^= zobrist::state(sq.index(), self.board.state_at(sq));
+            }
+        }
+        for c in Color::ALL {
+            for (r, n) in self.hands[c.index()].iter() {
+                h ^= zobrist::hand(c.index(), r.index(), n);
+            }
+        }
+        h ^= zobrist::castling(self.castling);
+        if let Some(ep) = self.ep {
+            h ^= zobrist::ep_file(ep.file());
+        }
+        if self.turn == Color::Black {
+            h ^= zobrist::BLACK_TO_MOVE;
+        }
+        h
+    }
+
+    // ---- Attacks -------------------------------------------------------
+
+    #[inline(always)]
+    pub(crate) fn rook_attacks(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let t = &self.variant.t;
+        t.sliders.rook(sq, occ | t.offboard) & t.mask
+    }
+
+    #[inline(always)]
+    pub(crate) fn bishop_attacks(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let t = &self.variant.t;
+        t.sliders.bishop(sq, occ | t.offboard) & t.mask
+    }
+
+    /// The union of the pieces of the roles in `bits`.
+    #[inline(always)]
+    pub(crate) fn roles_union(&self, mut bits: u16) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        while bits != 0 {
+            let r = bits.trailing_zeros() as usize;
+            out |= self.board.by_role(Role(r as u8));
+            bits &= bits - 1;
+        }
+        out
+    }
+
+    /// Pieces of `by` (restricted to `occ`) that attack `sq` with blockers `occ`.
+    pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let t = &self.variant.t;
+        let theirs = self.board.by_color(by) & occ;
+        let b = by.index();
+        let mut a = Bitboard::EMPTY;
+        let orth = self.roles_union(t.orth_capturers) & theirs;
+        if orth.any() {
+            a |= self.rook_attacks(sq, occ) & orth;
+        }
+        let diag = self.roles_union(t.diag_capturers) & theirs;
+        if diag.any() {
+            a |= self.bishop_attacks(sq, occ) & diag;
+        }
+        let mut bits = t.leap_capturers;
+        while bits != 0 {
+            let r = bits.trailing_zeros() as usize;
+            a |= t.roles[r].rev_capture[b][sq.index()] & self.board.by_role(Role(r as u8)) & theirs;
+            bits &= bits - 1;
+        }
+        let mut bits = t.generic_roles;
+        while bits != 0 {
+            let r = bits.trailing_zeros() as usize;
+            let mine = self.board.by_role(Role(r as u8)) & theirs;
+            if mine.any() {
+                for atom in &t.roles[r].generic {
+                    if atom.mode.can_capture() {
+                        a |= self.generic_reverse(atom, b, sq, occ) & mine;
+                    }
+                }
+            }
+            bits &= bits - 1;
+        }
+        a
+    }
+
+    /// Squares from which `atom` (for colour index `c`) would reach `sq` given `occ`:
+    /// the first occupied square walking backwards within range.
+    fn generic_reverse(&self, atom: &GenericAtom, c: usize, sq: Square, occ: Bitboard) -> Bitboard {
+        let g = &self.variant.geometry;
+        let (dx, dy) = (atom.dx as i32, atom.dy[c] as i32);
+        if atom.lame && atom.range == 1 {
+            let Some(origin) = g.square(sq.file() as i32 - dx, sq.rank() as i32 - dy) else { return Bitboard::EMPTY };
+            if lame_path(g, origin, dx, dy).is_some_and(|p| !p.intersects(occ)) {
+                return Bitboard::from_square(origin);
+            }
+            return Bitboard::EMPTY;
+        }
+        let mut cur = sq;
+        let mut steps = 0u8;
+        while let Some(next) = g.square(cur.file() as i32 - dx, cur.rank() as i32 - dy) {
+            steps += 1;
+            if atom.range != 0 && steps > atom.range {
+                break;
+            }
+            if occ.contains(next) {
+                return Bitboard::from_square(next);
+            }
+            cur = next;
+        }
+        Bitboard::EMPTY
+    }
+
+    /// Targets of a generic atom from `from` (quiet onto empty squares, captures onto `theirs`).
+    fn generic_targets(&self, atom: &GenericAtom, c: usize, from: Square, occ: Bitboard, theirs: Bitboard) -> Bitboard {
+        let g = &self.variant.geometry;
+        let (dx, dy) = (atom.dx as i32, atom.dy[c] as i32);
+        let mut out = Bitboard::EMPTY;
+        let mut cur = from;
+        let mut steps = 0u8;
+        while let Some(next) = g.square(cur.file() as i32 + dx, cur.rank() as i32 + dy) {
+            steps += 1;
+            if atom.range != 0 && steps > atom.range {
+                break;
+            }
+            if atom.lame && atom.range == 1 && !lame_path(g, from, dx, dy).is_some_and(|p| !p.intersects(occ)) {
+                break;
+            }
+            if occ.contains(next) {
+                if atom.mode.can_capture() && theirs.contains(next) {
+                    out.set(next);
+                }
+                break;
+            }
+            if atom.mode.can_move() {
+                out.set(next);
+            }
+            cur = next;
+        }
+        out
+    }
+
+    /// Destinations of a piece of role tables `rt`, colour index `c`, on `from`:
+    /// quiet moves onto empty squares and captures onto `theirs`.
+    #[inline(always)]
+    pub(crate) fn targets(&self, rt: &RoleTables, c: usize, from: Square, occ: Bitboard, theirs: Bitboard) -> Bitboard {
+        let t = &self.variant.t;
+        let empty = t.mask - occ;
+        let mut both = rt.both[c][from.index()];
+        let mut out = Bitboard::EMPTY;
+        if let Some(m) = rt.orth {
+            let a = self.rook_attacks(from, occ);
+            match m {
+                crate::movement::Mode::Both => both |= a,
+                crate::movement::Mode::Move => out |= a & empty,
+                crate::movement::Mode::Capture => out |= a & theirs,
+            }
+        }
+        if let Some(m) = rt.diag {
+            let a = self.bishop_attacks(from, occ);
+            match m {
+                crate::movement::Mode::Both => both |= a,
+                crate::movement::Mode::Move => out |= a & empty,
+                crate::movement::Mode::Capture => out |= a & theirs,
+            }
+        }
+        out |= both & (empty | theirs);
+        if rt.split_leaps {
+            out |= (rt.quiet[c][from.index()] & empty) | (rt.capture[c][from.index()] & theirs);
+        }
+        for atom in &rt.generic {
+            out |= self.generic_targets(atom, c, from, occ, theirs);
+        }
+        out
+    }
+
+    /// Whether a pawn of `side` could capture onto `ep` (ignoring pins).
+    fn ep_capturable(&self, ep: Square, side: Color) -> bool {
+        let t = &self.variant.t;
+        t.pawn.is_some_and(|p| (t.roles[p.index()].rev_capture[side.index()][ep.index()] & self.board.pieces(side, p)).any())
+    }
+
+    // ---- Playing moves -------------------------------------------------
+
+    #[inline(always)]
+    fn xor_piece(&mut self, p: Piece, sq: Square, state: u8) {
+        self.hash ^= zobrist::piece(p.color.index(), p.role.index(), sq.index());
+        if state != 0 {
+            self.hash ^= zobrist::state(sq.index(), state);
+        }
+    }
+
+    #[inline(always)]
+    fn take_piece(&mut self, sq: Square) -> Option<(Piece, u8)> {
+        let taken = self.board.take(sq);
+        if let Some((p, st)) = taken {
+            self.xor_piece(p, sq, st);
+        }
+        taken
+    }
+
+    #[inline(always)]
+    fn put_piece(&mut self, sq: Square, p: Piece, state: u8) {
+        self.board.put(sq, p, state);
+        self.xor_piece(p, sq, state);
+    }
+
+    fn add_to_hand(&mut self, color: Color, role: Role) {
+        let c = color.index();
+        let old = self.hands[c].count(role);
+        if let Some(new) = self.hands[c].add(role) {
+            self.hash ^= zobrist::hand(c, role.index(), old) ^ zobrist::hand(c, role.index(), new);
+        }
+    }
+
+    /// Plays a move generated for this position, without checking it.
+    /// Playing anything else leaves the position inconsistent (but never panics in release builds).
+    pub fn play_unchecked(&mut self, m: Move) {
+        let v = self.variant;
+        let t = &v.t;
+        let us = self.turn;
+        let u = us.index();
+        if let Some(ep) = self.ep.take() {
+            self.hash ^= zobrist::ep_file(ep.file());
+        }
+        self.halfmoves = self.halfmoves.saturating_add(1);
+        let to = m.to();
+        match m.kind() {
+            MoveKind::Drop => {
+                let role = Role((m.raw() & 63) as u8);
+                let old = self.hands[u].count(role);
+                if let Some(new) = self.hands[u].remove(role) {
+                    self.hash ^= zobrist::hand(u, role.index(), old) ^ zobrist::hand(u, role.index(), new);
+                }
+                self.put_piece(to, Piece { color: us, role }, 0);
+                if Some(role) == t.pawn {
+                    self.halfmoves = 0;
+                }
+            }
+            MoveKind::Normal | MoveKind::DoubleStep => {
+                let from = m.from();
+                let Some((piece, mut state)) = self.take_piece(from) else { return };
+                if let Some((captured, cstate)) = self.take_piece(to) {
+                    self.halfmoves = 0;
+                    if v.captures_to_hand {
+                        let role = match t.pawn {
+                            Some(p) if cstate & PROMOTED != 0 => p,
+                            _ => captured.role,
+                        };
+                        if Some(role) != t.king {
+                            self.add_to_hand(us, role);
+                        }
+                    }
+                }
+                let mut role = piece.role;
+                if Some(role) == t.pawn {
+                    self.halfmoves = 0;
+                }
+                if let Some(p) = m.promotion_role() {
+                    role = p;
+                    if v.captures_to_hand {
+                        state |= PROMOTED;
+                    }
+                }
+                self.put_piece(to, Piece { color: us, role }, state);
+                let keep = t.castle_keep[from.index()] & t.castle_keep[to.index()];
+                if self.castling & !keep != 0 {
+                    self.hash ^= zobrist::castling(self.castling);
+                    self.castling &= keep;
+                    self.hash ^= zobrist::castling(self.castling);
+                }
+                if m.kind() == MoveKind::DoubleStep {
+                    let mid = Square::from_index(((from.index() + to.index()) / 2) as u8);
+                    if v.en_passant && self.ep_capturable(mid, !us) {
+                        self.ep = Some(mid);
+                        self.hash ^= zobrist::ep_file(mid.file());
+                    }
+                }
+            }
+            MoveKind::EnPassant => {
+                let from = m.from();
+                let Some((piece, state)) = self.take_piece(from) else { return };
+                let Some(victim) = Square::new(to.file(), from.rank()) else { return };
+                if let Some((captured, _)) = self.take_piece(victim) {
+                    if v.captures_to_hand {
+                        self.add_to_hand(us, captured.role);
+                    }
+                }
+                self.put_piece(to, piece, state);
+                self.halfmoves = 0;
+            }
+            MoveKind::Castle => {
+                let from = m.from();
+                let Some(c) = v.castling else { return };
+                let side = usize::from(to.file() < from.file());
+                let (Some(rook_from), Some(rook_to)) =
+                    (Square::new(c.rook_file[side], from.rank()), Square::new(c.rook_to[side], from.rank()))
+                else {
+                    return;
+                };
+                let Some((king, kstate)) = self.take_piece(from) else { return };
+                let Some((rook, rstate)) = self.take_piece(rook_from) else { return };
+                self.put_piece(to, king, kstate);
+                self.put_piece(rook_to, rook, rstate);
+                self.hash ^= zobrist::castling(self.castling);
+                self.castling &= !(0b11 << (2 * u));
+                self.hash ^= zobrist::castling(self.castling);
+            }
+        }
+        if us == Color::Black {
+            self.fullmoves = self.fullmoves.saturating_add(1);
+        }
+        self.turn = !us;
+        self.hash ^= zobrist::BLACK_TO_MOVE;
+    }
+
+    /// Passes the turn without moving (a failed move in a chance variant, a null move in search).
+    pub fn pass_turn(&mut self) {
+        if let Some(ep) = self.ep.take() {
+            self.hash ^= zobrist::ep_file(ep.file());
+        }
+        self.halfmoves = self.halfmoves.saturating_add(1);
+        if self.turn == Color::Black {
+            self.fullmoves = self.fullmoves.saturating_add(1);
+        }
+        self.turn = !self.turn;
+        self.hash ^= zobrist::BLACK_TO_MOVE;
+    }
+
+    /// Plays a move after checking that it is legal.
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
+        if self.is_legal(m) {
+            self.play_unchecked(m);
+            Ok(())
+        } else {
+            Err(IllegalMove { uci: crate::uci::to_uci(self, m), fen: self.fen() })
+        }
+    }
+
+    /// Whether `m` is among the legal moves.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.legal_moves().contains(&m)
+    }
+
+    /// Whether the move captures (en passant included).
+    pub fn is_capture(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::EnPassant => true,
+            MoveKind::Normal => self.board.by_color(!self.turn).contains(m.to()),
+            _ => false,
+        }
+    }
+
+    /// The role that moves (the dropped role for drops).
+    pub fn moving_role(&self, m: Move) -> Option<Role> {
+        m.drop_role().or_else(|| self.board.role_at(m.from()))
+    }
+}
+
+/// Squares a lame leap from `origin` by (dx, dy) passes over, or `None` if off the board.
+pub(crate) fn lame_path(g: &crate::geometry::Geometry, origin: Square, dx: i32, dy: i32) -> Option<Bitboard> {
+    let mut path = Bitboard::EMPTY;
+    if dx == 0 || dy == 0 || dx.abs() == dy.abs() {
+        let n = dx.abs().max(dy.abs());
+        for k in 1..n {
+            path.set(g.square(origin.file() as i32 + k * dx.signum(), origin.rank() as i32 + k * dy.signum())?);
+        }
+    } else {
+        // Oblique (xiangqi horse nN, janggi elephant nZ): one orthogonal step along
+        // the longer axis, then diagonal steps until the last leg.
+        let (sx, sy) = (dx.signum(), dy.signum());
+        let (ox, oy) = if dy.abs() > dx.abs() { (0, sy) } else { (sx, 0) };
+        let short = dx.abs().min(dy.abs());
+        for k in 0..short {
+            path.set(g.square(origin.file() as i32 + ox + k * sx, origin.rank() as i32 + oy + k * sy)?);
+        }
+    }
+    Some(path)
+}

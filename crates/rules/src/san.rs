@@ -1,0 +1,189 @@
+//! Standard Algebraic Notation for every variant: disambiguation, captures, promotions,
+//! castling, drops (`Q@f2`, pawn drops `@e4` as shakmaty writes them) and check marks.
+
+use crate::moves::{Move, MoveKind};
+use crate::position::Position;
+use crate::square::Square;
+
+/// Errors turning SAN text into a legal move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SanError {
+    /// Not SAN syntax.
+    #[error("invalid SAN '{0}'")]
+    Syntax(String),
+    /// No legal move matches.
+    #[error("illegal SAN '{text}' in {fen}")]
+    Illegal {
+        /// The text.
+        text: String,
+        /// The position.
+        fen: String,
+    },
+    /// More than one legal move matches.
+    #[error("ambiguous SAN '{text}' in {fen}")]
+    Ambiguous {
+        /// The text.
+        text: String,
+        /// The position.
+        fen: String,
+    },
+}
+
+/// Writes `m` (legal in `pos`) in SAN without the check suffix.
+pub fn to_san_plain(pos: &Position, m: Move) -> String {
+    let v = pos.variant();
+    let mut s = String::with_capacity(8);
+    match m.kind() {
+        MoveKind::Castle => {
+            return if m.to().file() > m.from().file() { "O-O".into() } else { "O-O-O".into() };
+        }
+        MoveKind::Drop => {
+            if let Some(r) = m.drop_role() {
+                if let Some(c) = v.piece(r).san_letter() {
+                    s.push(c);
+                }
+            }
+            s.push('@');
+            s.push_str(&m.to().to_string());
+            return s;
+        }
+        _ => {}
+    }
+    let from = m.from();
+    let Some(role) = pos.board().role_at(from) else { return "--".into() };
+    let capture = pos.is_capture(m);
+    if Some(role) == v.pawn() {
+        if capture {
+            s.push(from.file_char());
+            s.push('x');
+        }
+    } else {
+        s.push(v.piece(role).san_letter().unwrap_or('?'));
+        let (mut ambiguous, mut same_file, mut same_rank) = (false, false, false);
+        for o in pos.legal_moves() {
+            if o.is_drop() || o.kind() == MoveKind::Castle || o.from() == from || o.to() != m.to() {
+                continue;
+            }
+            if pos.board().role_at(o.from()) == Some(role) && o.promotion_role() == m.promotion_role() {
+                ambiguous = true;
+                same_rank |= o.from().rank() == from.rank();
+                same_file |= o.from().file() == from.file();
+            }
+        }
+        if ambiguous && (!same_file || same_rank) {
+            s.push(from.file_char());
+        }
+        if same_file {
+            s.push(from.rank_char());
+        }
+        if capture {
+            s.push('x');
+        }
+    }
+    s.push_str(&m.to().to_string());
+    if let Some(p) = m.promotion_role() {
+        s.push('=');
+        s.push(v.piece(p).letter.to_ascii_uppercase());
+    }
+    s
+}
+
+/// Writes `m` (legal in `pos`) in SAN with `+` or `#`.
+pub fn to_san(pos: &Position, m: Move) -> String {
+    let mut s = to_san_plain(pos, m);
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    if after.is_check() {
+        s.push(if after.has_legal_move() { '+' } else { '#' });
+    } else if after.variant().win == crate::variant::WinCondition::KingCapture && after.king_square(after.turn()).is_none() {
+        s.push('#');
+    }
+    s
+}
+
+/// Parses SAN (suffixes `+ # ! ?` ignored) into the legal move it denotes.
+pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
+    let v = pos.variant();
+    let syntax = || SanError::Syntax(text.to_string());
+    let illegal = || SanError::Illegal { text: text.to_string(), fen: pos.fen() };
+    let t = text.trim_end_matches(['+', '#', '!', '?']);
+    if t.is_empty() || !t.is_ascii() {
+        return Err(syntax());
+    }
+    let legal = pos.legal_moves();
+    if matches!(t, "O-O" | "0-0" | "O-O-O" | "0-0-0") {
+        let king_side = t.len() == 3;
+        return legal
+            .into_iter()
+            .find(|m| m.kind() == MoveKind::Castle && (m.to().file() > m.from().file()) == king_side)
+            .ok_or_else(illegal);
+    }
+    if let Some((piece, sq)) = t.split_once('@') {
+        let to = Square::parse(sq).ok_or_else(syntax)?;
+        let role = match piece {
+            "" => v.pawn().ok_or_else(illegal)?,
+            p if p.len() == 1 => v.role_by_letter(p.chars().next().unwrap_or('?')).ok_or_else(illegal)?,
+            _ => return Err(syntax()),
+        };
+        return legal.into_iter().find(|m| m.drop_role() == Some(role) && m.to() == to).ok_or_else(illegal);
+    }
+    let b = t.as_bytes();
+    let mut i = 0;
+    let role = if b[0].is_ascii_uppercase() {
+        i = 1;
+        Some(v.role_by_letter(b[0] as char).ok_or_else(illegal)?)
+    } else {
+        v.pawn()
+    };
+    let mut rest = &t[i..];
+    let mut promotion = None;
+    if let Some((head, p)) = rest.split_once('=') {
+        let mut c = p.chars();
+        match (c.next(), c.next()) {
+            (Some(ch), None) if ch.is_ascii_alphabetic() => promotion = Some(v.role_by_letter(ch).ok_or_else(illegal)?),
+            _ => return Err(syntax()),
+        }
+        rest = head;
+    } else if role == v.pawn() && rest.len() >= 3 {
+        // Promotion without '=' (e8Q).
+        let last = rest.as_bytes()[rest.len() - 1];
+        if last.is_ascii_uppercase() {
+            promotion = Some(v.role_by_letter(last as char).ok_or_else(illegal)?);
+            rest = &rest[..rest.len() - 1];
+        }
+    }
+    if rest.len() < 2 {
+        return Err(syntax());
+    }
+    let to = Square::parse(&rest[rest.len() - 2..]).ok_or_else(syntax)?;
+    let mut disamb = &rest[..rest.len() - 2];
+    if let Some(d) = disamb.strip_suffix('x') {
+        disamb = d;
+    }
+    let (mut file, mut rank) = (None, None);
+    for c in disamb.chars() {
+        match c {
+            'a'..='h' if file.is_none() && rank.is_none() => file = Some(c as u8 - b'a'),
+            '1'..='8' if rank.is_none() => rank = Some(c as u8 - b'1'),
+            _ => return Err(syntax()),
+        }
+    }
+    let mut found = None;
+    for m in legal {
+        if m.is_drop() || m.kind() == MoveKind::Castle || m.to() != to || m.promotion_role() != promotion {
+            continue;
+        }
+        if pos.board().role_at(m.from()) != role {
+            continue;
+        }
+        if file.is_some_and(|f| m.from().file() != f) || rank.is_some_and(|r| m.from().rank() != r) {
+            continue;
+        }
+        if found.is_some() {
+            return Err(SanError::Ambiguous { text: text.to_string(), fen: pos.fen() });
+        }
+        found = Some(m);
+    }
+    found.ok_or_else(illegal)
+}

@@ -1,0 +1,426 @@
+//! A variant as data: board, pieces, setup and rule switches, compiled into attack tables.
+//! Built-in variants live in `variants/`; custom ones come from TOML files (`spec.rs`).
+
+use crate::bitboard::Bitboard;
+use crate::chance::ChanceRule;
+use crate::color::Color;
+use crate::geometry::Geometry;
+use crate::magic::{sliders, Sliders};
+use crate::movement::{Atom, Mode};
+use crate::piece::{PieceType, Role, MAX_ROLES};
+use crate::square::Square;
+use std::fmt;
+
+/// How a game is won.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WinCondition {
+    /// Checkmate the enemy royal piece (moves into check are illegal).
+    Checkmate,
+    /// Capture the enemy royal piece.
+    KingCapture,
+}
+
+/// Which material counts as insufficient to mate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InsufficientMaterial {
+    /// Never declared.
+    Never,
+    /// FIDE: no sequence of legal moves can mate (K vs K, K+minor vs K, bishops on one colour).
+    Fide,
+    /// Crazyhouse (lichess): at most three pieces in all, none of them pawns, rooks, queens or promoted.
+    Crazyhouse,
+}
+
+/// What ends a game in a draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DrawRules {
+    /// No capture or pawn move in 50 moves (100 plies).
+    pub fifty_move: bool,
+    /// The same position three times (hands and side to move included).
+    pub repetition: bool,
+    /// Which material is insufficient.
+    pub insufficient: InsufficientMaterial,
+}
+
+/// Castling geometry: king and rooks start on the first rank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Castling {
+    /// The king's starting file.
+    pub king_file: u8,
+    /// Rook starting files: `[king side, queen side]`.
+    pub rook_file: [u8; 2],
+    /// King destination files: `[king side, queen side]`.
+    pub king_to: [u8; 2],
+    /// Rook destination files: `[king side, queen side]`.
+    pub rook_to: [u8; 2],
+}
+
+impl Castling {
+    /// Orthodox castling on a board with `files` files (king on the e-file for 8).
+    pub fn orthodox(files: u8) -> Castling {
+        Castling { king_file: files / 2, rook_file: [files - 1, 0], king_to: [files - 2, 2], rook_to: [files - 3, 3] }
+    }
+}
+
+/// Everything that defines a variant, before its tables are built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rules {
+    /// Short name, e.g. `chess`.
+    pub name: String,
+    /// A one-line summary of the rules.
+    pub summary: String,
+    /// Board size.
+    pub geometry: Geometry,
+    /// Piece kinds, in FEN/pocket order.
+    pub pieces: Vec<PieceType>,
+    /// The start position.
+    pub start_fen: String,
+    /// Roles a pawn may promote to on the last rank (mandatory promotion).
+    pub promotion: Vec<Role>,
+    /// Per colour: whether pawns on their second rank may step twice.
+    pub double_step: [bool; 2],
+    /// Whether a double step may be taken en passant.
+    pub en_passant: bool,
+    /// Castling, if the variant has it.
+    pub castling: Option<Castling>,
+    /// Whether pieces in hand may be dropped.
+    pub drops: bool,
+    /// Whether captured pieces go to the capturer's hand (promoted ones as pawns).
+    pub captures_to_hand: bool,
+    /// The win condition.
+    pub win: WinCondition,
+    /// Whether moves that leave one's own royal attacked are legal.
+    pub self_check: bool,
+    /// Draw rules.
+    pub draws: DrawRules,
+    /// Chance events after moves.
+    pub chance: ChanceRule,
+}
+
+/// An error in a variant definition.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum VariantError {
+    /// A definition key holds a bad value.
+    #[error("{key}: {reason}")]
+    BadValue {
+        /// The key (or piece) concerned.
+        key: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl VariantError {
+    pub(crate) fn bad(key: impl Into<String>, reason: impl Into<String>) -> VariantError {
+        VariantError::BadValue { key: key.into(), reason: reason.into() }
+    }
+}
+
+/// A rider or lame leaper that the fast tables do not cover, in per-colour form.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GenericAtom {
+    pub dx: i8,
+    /// Per colour (Black mirrored).
+    pub dy: [i8; 2],
+    pub range: u8,
+    pub mode: Mode,
+    pub lame: bool,
+}
+
+type SquareTable = [[Bitboard; 64]; 2];
+
+/// The compiled movement of one role.
+pub(crate) struct RoleTables {
+    /// Leaps allowed as move or capture, per colour and square.
+    pub both: SquareTable,
+    /// Move-only leaps.
+    pub quiet: SquareTable,
+    /// Capture-only leaps.
+    pub capture: SquareTable,
+    /// Squares from which a piece of this role and colour captures onto the square by a leap.
+    pub rev_capture: SquareTable,
+    /// Whether `quiet` or `capture` hold anything.
+    pub split_leaps: bool,
+    /// An unlimited orthogonal rider in all four directions, with this mode.
+    pub orth: Option<Mode>,
+    /// An unlimited diagonal rider in all four directions, with this mode.
+    pub diag: Option<Mode>,
+    /// Everything else.
+    pub generic: Vec<GenericAtom>,
+    /// Pawn double step targets (per colour, square), with the square stepped over.
+    pub double_step: [[Option<(Square, Square)>; 64]; 2],
+}
+
+/// Tables derived from [`Rules`] when the variant is loaded.
+pub(crate) struct Tables {
+    pub sliders: &'static Sliders,
+    pub roles: Vec<RoleTables>,
+    pub mask: Bitboard,
+    pub offboard: Bitboard,
+    /// Legal move generation by pins and check masks (otherwise make-and-test).
+    pub fast_legal: bool,
+    pub orth_capturers: u16,
+    pub diag_capturers: u16,
+    pub leap_capturers: u16,
+    pub generic_roles: u16,
+    pub king: Option<Role>,
+    pub pawn: Option<Role>,
+    /// Castling rights (4 bits) kept when a piece moves from or to a square.
+    pub castle_keep: [u8; 64],
+    /// Per colour: the last rank.
+    pub promotion_zone: [Bitboard; 2],
+    /// Squares where a pawn may be dropped.
+    pub pawn_drop: Bitboard,
+}
+
+/// A loaded variant: its rules and the tables built from them.
+pub struct Variant {
+    rules: Rules,
+    pub(crate) t: Tables,
+}
+
+impl fmt::Debug for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Variant").field("name", &self.rules.name).finish()
+    }
+}
+
+impl std::ops::Deref for Variant {
+    type Target = Rules;
+    fn deref(&self) -> &Rules {
+        &self.rules
+    }
+}
+
+impl Variant {
+    /// Checks the rules and builds the tables.
+    pub fn new(rules: Rules) -> Result<Variant, VariantError> {
+        let g = rules.geometry;
+        if rules.pieces.is_empty() || rules.pieces.len() > MAX_ROLES {
+            return Err(VariantError::bad("pieces", format!("a variant needs 1 to {MAX_ROLES} piece kinds")));
+        }
+        let mut kings = Vec::new();
+        let mut pawns = Vec::new();
+        for (i, p) in rules.pieces.iter().enumerate() {
+            if !p.letter.is_ascii_lowercase() {
+                return Err(VariantError::bad(format!("piece {}", p.name), "the letter must be a-z"));
+            }
+            if rules.pieces[..i].iter().any(|q| q.letter == p.letter) {
+                return Err(VariantError::bad(format!("piece {}", p.name), format!("letter '{}' is used twice", p.letter)));
+            }
+            if p.movement.is_empty() {
+                return Err(VariantError::bad(format!("piece {}", p.name), "it has no moves"));
+            }
+            if p.royal {
+                kings.push(Role(i as u8));
+            }
+            if p.pawn {
+                pawns.push(Role(i as u8));
+            }
+        }
+        if kings.len() > 1 {
+            return Err(VariantError::bad("pieces", "at most one royal piece kind"));
+        }
+        if pawns.len() > 1 {
+            return Err(VariantError::bad("pieces", "at most one pawn kind"));
+        }
+        let king = kings.first().copied();
+        let pawn = pawns.first().copied();
+        if king.is_none() && rules.win == WinCondition::Checkmate {
+            return Err(VariantError::bad("win", "checkmate needs a royal piece"));
+        }
+        if rules.castling.is_some() {
+            let c = rules.castling.unwrap_or(Castling::orthodox(8));
+            let files = [c.king_file, c.rook_file[0], c.rook_file[1], c.king_to[0], c.king_to[1], c.rook_to[0], c.rook_to[1]];
+            if files.iter().any(|&f| f >= g.files()) || king.is_none() {
+                return Err(VariantError::bad("castling", "castling needs a royal piece and files on the board"));
+            }
+        }
+        for r in &rules.promotion {
+            if r.index() >= rules.pieces.len() || Some(*r) == king || Some(*r) == pawn {
+                return Err(VariantError::bad("promotion", "promotion roles must be non-royal, non-pawn pieces of the variant"));
+            }
+        }
+        if pawn.is_some() && rules.promotion.is_empty() {
+            return Err(VariantError::bad("promotion", "a variant with pawns needs at least one promotion piece"));
+        }
+
+        let mut roles = Vec::with_capacity(rules.pieces.len());
+        for (i, p) in rules.pieces.iter().enumerate() {
+            roles.push(compile_role(&g, p, Some(Role(i as u8)) == pawn, rules.double_step)?);
+        }
+        let bits = |f: &dyn Fn(&RoleTables) -> bool| -> u16 {
+            roles.iter().enumerate().filter(|(_, t)| f(t)).fold(0, |acc, (i, _)| acc | 1 << i)
+        };
+        let orth_capturers = bits(&|t| t.orth.is_some_and(Mode::can_capture));
+        let diag_capturers = bits(&|t| t.diag.is_some_and(Mode::can_capture));
+        let leap_capturers = bits(&|t| t.rev_capture.iter().any(|c| c.iter().any(|b| b.any())));
+        let generic_roles = bits(&|t| !t.generic.is_empty());
+        let fast_legal = generic_roles == 0 && king.is_some() && rules.win == WinCondition::Checkmate && !rules.self_check;
+
+        let mut castle_keep = [0x0f_u8; 64];
+        if let Some(c) = rules.castling {
+            for color in Color::ALL {
+                let rank = g.relative_rank_mask(color, 0).first().map_or(0, |s| s.rank());
+                let shift = 2 * color.index();
+                let at = |file: u8| Square::new(file, rank).map_or(0, |s| s.index());
+                castle_keep[at(c.king_file)] &= !(0b11 << shift);
+                castle_keep[at(c.rook_file[0])] &= !(0b01 << shift);
+                castle_keep[at(c.rook_file[1])] &= !(0b10 << shift);
+            }
+        }
+        let promotion_zone = [g.relative_rank_mask(Color::White, g.ranks() - 1), g.relative_rank_mask(Color::Black, g.ranks() - 1)];
+        let pawn_drop = g.mask() - promotion_zone[0] - promotion_zone[1];
+        let t = Tables {
+            sliders: sliders(),
+            roles,
+            mask: g.mask(),
+            offboard: !g.mask(),
+            fast_legal,
+            orth_capturers,
+            diag_capturers,
+            leap_capturers,
+            generic_roles,
+            king,
+            pawn,
+            castle_keep,
+            promotion_zone,
+            pawn_drop,
+        };
+        Ok(Variant { rules, t })
+    }
+
+    /// The rules this variant was built from.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Leaks the variant to get the `'static` reference positions carry.
+    /// Built-in variants are loaded once; custom variants once per file load.
+    pub fn leak(self) -> &'static Variant {
+        Box::leak(Box::new(self))
+    }
+
+    /// The royal role, if any.
+    pub fn king(&self) -> Option<Role> {
+        self.t.king
+    }
+
+    /// The pawn role, if any.
+    pub fn pawn(&self) -> Option<Role> {
+        self.t.pawn
+    }
+
+    /// The role with this FEN letter (either case).
+    pub fn role_by_letter(&self, c: char) -> Option<Role> {
+        let lc = c.to_ascii_lowercase();
+        self.rules.pieces.iter().position(|p| p.letter == lc).map(|i| Role(i as u8))
+    }
+
+    /// The definition of a role.
+    pub fn piece(&self, role: Role) -> &PieceType {
+        &self.rules.pieces[role.index()]
+    }
+
+    /// All roles in order.
+    pub fn roles(&self) -> impl Iterator<Item = Role> + '_ {
+        (0..self.rules.pieces.len() as u8).map(Role)
+    }
+
+    /// Whether legal moves are generated by pins and check masks (the fast path).
+    pub fn has_fast_legality(&self) -> bool {
+        self.t.fast_legal
+    }
+}
+
+fn compile_role(g: &Geometry, p: &PieceType, is_pawn: bool, double_step: [bool; 2]) -> Result<RoleTables, VariantError> {
+    let empty: SquareTable = [[Bitboard::EMPTY; 64]; 2];
+    let mut t = RoleTables {
+        both: empty,
+        quiet: empty,
+        capture: empty,
+        rev_capture: empty,
+        split_leaps: false,
+        orth: None,
+        diag: None,
+        generic: Vec::new(),
+        double_step: [[None; 64]; 2],
+    };
+    let key = || format!("piece {}", p.name);
+    let mut riders: Vec<Atom> = Vec::new();
+    for a in p.movement.atoms() {
+        if a.initial {
+            let is_double = is_pawn && a.dx == 0 && a.dy == 2 && a.mode == Mode::Move && a.is_leaper();
+            if !is_double {
+                return Err(VariantError::bad(key(), "initial-only moves are supported only as the pawn's forward double step (ifmnD)"));
+            }
+            continue;
+        }
+        if a.is_leaper() && !a.lame {
+            for color in Color::ALL {
+                let dy = color.fold(a.dy, -a.dy);
+                for sq in g.mask() {
+                    if let Some(to) = g.square(sq.file() as i32 + a.dx as i32, sq.rank() as i32 + dy as i32) {
+                        let c = color.index();
+                        let table = match a.mode {
+                            Mode::Both => &mut t.both,
+                            Mode::Move => &mut t.quiet,
+                            Mode::Capture => &mut t.capture,
+                        };
+                        table[c][sq.index()].set(to);
+                        if a.mode.can_capture() {
+                            t.rev_capture[c][to.index()].set(sq);
+                        }
+                    }
+                }
+            }
+            if a.mode != Mode::Both {
+                t.split_leaps = true;
+            }
+        } else {
+            riders.push(*a);
+        }
+    }
+    // Full orthogonal / diagonal unlimited riders use the magic tables.
+    for (diagonal, dirs) in [(false, [(1, 0), (-1, 0), (0, 1), (0, -1)]), (true, [(1, 1), (-1, 1), (1, -1), (-1, -1)])] {
+        for mode in [Mode::Both, Mode::Move, Mode::Capture] {
+            let all = dirs.iter().all(|&(dx, dy)| {
+                riders.iter().any(|r| r.dx == dx && r.dy == dy && r.range == 0 && r.mode == mode && !r.lame)
+            });
+            if all {
+                riders.retain(|r| !(r.range == 0 && r.mode == mode && !r.lame && dirs.contains(&(r.dx, r.dy))));
+                if diagonal {
+                    t.diag = Some(mode);
+                } else {
+                    t.orth = Some(mode);
+                }
+                break;
+            }
+        }
+    }
+    for r in riders {
+        t.generic.push(GenericAtom { dx: r.dx, dy: [r.dy, -r.dy], range: r.range, mode: r.mode, lame: r.lame });
+    }
+    if is_pawn {
+        for color in Color::ALL.into_iter().filter(|c| double_step[c.index()]) {
+            let dy: i32 = color.fold(1, -1);
+            for sq in g.relative_rank_mask(color, 1) {
+                let mid = g.square(sq.file() as i32, sq.rank() as i32 + dy);
+                let to = g.square(sq.file() as i32, sq.rank() as i32 + 2 * dy);
+                if let (Some(mid), Some(to)) = (mid, to) {
+                    t.double_step[color.index()][sq.index()] = Some((mid, to));
+                }
+            }
+        }
+    }
+    Ok(t)
+}
+
+/// Builds a variant, leaks it to `'static`, and checks that its start FEN is a legal position.
+pub fn load(rules: Rules) -> Result<&'static Variant, VariantError> {
+    let v = Variant::new(rules)?.leak();
+    crate::position::Position::from_fen(v, &v.start_fen)
+        .map_err(|e| VariantError::bad("start", format!("start position: {e}")))?;
+    Ok(v)
+}

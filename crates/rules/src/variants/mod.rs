@@ -1,0 +1,34 @@
+//! The built-in variants, each in its own file, and the registry that loads them once.
+//! Custom variants come from TOML files through `spec.rs`.
+
+pub mod chess;
+pub mod coinflip;
+pub mod crazyhouse;
+pub mod gardner;
+
+use crate::variant::{Rules, Variant};
+use std::sync::OnceLock;
+
+/// The rules of every built-in variant, in listing order.
+pub fn builtin_rules() -> Vec<Rules> {
+    vec![chess::rules(), crazyhouse::rules(), gardner::rules(), coinflip::rules()]
+}
+
+/// All built-in variants, loaded once per process.
+pub fn all() -> &'static [&'static Variant] {
+    static ALL: OnceLock<Vec<&'static Variant>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        builtin_rules()
+            .into_iter()
+            .map(|r| match crate::variant::load(r) {
+                Ok(v) => v,
+                Err(e) => unreachable!("built-in variant is invalid: {e}"),
+            })
+            .collect()
+    })
+}
+
+/// A built-in variant by name (case-insensitive).
+pub fn by_name(name: &str) -> Option<&'static Variant> {
+    all().iter().copied().find(|v| v.name.eq_ignore_ascii_case(name))
+}
