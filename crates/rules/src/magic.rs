@@ -5,6 +5,10 @@ use crate::bitboard::Bitboard;
 use crate::square::Square;
 use std::sync::LazyLock;
 
+#[rustfmt::skip]
+mod magic_numbers;
+use magic_numbers::{BISHOP_MAGICS, ROOK_MAGICS};
+
 const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
@@ -71,7 +75,8 @@ impl Xorshift {
     }
 }
 
-fn find_magics(dirs: &[(i8, i8)], table: &mut Vec<u64>, rng: &mut Xorshift) -> [Entry; 64] {
+/// Fills the table for every square, using `known` magics where given (verified), searching otherwise.
+fn find_magics(dirs: &[(i8, i8)], known: Option<&[u64; 64]>, table: &mut Vec<u64>, rng: &mut Xorshift) -> [Entry; 64] {
     let mut entries = [Entry::default(); 64];
     let mut occs = Vec::with_capacity(4096);
     let mut atts = Vec::with_capacity(4096);
@@ -97,11 +102,18 @@ fn find_magics(dirs: &[(i8, i8)], table: &mut Vec<u64>, rng: &mut Xorshift) -> [
         let size = 1usize << bits;
         let offset = table.len();
         table.resize(offset + size, 0);
+        let mut candidate = known.map(|k| k[i]);
         loop {
-            let magic = rng.sparse();
-            if (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
-                continue;
-            }
+            let magic = match candidate.take() {
+                Some(m) => m,
+                None => {
+                    let m = rng.sparse();
+                    if (mask.wrapping_mul(m) >> 56).count_ones() < 6 {
+                        continue;
+                    }
+                    m
+                }
+            };
             epoch += 1;
             let mut ok = true;
             for (&o, &a) in occs.iter().zip(atts.iter()) {
@@ -123,12 +135,21 @@ fn find_magics(dirs: &[(i8, i8)], table: &mut Vec<u64>, rng: &mut Xorshift) -> [
     entries
 }
 
+/// Searches magics from scratch (how [`ROOK_MAGICS`] and [`BISHOP_MAGICS`] were found).
+pub fn search_magics() -> ([u64; 64], [u64; 64]) {
+    let mut table = Vec::new();
+    let mut rng = Xorshift(0x9E37_79B9_7F4A_7C15);
+    let r = find_magics(&ROOK_DIRS, None, &mut table, &mut rng);
+    let b = find_magics(&BISHOP_DIRS, None, &mut table, &mut rng);
+    (r.map(|e| e.magic), b.map(|e| e.magic))
+}
+
 impl Sliders {
     fn build() -> Sliders {
         let mut table = Vec::with_capacity(102_400 + 5_248);
         let mut rng = Xorshift(0x9E37_79B9_7F4A_7C15);
-        let rook = find_magics(&ROOK_DIRS, &mut table, &mut rng);
-        let bishop = find_magics(&BISHOP_DIRS, &mut table, &mut rng);
+        let rook = find_magics(&ROOK_DIRS, Some(&ROOK_MAGICS), &mut table, &mut rng);
+        let bishop = find_magics(&BISHOP_DIRS, Some(&BISHOP_MAGICS), &mut table, &mut rng);
         let mut between = vec![0u64; 64 * 64];
         let mut line = vec![0u64; 64 * 64];
         for a in 0..64u8 {
@@ -197,6 +218,24 @@ mod tests {
             let sq = Square::from_index((rng.next() % 64) as u8);
             assert_eq!(s.rook(sq, Bitboard(occ)).0, slide(sq, occ, &ROOK_DIRS));
             assert_eq!(s.bishop(sq, Bitboard(occ)).0, slide(sq, occ, &BISHOP_DIRS));
+        }
+    }
+
+    #[test]
+    #[ignore = "prints freshly searched magics for magic_numbers.rs"]
+    fn print_magics() {
+        let (r, b) = search_magics();
+        println!("pub const ROOK_MAGICS: [u64; 64] = {r:#x?};");
+        println!("pub const BISHOP_MAGICS: [u64; 64] = {b:#x?};");
+    }
+
+    #[test]
+    fn stored_magics_are_collision_free() {
+        // find_magics keeps a stored magic only if it indexes without destructive collisions.
+        let s = sliders();
+        for i in 0..64 {
+            assert_eq!(s.rook[i].magic, ROOK_MAGICS[i]);
+            assert_eq!(s.bishop[i].magic, BISHOP_MAGICS[i]);
         }
     }
 

@@ -7,6 +7,7 @@ use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::Role;
 use crate::position::Position;
 use crate::square::Square;
+use crate::variant::{RoleTables, Shape};
 
 /// Restrictions under which moves are generated.
 struct Mask {
@@ -26,8 +27,39 @@ fn push(list: &mut MoveList, m: Move) {
     let _ = list.try_push(m);
 }
 
+#[inline(always)]
+fn emit(list: &mut MoveList, from: Square, targets: Bitboard) {
+    for to in targets {
+        push(list, Move::normal(from, to));
+    }
+}
+
+#[inline(always)]
+fn shift(b: Bitboard, by: i32) -> Bitboard {
+    if by >= 0 {
+        Bitboard(b.0 << by)
+    } else {
+        Bitboard(b.0 >> -by)
+    }
+}
+
+/// Pawn moves onto `targets`, each coming from `to - delta`; promotions in `zone`.
+#[inline(always)]
+fn emit_pawns(list: &mut MoveList, targets: Bitboard, delta: i32, zone: Bitboard, promos: &[Role]) {
+    let from = |to: Square| Square::from_index((to.index() as i32 - delta) as u8);
+    for to in targets - zone {
+        push(list, Move::normal(from(to), to));
+    }
+    for to in targets & zone {
+        for &p in promos {
+            push(list, Move::promotion(from(to), to, p));
+        }
+    }
+}
+
 impl Position {
-    /// All legal moves.
+    /// All legal moves. Hot loops should prefer [`Position::gen_legal`] into a list they own.
+    #[inline]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         self.gen_legal(&mut list);
@@ -80,14 +112,19 @@ impl Position {
         let ours = self.board.by_color(us);
         let theirs = self.board.by_color(them);
         let occ = ours | theirs;
-        let checkers = self.attackers_to(king, them, occ);
+        let threats = self.threats(them);
+        let checkers = threats.attackers(king, occ);
 
         // Step 1. King moves: the destination must not be attacked once the king has left.
         if let Some(k) = t.king {
             let kt = &t.roles[k.index()];
             let without_king = occ ^ Bitboard::from_square(king);
-            for to in self.targets(kt, us.index(), king, occ, theirs) {
-                if self.attackers_to(to, them, without_king).is_empty() {
+            let targets = match kt.shape {
+                Shape::Leaper => kt.both[us.index()][king.index()] - ours,
+                _ => self.targets(kt, us.index(), king, occ, theirs),
+            };
+            for to in targets {
+                if !threats.attacked(to, without_king) {
                     push(list, Move::normal(king, to));
                 }
             }
@@ -109,8 +146,8 @@ impl Position {
 
         // Step 3. Pins by enemy orthogonal and diagonal riders.
         let mut pinned = Bitboard::EMPTY;
-        let orth = self.roles_union(t.orth_capturers) & theirs;
-        let diag = self.roles_union(t.diag_capturers) & theirs;
+        let orth = threats.orth();
+        let diag = threats.diag();
         let snipers = (self.rook_attacks(king, Bitboard::EMPTY) & orth) | (self.bishop_attacks(king, Bitboard::EMPTY) & diag);
         for s in snipers {
             let b = t.sliders.between(king, s) & occ;
@@ -135,47 +172,50 @@ impl Position {
         let ours = self.board.by_color(us);
         let theirs = self.board.by_color(!us);
         let occ = ours | theirs;
+        // Destinations for the simple shapes: answer the check, never onto our own pieces.
+        let target = mask.target - ours;
         for (r, rt) in t.roles.iter().enumerate() {
             let role = Role(r as u8);
-            if !with_king && Some(role) == t.king {
-                continue;
-            }
             let pieces = self.board.pieces(us, role);
-            if pieces.is_empty() {
+            if pieces.is_empty() || (!with_king && Some(role) == t.king) {
                 continue;
             }
-            let is_pawn = Some(role) == t.pawn;
-            for from in pieces {
-                let mut to = self.targets(rt, u, from, occ, theirs) & mask.target;
-                let pin_line = match mask.king {
-                    Some(k) if mask.pinned.contains(from) => t.sliders.line(k, from),
-                    _ => Bitboard::FULL,
-                };
-                to &= pin_line;
-                if is_pawn {
-                    let promo = to & t.promotion_zone[u];
-                    for sq in to - promo {
-                        push(list, Move::normal(from, sq));
+            if Some(role) == t.pawn {
+                self.gen_pawns(list, rt, pieces, mask, occ, theirs);
+                continue;
+            }
+            let free = pieces - mask.pinned;
+            match rt.shape {
+                Shape::Leaper => {
+                    for from in free {
+                        emit(list, from, rt.both[u][from.index()] & target);
                     }
-                    for sq in promo {
-                        for &p in &self.variant.promotion {
-                            push(list, Move::promotion(from, sq, p));
-                        }
+                }
+                Shape::Rook => {
+                    for from in free {
+                        emit(list, from, self.rook_attacks(from, occ) & target);
                     }
-                    if let Some((mid, to2)) = rt.double_step[u][from.index()] {
-                        if !occ.contains(mid)
-                            && !occ.contains(to2)
-                            && mask.target.contains(to2)
-                            && pin_line.contains(to2)
-                            && !t.promotion_zone[u].contains(to2)
-                        {
-                            push(list, Move::double_step(from, to2));
-                        }
+                }
+                Shape::Bishop => {
+                    for from in free {
+                        emit(list, from, self.bishop_attacks(from, occ) & target);
                     }
-                } else {
-                    for sq in to {
-                        push(list, Move::normal(from, sq));
+                }
+                Shape::Queen => {
+                    for from in free {
+                        emit(list, from, (self.rook_attacks(from, occ) | self.bishop_attacks(from, occ)) & target);
                     }
+                }
+                Shape::General => {
+                    for from in free {
+                        emit(list, from, self.targets(rt, u, from, occ, theirs) & mask.target);
+                    }
+                }
+            }
+            let pinned = pieces & mask.pinned;
+            if let (true, Some(k)) = (pinned.any(), mask.king) {
+                for from in pinned {
+                    emit(list, from, self.targets(rt, u, from, occ, theirs) & mask.target & t.sliders.line(k, from));
                 }
             }
         }
@@ -191,41 +231,81 @@ impl Position {
         }
     }
 
+    /// Pawn moves: set-wise shifts for orthodox pawns that are not pinned, piece by piece otherwise.
+    fn gen_pawns(&self, list: &mut MoveList, rt: &RoleTables, pawns: Bitboard, mask: &Mask, occ: Bitboard, theirs: Bitboard) {
+        let t = &self.variant.t;
+        let u = self.turn.index();
+        let zone = t.promotion_zone[u];
+        let promos = &self.variant.promotion;
+        let (free, pinned) = if rt.std_pawn { (pawns - mask.pinned, pawns & mask.pinned) } else { (Bitboard::EMPTY, pawns) };
+        if free.any() {
+            let empty = t.mask - occ;
+            let up: i32 = if u == 0 { 8 } else { -8 };
+            let last_file = Bitboard::file(self.variant.geometry.files() - 1);
+            let push1 = shift(free, up) & empty;
+            emit_pawns(list, push1 & mask.target, up, zone, promos);
+            if rt.has_double_step[u] {
+                let push2 = shift(push1 & t.double_step_mid[u], up) & empty & mask.target - zone;
+                for to in push2 {
+                    push(list, Move::double_step(Square::from_index((to.index() as i32 - 2 * up) as u8), to));
+                }
+            }
+            let cap_left = shift(free - Bitboard::file(0), up - 1) & theirs & mask.target;
+            emit_pawns(list, cap_left, up - 1, zone, promos);
+            let cap_right = shift(free - last_file, up + 1) & theirs & mask.target;
+            emit_pawns(list, cap_right, up + 1, zone, promos);
+        }
+        let occ_all = occ;
+        for from in pinned {
+            let pin_line = match mask.king {
+                Some(k) if mask.pinned.contains(from) => t.sliders.line(k, from),
+                _ => Bitboard::FULL,
+            };
+            let to = self.targets(rt, u, from, occ_all, theirs) & mask.target & pin_line;
+            for sq in to - zone {
+                push(list, Move::normal(from, sq));
+            }
+            for sq in to & zone {
+                for &p in promos {
+                    push(list, Move::promotion(from, sq, p));
+                }
+            }
+            if let Some((mid, to2)) = rt.double_step[u][from.index()] {
+                if !occ_all.contains(mid)
+                    && !occ_all.contains(to2)
+                    && mask.target.contains(to2)
+                    && pin_line.contains(to2)
+                    && !zone.contains(to2)
+                {
+                    push(list, Move::double_step(from, to2));
+                }
+            }
+        }
+    }
+
     fn gen_castling(&self, list: &mut MoveList, need_safe: bool) {
-        let v = self.variant;
-        let Some(c) = v.castling else { return };
+        let t = &self.variant.t;
         let us = self.turn;
         let rights = (self.castling >> (2 * us.index())) & 0b11;
         if rights == 0 {
             return;
         }
-        let Some(king) = self.king_square(us) else { return };
         let occ = self.board.occupied();
-        let rank = king.rank();
         for side in 0..2 {
             if rights & (1 << side) == 0 {
                 continue;
             }
-            let (Some(king_to), Some(rook_from), Some(rook_to)) =
-                (Square::new(c.king_to[side], rank), Square::new(c.rook_file[side], rank), Square::new(c.rook_to[side], rank))
-            else {
-                continue;
-            };
-            let span = |a: Square, b: Square| -> Bitboard {
-                let (lo, hi) = if a.file() <= b.file() { (a.file(), b.file()) } else { (b.file(), a.file()) };
-                (lo..=hi).filter_map(|f| Square::new(f, rank)).collect()
-            };
-            let must_be_empty = (span(king, king_to) | span(rook_from, rook_to)) - Bitboard::from_square(king) - Bitboard::from_square(rook_from);
-            if must_be_empty.intersects(occ) {
+            let Some(c) = t.castle[us.index()][side] else { continue };
+            if c.empty.intersects(occ) {
                 continue;
             }
             if need_safe {
-                let without_king = occ ^ Bitboard::from_square(king);
-                if Iterator::any(&mut span(king, king_to), |sq| self.attackers_to(sq, !us, without_king).any()) {
+                let without_king = occ ^ Bitboard::from_square(c.king_from);
+                if Iterator::any(&mut c.path.clone(), |sq| self.is_attacked(sq, !us, without_king)) {
                     continue;
                 }
             }
-            push(list, Move::castle(king, king_to));
+            push(list, Move::castle(c.king_from, c.king_to));
         }
     }
 
@@ -249,12 +329,16 @@ impl Position {
 
     /// Number of legal moves (cheaper than collecting them when only the count matters).
     pub fn count_legal(&self) -> usize {
-        self.legal_moves().len()
+        let mut list = MoveList::new();
+        self.gen_legal(&mut list);
+        list.len()
     }
 
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
-        !self.legal_moves().is_empty()
+        let mut list = MoveList::new();
+        self.gen_legal(&mut list);
+        !list.is_empty()
     }
 
     /// Legal moves of the side to move matching a predicate on (from, to, kind).

@@ -6,7 +6,7 @@ use crate::board::{Board, PROMOTED};
 use crate::color::Color;
 use crate::hand::Hand;
 use crate::moves::{Move, MoveKind};
-use crate::piece::{Piece, Role};
+use crate::piece::{Piece, Role, MAX_ROLES};
 use crate::setup::Setup;
 use crate::square::Square;
 use crate::variant::{GenericAtom, RoleTables, Variant, WinCondition};
@@ -348,6 +348,59 @@ impl Position {
         a
     }
 
+    /// The attack sources of `by`, gathered once for many attack queries.
+    #[inline]
+    pub(crate) fn threats(&self, by: Color) -> Threats<'_> {
+        let t = &self.variant.t;
+        let theirs = self.board.by_color(by);
+        let mut leapers = [(0u8, Bitboard::EMPTY); MAX_ROLES];
+        let mut n = 0;
+        let mut bits = t.leap_capturers;
+        while bits != 0 {
+            let r = bits.trailing_zeros() as usize;
+            let pieces = self.board.by_role(Role(r as u8)) & theirs;
+            if pieces.any() && n < MAX_ROLES {
+                leapers[n] = (r as u8, pieces);
+                n += 1;
+            }
+            bits &= bits - 1;
+        }
+        Threats {
+            pos: self,
+            by,
+            orth: self.roles_union(t.orth_capturers) & theirs,
+            diag: self.roles_union(t.diag_capturers) & theirs,
+            leapers,
+            n,
+            generic: t.generic_roles != 0,
+        }
+    }
+
+    /// Whether `by` attacks `sq` with blockers `occ` (early exit; same rules as `attackers_to`).
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
+        let t = &self.variant.t;
+        let theirs = self.board.by_color(by) & occ;
+        let b = by.index();
+        let mut bits = t.leap_capturers;
+        while bits != 0 {
+            let r = bits.trailing_zeros() as usize;
+            if (t.roles[r].rev_capture[b][sq.index()] & self.board.by_role(Role(r as u8)) & theirs).any() {
+                return true;
+            }
+            bits &= bits - 1;
+        }
+        let orth = self.roles_union(t.orth_capturers) & theirs;
+        if orth.any() && (self.rook_attacks(sq, occ) & orth).any() {
+            return true;
+        }
+        let diag = self.roles_union(t.diag_capturers) & theirs;
+        if diag.any() && (self.bishop_attacks(sq, occ) & diag).any() {
+            return true;
+        }
+        t.generic_roles != 0 && self.attackers_to(sq, by, occ).any()
+    }
+
     /// Squares from which `atom` (for colour index `c`) would reach `sq` given `occ`:
     /// the first occupied square walking backwards within range.
     fn generic_reverse(&self, atom: &GenericAtom, c: usize, sq: Square, occ: Bitboard) -> Bitboard {
@@ -640,4 +693,68 @@ pub(crate) fn lame_path(g: &crate::geometry::Geometry, origin: Square, dx: i32, 
         }
     }
     Some(path)
+}
+
+/// The attackers of one side, gathered once (see [`Position::threats`]). Queries
+/// take blockers `occ` that must contain every piece of that side.
+pub(crate) struct Threats<'a> {
+    pos: &'a Position,
+    by: Color,
+    orth: Bitboard,
+    diag: Bitboard,
+    leapers: [(u8, Bitboard); MAX_ROLES],
+    n: usize,
+    generic: bool,
+}
+
+impl Threats<'_> {
+    /// The orthogonal riders that capture.
+    #[inline(always)]
+    pub(crate) fn orth(&self) -> Bitboard {
+        self.orth
+    }
+
+    /// The diagonal riders that capture.
+    #[inline(always)]
+    pub(crate) fn diag(&self) -> Bitboard {
+        self.diag
+    }
+
+    /// All attackers of `sq`.
+    #[inline]
+    pub(crate) fn attackers(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        if self.generic {
+            return self.pos.attackers_to(sq, self.by, occ);
+        }
+        let t = &self.pos.variant.t;
+        let b = self.by.index();
+        let mut a = Bitboard::EMPTY;
+        for &(r, pieces) in &self.leapers[..self.n.min(MAX_ROLES)] {
+            a |= t.roles[r as usize].rev_capture[b][sq.index()] & pieces;
+        }
+        if self.orth.any() {
+            a |= self.pos.rook_attacks(sq, occ) & self.orth;
+        }
+        if self.diag.any() {
+            a |= self.pos.bishop_attacks(sq, occ) & self.diag;
+        }
+        a
+    }
+
+    /// Whether `sq` is attacked.
+    #[inline]
+    pub(crate) fn attacked(&self, sq: Square, occ: Bitboard) -> bool {
+        if self.generic {
+            return self.pos.attackers_to(sq, self.by, occ).any();
+        }
+        let t = &self.pos.variant.t;
+        let b = self.by.index();
+        for &(r, pieces) in &self.leapers[..self.n.min(MAX_ROLES)] {
+            if t.roles[r as usize].rev_capture[b][sq.index()].intersects(pieces) {
+                return true;
+            }
+        }
+        (self.orth.any() && self.pos.rook_attacks(sq, occ).intersects(self.orth))
+            || (self.diag.any() && self.pos.bishop_attacks(sq, occ).intersects(self.diag))
+    }
 }

@@ -130,8 +130,40 @@ pub(crate) struct GenericAtom {
 
 type SquareTable = [[Bitboard; 64]; 2];
 
+/// How a role's moves are generated: the common shapes get a dedicated loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// Only leaps that may move or capture.
+    Leaper,
+    /// Exactly an unlimited orthogonal rider.
+    Rook,
+    /// Exactly an unlimited diagonal rider.
+    Bishop,
+    /// Exactly both riders.
+    Queen,
+    /// Anything else (compounds, split modes, generic atoms).
+    General,
+}
+
+/// Pre-computed castling of one colour and side.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CastleInfo {
+    pub king_from: Square,
+    pub king_to: Square,
+    /// Squares that must be empty (king and rook excluded).
+    pub empty: Bitboard,
+    /// Squares the king stands on or crosses, which must not be attacked.
+    pub path: Bitboard,
+}
+
 /// The compiled movement of one role.
 pub(crate) struct RoleTables {
+    /// Which generation loop applies.
+    pub shape: Shape,
+    /// The orthodox pawn (`fmWfcF`): generated set-wise by shifts.
+    pub std_pawn: bool,
+    /// Per colour: whether any double step exists.
+    pub has_double_step: [bool; 2],
     /// Leaps allowed as move or capture, per colour and square.
     pub both: SquareTable,
     /// Move-only leaps.
@@ -172,6 +204,10 @@ pub(crate) struct Tables {
     pub promotion_zone: [Bitboard; 2],
     /// Squares where a pawn may be dropped.
     pub pawn_drop: Bitboard,
+    /// Castling per colour and side (`[king side, queen side]`).
+    pub castle: [[Option<CastleInfo>; 2]; 2],
+    /// Per colour: the squares a double step passes over (relative rank 2, 0-based).
+    pub double_step_mid: [Bitboard; 2],
 }
 
 /// A loaded variant: its rules and the tables built from them.
@@ -272,6 +308,26 @@ impl Variant {
         }
         let promotion_zone = [g.relative_rank_mask(Color::White, g.ranks() - 1), g.relative_rank_mask(Color::Black, g.ranks() - 1)];
         let pawn_drop = g.mask() - promotion_zone[0] - promotion_zone[1];
+        let mut castle = [[None; 2]; 2];
+        if let Some(c) = rules.castling {
+            for color in Color::ALL {
+                let rank = g.relative_rank_mask(color, 0).first().map_or(0, |s| s.rank());
+                for side in 0..2 {
+                    let sq = |f: u8| Square::new(f, rank);
+                    if let (Some(king_from), Some(king_to), Some(rook_from), Some(_)) =
+                        (sq(c.king_file), sq(c.king_to[side]), sq(c.rook_file[side]), sq(c.rook_to[side]))
+                    {
+                        let span = |a: u8, b: u8| -> Bitboard { (a.min(b)..=a.max(b)).filter_map(sq).collect() };
+                        let empty = (span(c.king_file, c.king_to[side]) | span(c.rook_file[side], c.rook_to[side]))
+                            - Bitboard::from_square(king_from)
+                            - Bitboard::from_square(rook_from);
+                        let path = span(c.king_file, c.king_to[side]);
+                        castle[color.index()][side] = Some(CastleInfo { king_from, king_to, empty, path });
+                    }
+                }
+            }
+        }
+        let double_step_mid = [g.relative_rank_mask(Color::White, 2), g.relative_rank_mask(Color::Black, 2)];
         let t = Tables {
             sliders: sliders(),
             roles,
@@ -287,6 +343,8 @@ impl Variant {
             castle_keep,
             promotion_zone,
             pawn_drop,
+            castle,
+            double_step_mid,
         };
         Ok(Variant { rules, t })
     }
@@ -337,6 +395,9 @@ impl Variant {
 fn compile_role(g: &Geometry, p: &PieceType, is_pawn: bool, double_step: [bool; 2]) -> Result<RoleTables, VariantError> {
     let empty: SquareTable = [[Bitboard::EMPTY; 64]; 2];
     let mut t = RoleTables {
+        shape: Shape::General,
+        std_pawn: false,
+        has_double_step: [false; 2],
         both: empty,
         quiet: empty,
         capture: empty,
@@ -402,7 +463,23 @@ fn compile_role(g: &Geometry, p: &PieceType, is_pawn: bool, double_step: [bool; 
     for r in riders {
         t.generic.push(GenericAtom { dx: r.dx, dy: [r.dy, -r.dy], range: r.range, mode: r.mode, lame: r.lame });
     }
+    let no_leaps = t.both.iter().all(|c| c.iter().all(|b| b.0 == 0));
+    let simple = !t.split_leaps && t.generic.is_empty();
+    t.shape = match (t.orth, t.diag) {
+        _ if !simple => Shape::General,
+        (None, None) => Shape::Leaper,
+        (Some(Mode::Both), None) if no_leaps => Shape::Rook,
+        (None, Some(Mode::Both)) if no_leaps => Shape::Bishop,
+        (Some(Mode::Both), Some(Mode::Both)) if no_leaps => Shape::Queen,
+        _ => Shape::General,
+    };
     if is_pawn {
+        let mut atoms: Vec<Atom> = p.movement.atoms().iter().filter(|a| !a.initial).copied().collect();
+        let mut orthodox: Vec<Atom> = crate::movement::Movement::pawn().atoms().to_vec();
+        let key = |a: &Atom| (a.dx, a.dy, a.range, a.mode as u8, a.lame);
+        atoms.sort_by_key(key);
+        orthodox.sort_by_key(key);
+        t.std_pawn = atoms == orthodox;
         for color in Color::ALL.into_iter().filter(|c| double_step[c.index()]) {
             let dy: i32 = color.fold(1, -1);
             for sq in g.relative_rank_mask(color, 1) {
@@ -410,6 +487,7 @@ fn compile_role(g: &Geometry, p: &PieceType, is_pawn: bool, double_step: [bool; 
                 let to = g.square(sq.file() as i32, sq.rank() as i32 + 2 * dy);
                 if let (Some(mid), Some(to)) = (mid, to) {
                     t.double_step[color.index()][sq.index()] = Some((mid, to));
+                    t.has_double_step[color.index()] = true;
                 }
             }
         }
