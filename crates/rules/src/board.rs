@@ -3,7 +3,11 @@
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;
-use crate::piece::{Piece, Role, MAX_ROLES};
+use crate::piece::{Piece, Role};
+
+/// Role slots in the per-role arrays: a power of two above `MAX_ROLES`, so a masked
+/// index needs no bounds check.
+const ROLE_SLOTS: usize = 16;
 use crate::square::Square;
 
 /// Bit of a piece's state byte marking a promoted piece (crazyhouse: it returns to hand as a pawn).
@@ -14,7 +18,7 @@ pub const PROMOTED: u8 = 0x80;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
     by_color: [Bitboard; 2],
-    by_role: [Bitboard; MAX_ROLES],
+    by_role: [Bitboard; ROLE_SLOTS],
     squares: [u8; 64],
     state: [u8; 64],
 }
@@ -28,7 +32,7 @@ impl Default for Board {
 impl Board {
     /// No pieces.
     pub const fn empty() -> Board {
-        Board { by_color: [Bitboard::EMPTY; 2], by_role: [Bitboard::EMPTY; MAX_ROLES], squares: [0; 64], state: [0; 64] }
+        Board { by_color: [Bitboard::EMPTY; 2], by_role: [Bitboard::EMPTY; ROLE_SLOTS], squares: [0; 64], state: [0; 64] }
     }
 
     /// All occupied squares.
@@ -46,13 +50,13 @@ impl Board {
     /// The pieces of a role, both colours.
     #[inline]
     pub fn by_role(&self, r: Role) -> Bitboard {
-        self.by_role[r.index()]
+        self.by_role[r.index() & (ROLE_SLOTS - 1)]
     }
 
     /// The pieces of a colour and role.
     #[inline]
     pub fn pieces(&self, c: Color, r: Role) -> Bitboard {
-        self.by_color[c.index()] & self.by_role[r.index()]
+        self.by_color[c.index()] & self.by_role[r.index() & (ROLE_SLOTS - 1)]
     }
 
     /// The piece on a square.
@@ -95,7 +99,7 @@ impl Board {
         debug_assert_eq!(self.squares[sq.index()], 0);
         let b = Bitboard::from_square(sq);
         self.by_color[piece.color.index()] |= b;
-        self.by_role[piece.role.index()] |= b;
+        self.by_role[piece.role.index() & (ROLE_SLOTS - 1)] |= b;
         self.squares[sq.index()] = piece.code();
         self.state[sq.index()] = state;
     }
@@ -106,7 +110,7 @@ impl Board {
         let piece = Piece::from_code(self.squares[sq.index()])?;
         let b = Bitboard::from_square(sq);
         self.by_color[piece.color.index()] ^= b;
-        self.by_role[piece.role.index()] ^= b;
+        self.by_role[piece.role.index() & (ROLE_SLOTS - 1)] ^= b;
         self.squares[sq.index()] = 0;
         let state = std::mem::take(&mut self.state[sq.index()]);
         Some((piece, state))

@@ -158,7 +158,7 @@ impl Position {
 
         let mask = Mask { target, drop_target, pinned, king: Some(king) };
         self.gen_pieces(list, &mask, false);
-        if checkers.is_empty() {
+        if checkers.is_empty() && self.castling != 0 {
             self.gen_castling(list, true);
         }
         self.gen_drops(list, drop_target);

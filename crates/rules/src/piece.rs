@@ -42,7 +42,7 @@ impl Piece {
             None
         } else {
             let color = if code & 0x10 != 0 { Color::Black } else { Color::White };
-            Some(Piece { color, role: Role((code & 0x0f) - 1) })
+            Some(Piece { color, role: Role((code & 0x0f).wrapping_sub(1) & 0x0f) })
         }
     }
 }

@@ -6,7 +6,7 @@ use crate::board::{Board, PROMOTED};
 use crate::color::Color;
 use crate::hand::Hand;
 use crate::moves::{Move, MoveKind};
-use crate::piece::{Piece, Role, MAX_ROLES};
+use crate::piece::{Piece, Role};
 use crate::setup::Setup;
 use crate::square::Square;
 use crate::variant::{GenericAtom, RoleTables, Variant, WinCondition};
@@ -353,25 +353,12 @@ impl Position {
     pub(crate) fn threats(&self, by: Color) -> Threats<'_> {
         let t = &self.variant.t;
         let theirs = self.board.by_color(by);
-        let mut leapers = [(0u8, Bitboard::EMPTY); MAX_ROLES];
-        let mut n = 0;
-        let mut bits = t.leap_capturers;
-        while bits != 0 {
-            let r = bits.trailing_zeros() as usize;
-            let pieces = self.board.by_role(Role(r as u8)) & theirs;
-            if pieces.any() && n < MAX_ROLES {
-                leapers[n] = (r as u8, pieces);
-                n += 1;
-            }
-            bits &= bits - 1;
-        }
         Threats {
             pos: self,
             by,
+            theirs,
             orth: self.roles_union(t.orth_capturers) & theirs,
             diag: self.roles_union(t.diag_capturers) & theirs,
-            leapers,
-            n,
             generic: t.generic_roles != 0,
         }
     }
@@ -700,10 +687,9 @@ pub(crate) fn lame_path(g: &crate::geometry::Geometry, origin: Square, dx: i32, 
 pub(crate) struct Threats<'a> {
     pos: &'a Position,
     by: Color,
+    theirs: Bitboard,
     orth: Bitboard,
     diag: Bitboard,
-    leapers: [(u8, Bitboard); MAX_ROLES],
-    n: usize,
     generic: bool,
 }
 
@@ -729,9 +715,13 @@ impl Threats<'_> {
         let t = &self.pos.variant.t;
         let b = self.by.index();
         let mut a = Bitboard::EMPTY;
-        for &(r, pieces) in &self.leapers[..self.n.min(MAX_ROLES)] {
-            a |= t.roles[r as usize].rev_capture[b][sq.index()] & pieces;
+        let mut bits = t.leap_capturers;
+        while bits != 0 {
+            let r = bits.trailing_zeros() as usize;
+            a |= t.roles[r].rev_capture[b][sq.index()] & self.pos.board.by_role(Role(r as u8));
+            bits &= bits - 1;
         }
+        a &= self.theirs;
         if self.orth.any() {
             a |= self.pos.rook_attacks(sq, occ) & self.orth;
         }
@@ -749,10 +739,13 @@ impl Threats<'_> {
         }
         let t = &self.pos.variant.t;
         let b = self.by.index();
-        for &(r, pieces) in &self.leapers[..self.n.min(MAX_ROLES)] {
-            if t.roles[r as usize].rev_capture[b][sq.index()].intersects(pieces) {
+        let mut bits = t.leap_capturers;
+        while bits != 0 {
+            let r = bits.trailing_zeros() as usize;
+            if (t.roles[r].rev_capture[b][sq.index()] & self.pos.board.by_role(Role(r as u8)) & self.theirs).any() {
                 return true;
             }
+            bits &= bits - 1;
         }
         (self.orth.any() && self.pos.rook_attacks(sq, occ).intersects(self.orth))
             || (self.diag.any() && self.pos.bishop_attacks(sq, occ).intersects(self.diag))
