@@ -1,7 +1,7 @@
 //! Standard Algebraic Notation for every variant: disambiguation, captures, promotions,
 //! castling, drops (`Q@f2`, pawn drops `@e4` as shakmaty writes them) and check marks.
 
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::square::Square;
 
@@ -61,7 +61,9 @@ pub fn to_san_plain(pos: &Position, m: Move) -> String {
     } else {
         s.push(v.piece(role).san_letter().unwrap_or('?'));
         let (mut ambiguous, mut same_file, mut same_rank) = (false, false, false);
-        for o in pos.legal_moves() {
+        let mut legal = MoveList::new();
+        pos.gen_legal(&mut legal);
+        for &o in &legal {
             if o.is_drop() || o.kind() == MoveKind::Castle || o.from() == from || o.to() != m.to() {
                 continue;
             }
@@ -96,7 +98,9 @@ pub fn to_san(pos: &Position, m: Move) -> String {
     after.play_unchecked(m);
     if after.is_check() {
         s.push(if after.has_legal_move() { '+' } else { '#' });
-    } else if after.variant().win == crate::variant::WinCondition::KingCapture && after.king_square(after.turn()).is_none() {
+    } else if after.variant().win == crate::variant::WinCondition::KingCapture
+        && after.king_square(after.turn()).is_none()
+    {
         s.push('#');
     }
     s
@@ -111,11 +115,13 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
     if t.is_empty() || !t.is_ascii() {
         return Err(syntax());
     }
-    let legal = pos.legal_moves();
+    let mut legal = MoveList::new();
+    pos.gen_legal(&mut legal);
     if matches!(t, "O-O" | "0-0" | "O-O-O" | "0-0-0") {
         let king_side = t.len() == 3;
         return legal
-            .into_iter()
+            .iter()
+            .copied()
             .find(|m| m.kind() == MoveKind::Castle && (m.to().file() > m.from().file()) == king_side)
             .ok_or_else(illegal);
     }
@@ -126,7 +132,7 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
             p if p.len() == 1 => v.role_by_letter(p.chars().next().unwrap_or('?')).ok_or_else(illegal)?,
             _ => return Err(syntax()),
         };
-        return legal.into_iter().find(|m| m.drop_role() == Some(role) && m.to() == to).ok_or_else(illegal);
+        return legal.iter().copied().find(|m| m.drop_role() == Some(role) && m.to() == to).ok_or_else(illegal);
     }
     let b = t.as_bytes();
     let mut i = 0;
@@ -170,7 +176,7 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
         }
     }
     let mut found = None;
-    for m in legal {
+    for &m in &legal {
         if m.is_drop() || m.kind() == MoveKind::Castle || m.to() != to || m.promotion_role() != promotion {
             continue;
         }

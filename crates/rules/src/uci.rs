@@ -1,7 +1,7 @@
 //! UCI long algebraic notation: `e2e4`, `e7e8q`, castling as the king's move `e1g1`, drops `Q@f2`.
 //! Syntax errors (`ParseUciError`) are kept apart from moves that are not legal (`IllegalUciError`).
 
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::square::Square;
 
@@ -85,7 +85,9 @@ impl UciMove {
     /// The legal move this denotes in `pos`.
     pub fn to_move(&self, pos: &Position) -> Option<Move> {
         let v = pos.variant();
-        pos.legal_moves().into_iter().find(|&m| match (*self, m.drop_role()) {
+        let mut legal = MoveList::new();
+        pos.gen_legal(&mut legal);
+        legal.iter().copied().find(|&m| match (*self, m.drop_role()) {
             (UciMove::Drop { letter, to }, Some(r)) => v.piece(r).letter == letter && m.to() == to,
             (UciMove::Normal { from, to, promotion }, None) => {
                 m.from() == from && m.to() == to && promotion == m.promotion_role().map(|r| v.piece(r).letter)
