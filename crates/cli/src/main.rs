@@ -1,1 +1,277 @@
-fn main(){}
+//! The `fairylab` command line: argument parsing and output only; every rule lives in the `rules` crate.
+//! `main` calls [`run`] and prints an error once, as one `error: ...` line with exit status 2.
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::error::ErrorKind;
+use clap::{Args, Parser, Subcommand};
+use rules::perft::divide;
+use rules::san::to_san;
+use rules::uci::to_uci;
+use rules::{perft, spec, variants, Position, Variant};
+use serde::Serialize;
+use std::ffi::OsString;
+use std::io::{BufRead, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// fairylab: chess variants, fairy pieces, perft and move generation.
+#[derive(Debug, Parser)]
+#[command(name = "fairylab", version, about, disable_help_subcommand = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree to a depth (nodes on stdout, time and speed on stderr).
+    Perft(PerftArgs),
+    /// List the legal moves of a position (`SAN UCI` per line, JSON, or batch mode).
+    Moves(MovesArgs),
+    /// List the built-in variants with their summaries.
+    Variants,
+}
+
+/// Which variant to play: a built-in one or a variant file.
+#[derive(Debug, Args)]
+struct VariantArgs {
+    /// A built-in variant (see `fairylab variants`); chess if neither this nor --variant-file is given.
+    #[arg(long, value_name = "NAME")]
+    variant: Option<String>,
+    /// A custom variant file in TOML (docs/FORMATS.md, "Variant files").
+    #[arg(long, value_name = "FILE")]
+    variant_file: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+struct PerftArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// The position (default: the variant's start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Depth in plies (0 to 30).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=30))]
+    depth: u32,
+    /// Also print the count below each legal move (`uci: nodes`, sorted by move).
+    #[arg(long)]
+    divide: bool,
+}
+
+#[derive(Debug, Args)]
+struct MovesArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// The position.
+    #[arg(long, required_unless_present = "batch", conflicts_with = "batch")]
+    fen: Option<String>,
+    /// Print `{"fen": ..., "moves": [{"uci": ..., "san": ...}, ...]}` instead of lines.
+    #[arg(long, conflicts_with = "batch")]
+    json: bool,
+    /// A file with one FEN per line (`-` for stdin): prints one line per FEN with its legal moves in UCI,
+    /// sorted and space-separated (an empty line if there are none).
+    #[arg(long, value_name = "FILE")]
+    batch: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    match run(std::env::args_os()) {
+        Ok(code) => code,
+        // A closed pipe (`fairylab moves ... | head`) is not an error worth a message.
+        Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) => {
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {}", message(&e));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs the command line `args` (program name first).
+///
+/// # Errors
+///
+/// Bad arguments, variants, variant files, FENs or batch files, and failures to write the output.
+fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<ExitCode> {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => match e.kind() {
+            ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                e.print()?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                e.print()?;
+                return Ok(ExitCode::from(2));
+            }
+            _ => bail!(clap_message(&e)),
+        },
+    };
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    match cli.command {
+        Command::Perft(a) => perft_command(&a, &mut out)?,
+        Command::Moves(a) => moves_command(&a, &mut out)?,
+        Command::Variants => variants_command(&mut out)?,
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// clap's message without the usage and tips that follow it, on one line.
+fn clap_message(e: &clap::Error) -> String {
+    let text = e.to_string();
+    let text = text.trim_start().strip_prefix("error:").unwrap_or(&text);
+    one_line(text.split("\n\n").next().unwrap_or(text))
+}
+
+/// The error and its causes on one line, leaving out a cause that its wrapper already quotes
+/// (the rules crate's errors often print their source as part of their own message).
+fn message(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let part = one_line(&cause.to_string());
+        if !text.ends_with(&part) {
+            if !text.is_empty() {
+                text.push_str(": ");
+            }
+            text.push_str(&part);
+        }
+    }
+    text
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The variant the arguments name.
+fn variant(a: &VariantArgs) -> Result<&'static Variant> {
+    if let Some(path) = &a.variant_file {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("cannot read variant file {}", path.display()))?;
+        let v = spec::load_variant_str(&text).with_context(|| format!("variant file {}", path.display()))?;
+        if let Some(name) = &a.variant {
+            if !v.name.eq_ignore_ascii_case(name) {
+                bail!(
+                    "--variant {name} does not match the variant file {}, which defines '{}'",
+                    path.display(),
+                    v.name
+                );
+            }
+        }
+        return Ok(v);
+    }
+    let name = a.variant.as_deref().unwrap_or("chess");
+    variants::by_name(name).ok_or_else(|| {
+        let known: Vec<&str> = variants::all().iter().map(|v| v.name.as_str()).collect();
+        anyhow!("unknown variant '{name}' (built-in variants: {}; or give --variant-file)", known.join(", "))
+    })
+}
+
+fn position(v: &'static Variant, fen: Option<&str>) -> Result<Position> {
+    match fen {
+        None => Ok(Position::start(v)),
+        Some(f) => Position::from_fen(v, f).with_context(|| format!("FEN '{f}' for {}", v.name)),
+    }
+}
+
+fn perft_command(a: &PerftArgs, out: &mut impl Write) -> Result<()> {
+    let v = variant(&a.variant)?;
+    let pos = position(v, a.fen.as_deref())?;
+    let start = Instant::now();
+    let total = if a.divide && a.depth > 0 {
+        let mut rows: Vec<(String, u64)> =
+            divide(&pos, a.depth).into_iter().map(|(m, n)| (to_uci(&pos, m), n)).collect();
+        rows.sort();
+        for (uci, n) in &rows {
+            writeln!(out, "{uci}: {n}")?;
+        }
+        writeln!(out)?;
+        rows.iter().map(|(_, n)| n).sum()
+    } else {
+        perft(&pos, a.depth)
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    writeln!(out, "{total}")?;
+    out.flush()?;
+    let speed = if seconds > 0.0 { (total as f64 / seconds).round() } else { 0.0 };
+    eprintln!("time {seconds:.3} s, {speed:.0} nodes/s");
+    Ok(())
+}
+
+/// The legal moves of `pos` as (UCI, SAN), sorted by UCI.
+fn legal_moves(pos: &Position) -> Vec<(String, String)> {
+    let mut moves: Vec<(String, String)> =
+        pos.legal_moves().into_iter().map(|m| (to_uci(pos, m), to_san(pos, m))).collect();
+    moves.sort();
+    moves
+}
+
+fn moves_command(a: &MovesArgs, out: &mut impl Write) -> Result<()> {
+    let v = variant(&a.variant)?;
+    if let Some(path) = &a.batch {
+        return batch(v, path, out);
+    }
+    let pos = position(v, a.fen.as_deref())?;
+    let moves = legal_moves(&pos);
+    if a.json {
+        let listing =
+            MoveListing { fen: pos.fen(), moves: moves.into_iter().map(|(uci, san)| JsonMove { uci, san }).collect() };
+        writeln!(out, "{}", serde_json::to_string(&listing)?)?;
+    } else {
+        for (uci, san) in &moves {
+            writeln!(out, "{san} {uci}")?;
+        }
+    }
+    Ok(())
+}
+
+/// `moves --json` output.
+#[derive(Debug, Serialize)]
+struct MoveListing {
+    fen: String,
+    moves: Vec<JsonMove>,
+}
+
+/// One move of [`MoveListing`].
+#[derive(Debug, Serialize)]
+struct JsonMove {
+    uci: String,
+    san: String,
+}
+
+/// Batch mode: every line is checked before anything is printed, so a bad line leaves stdout empty.
+fn batch(v: &'static Variant, path: &PathBuf, out: &mut impl Write) -> Result<()> {
+    let name = path.display().to_string();
+    let reader: Box<dyn BufRead> = if name == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let file = std::fs::File::open(path).with_context(|| format!("batch file {name}"))?;
+        Box::new(std::io::BufReader::new(file))
+    };
+    let mut text = String::new();
+    for (i, line) in reader.lines().enumerate() {
+        let line = line.with_context(|| format!("batch file {name}, line {}", i + 1))?;
+        let fen = line.trim();
+        let pos =
+            Position::from_fen(v, fen).with_context(|| format!("batch file {name}, line {}: FEN '{fen}'", i + 1))?;
+        let mut moves: Vec<String> = pos.legal_moves().into_iter().map(|m| to_uci(&pos, m)).collect();
+        moves.sort();
+        text.push_str(&moves.join(" "));
+        text.push('\n');
+    }
+    out.write_all(text.as_bytes())?;
+    Ok(())
+}
+
+fn variants_command(out: &mut impl Write) -> Result<()> {
+    let all = variants::all();
+    let width = all.iter().map(|v| v.name.len()).max().unwrap_or(0);
+    for v in all {
+        writeln!(out, "{:width$}  {}", v.name, v.summary)?;
+    }
+    Ok(())
+}

@@ -109,13 +109,14 @@ pub fn parse_setup(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
             if let Some(d) = ch.to_digit(10) {
                 let mut n = d;
                 while let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
-                    n = n * 10 + d2;
+                    // Saturating: a run of digits longer than any board is an error below, not an overflow.
+                    n = n.saturating_mul(10).saturating_add(d2);
                     chars.next();
                 }
                 if n == 0 {
                     return Err(FenError::Board(format!("zero empty squares on rank {}", rank + 1)));
                 }
-                file += n;
+                file = file.saturating_add(n);
             } else if ch == '~' {
                 return Err(FenError::Board("'~' must follow a piece".into()));
             } else {

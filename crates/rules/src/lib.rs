@@ -30,6 +30,7 @@ pub mod piece;
 pub mod position;
 pub mod san;
 pub mod setup;
+pub mod spec;
 pub mod square;
 pub mod uci;
 pub mod variant;

@@ -1,0 +1,193 @@
+//! End-to-end tests of the `fairylab` binary: output of perft, moves, batch mode and variants,
+//! and bad input giving one `error:` line on stderr with exit status 2, never a panic.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+fn fairylab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fairylab")).args(args).output().expect("the binary runs")
+}
+
+fn fairylab_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fairylab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write stdin");
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn data(rel: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data").join(rel).display().to_string()
+}
+
+fn temp_file(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("fairylab-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write temp file");
+    path.display().to_string()
+}
+
+fn assert_ok(o: &Output) {
+    assert!(o.status.success(), "status {:?}, stderr {}", o.status, stderr(o));
+}
+
+/// Bad input: exit status 2, exactly one stderr line starting with `error: `, nothing on stdout, no panic.
+fn assert_bad_input(args: &[&str], mentions: &str) {
+    let o = fairylab(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: status {:?}, stderr {err}", o.status);
+    assert!(!err.contains("panicked") && !err.contains("RUST_BACKTRACE"), "{args:?} panicked: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: expected one stderr line, got {err:?}");
+    assert!(err.starts_with("error: "), "{args:?}: {err:?}");
+    assert!(err.contains(mentions), "{args:?}: {err:?} should mention {mentions:?}");
+    assert!(o.stdout.is_empty(), "{args:?}: stdout {:?}", stdout(&o));
+}
+
+#[test]
+fn perft_prints_the_node_count_and_speed() {
+    let o = fairylab(&["perft", "--variant", "chess", "--depth", "3"]);
+    assert_ok(&o);
+    assert_eq!(stdout(&o), "8902\n");
+    assert!(stderr(&o).contains("nodes/s"), "{}", stderr(&o));
+
+    let o = fairylab(&["perft", "--variant", "chess", "--fen", KIWIPETE, "--depth", "2"]);
+    assert_ok(&o);
+    assert_eq!(stdout(&o), "2039\n");
+
+    let o = fairylab(&["perft", "--variant", "gardner", "--depth", "4"]);
+    assert_ok(&o);
+    assert_eq!(stdout(&o), "4775\n");
+}
+
+#[test]
+fn perft_divide_lists_moves_sorted() {
+    let o = fairylab(&["perft", "--fen", START, "--depth", "2", "--divide"]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 22, "{out}");
+    assert_eq!(lines[0], "a2a3: 20");
+    assert_eq!(lines[19], "h2h4: 20");
+    assert_eq!(lines[20], "");
+    assert_eq!(lines[21], "400");
+    let moves: Vec<&str> = lines[..20].iter().map(|l| l.split(':').next().unwrap_or_default()).collect();
+    let mut sorted = moves.clone();
+    sorted.sort();
+    assert_eq!(moves, sorted);
+}
+
+#[test]
+fn perft_with_a_variant_file() {
+    let file = data("variants/losalamos.toml");
+    let o = fairylab(&["perft", "--variant-file", &file, "--depth", "3"]);
+    assert_ok(&o);
+    assert_eq!(stdout(&o), "1212\n");
+    let o = fairylab(&["perft", "--variant", "losalamos", "--variant-file", &file, "--depth", "1"]);
+    assert_ok(&o);
+    assert_eq!(stdout(&o), "10\n");
+}
+
+#[test]
+fn moves_lists_san_and_uci() {
+    let o = fairylab(&["moves", "--variant", "gardner", "--fen", "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1"]);
+    assert_ok(&o);
+    assert_eq!(stdout(&o), "a3 a2a3\nNa3 b1a3\nNc3 b1c3\nb3 b2b3\nc3 c2c3\nd3 d2d3\ne3 e2e3\n");
+
+    let o = fairylab(&["moves", "--variant", "crazyhouse", "--fen", "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1"]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(out.lines().any(|l| l == "Q@e7+ Q@e7"), "{out}");
+    assert_eq!(out.lines().count(), 5 + 62, "{out}");
+}
+
+#[test]
+fn moves_json() {
+    let o = fairylab(&["moves", "--fen", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "--json"]);
+    assert_ok(&o);
+    assert_eq!(stdout(&o), "{\"fen\":\"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\",\"moves\":[]}\n");
+    let o = fairylab(&["moves", "--fen", "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1", "--json"]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(out.contains("{\"uci\":\"f1f8\",\"san\":\"Qf8#\"}"), "{out}");
+}
+
+#[test]
+fn moves_batch_prints_one_line_per_fen() {
+    let input = "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1\nk4/5/5/5/R3K b - - 0 1\nk4/1Q3/2K2/5/5 b - - 0 1\n";
+    let file = temp_file("batch.txt", input);
+    let o = fairylab(&["moves", "--variant", "gardner", "--batch", &file]);
+    assert_ok(&o);
+    assert_eq!(stdout(&o), "a2a3 b1a3 b1c3 b2b3 c2c3 d2d3 e2e3\na5b4 a5b5\n\n");
+
+    let o = fairylab_stdin(&["moves", "--variant", "gardner", "--batch", "-"], input);
+    assert_ok(&o);
+    assert_eq!(stdout(&o).lines().count(), 3);
+}
+
+#[test]
+fn moves_batch_names_the_bad_line() {
+    let file = temp_file("batch-bad.txt", "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1\nrnbqk/ppppp/5/PPPPP w - - 0 1\n");
+    assert_bad_input(&["moves", "--variant", "gardner", "--batch", &file], "line 2");
+}
+
+#[test]
+fn variants_lists_every_builtin_with_its_summary() {
+    let o = fairylab(&["variants"]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    for name in ["chess", "crazyhouse", "gardner"] {
+        let line = out.lines().find(|l| l.split_whitespace().next() == Some(name));
+        assert!(line.is_some_and(|l| l.len() > name.len() + 10), "{name} missing or without summary in {out}");
+    }
+}
+
+#[test]
+fn bad_input_is_one_error_line_with_status_2() {
+    assert_bad_input(&["moves", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"], "FEN");
+    assert_bad_input(&["perft", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "--depth", "1"], "king");
+    assert_bad_input(&["moves", "--fen", "rnbqkbnr/pppppppp/99999999999/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"], "FEN");
+    assert_bad_input(&["perft", "--variant", "nosuchchess", "--depth", "1"], "nosuchchess");
+    assert_bad_input(&["perft", "--depth", "x"], "--depth");
+    assert_bad_input(&["perft", "--depth", "-1"], "-1");
+    assert_bad_input(&["perft", "--depth", "31"], "--depth");
+    assert_bad_input(&["perft"], "--depth");
+    assert_bad_input(&["moves", "--variant", "gardner"], "--fen");
+    assert_bad_input(&["perft", "--depth", "1", "--bogus"], "--bogus");
+    assert_bad_input(&["frobnicate"], "frobnicate");
+    assert_bad_input(&["perft", "--variant-file", "/nonexistent/x.toml", "--depth", "1"], "/nonexistent/x.toml");
+    assert_bad_input(&["moves", "--variant", "gardner", "--batch", "/nonexistent/fens.txt"], "/nonexistent/fens.txt");
+}
+
+#[test]
+fn bad_variant_files_are_one_error_line() {
+    let syntax = temp_file("syntax.toml", "name = \"x\"\nparent = = \"chess\"\n");
+    assert_bad_input(&["perft", "--variant-file", &syntax, "--depth", "1"], "line 2");
+    let unknown = temp_file("unknown.toml", "name = \"x\"\nparent = \"chess\"\nfiels = 6\n");
+    assert_bad_input(&["perft", "--variant-file", &unknown, "--depth", "1"], "fiels");
+    let value = temp_file("value.toml", "name = \"x\"\nparent = \"chess\"\nfiles = 12\n");
+    assert_bad_input(&["perft", "--variant-file", &value, "--depth", "1"], "files");
+    let betza =
+        temp_file("betza.toml", "name = \"x\"\nparent = \"chess\"\n[[piece]]\nletter = \"a\"\nbetza = \"QX\"\n");
+    assert_bad_input(&["moves", "--variant-file", &betza, "--fen", START], "piece 'a'");
+    let start = temp_file("start.toml", "name = \"x\"\nparent = \"chess\"\nstart = \"8/8/8/8/8/8/8/8 w - - 0 1\"\n");
+    assert_bad_input(&["perft", "--variant-file", &start, "--depth", "1"], "start");
+    let file = data("variants/losalamos.toml");
+    assert_bad_input(&["perft", "--variant", "chess", "--variant-file", &file, "--depth", "1"], "losalamos");
+}
