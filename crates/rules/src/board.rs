@@ -3,11 +3,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;
-use crate::piece::{Piece, Role};
-
-/// Role slots in the per-role arrays: a power of two above `MAX_ROLES`, so a masked
-/// index needs no bounds check.
-const ROLE_SLOTS: usize = 16;
+use crate::piece::{Piece, Role, ROLE_SLOTS};
 use crate::square::Square;
 
 /// Bit of a piece's state byte marking a promoted piece (crazyhouse: it returns to hand as a pawn).

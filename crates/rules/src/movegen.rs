@@ -5,7 +5,7 @@ use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::Role;
-use crate::position::Position;
+use crate::position::{Position, Threats};
 use crate::square::Square;
 use crate::variant::{RoleTables, Shape};
 
@@ -101,7 +101,10 @@ impl Position {
     pub fn gen_pseudo(&self, list: &mut MoveList) {
         let mask = Mask { target: self.variant.t.mask, drop_target: self.variant.t.mask, pinned: Bitboard::EMPTY, king: None };
         self.gen_pieces(list, &mask, true);
-        self.gen_castling(list, !self.variant.self_check);
+        if self.castling != 0 {
+            let threats = self.threats(!self.turn);
+            self.gen_castling(list, (!self.variant.self_check).then_some(&threats));
+        }
         self.gen_drops(list, mask.drop_target);
     }
 
@@ -159,7 +162,7 @@ impl Position {
         let mask = Mask { target, drop_target, pinned, king: Some(king) };
         self.gen_pieces(list, &mask, false);
         if checkers.is_empty() && self.castling != 0 {
-            self.gen_castling(list, true);
+            self.gen_castling(list, Some(&threats));
         }
         self.gen_drops(list, drop_target);
     }
@@ -283,7 +286,8 @@ impl Position {
         }
     }
 
-    fn gen_castling(&self, list: &mut MoveList, need_safe: bool) {
+    /// Castling moves; with `threats`, the king may not stand in, cross or land on an attacked square.
+    fn gen_castling(&self, list: &mut MoveList, threats: Option<&Threats<'_>>) {
         let t = &self.variant.t;
         let us = self.turn;
         let rights = (self.castling >> (2 * us.index())) & 0b11;
@@ -299,9 +303,9 @@ impl Position {
             if c.empty.intersects(occ) {
                 continue;
             }
-            if need_safe {
+            if let Some(threats) = threats {
                 let without_king = occ ^ Bitboard::from_square(c.king_from);
-                if Iterator::any(&mut c.path.clone(), |sq| self.is_attacked(sq, !us, without_king)) {
+                if Iterator::any(&mut c.path.clone(), |sq| threats.attacked(sq, without_king)) {
                     continue;
                 }
             }

@@ -7,6 +7,10 @@ use crate::movement::Movement;
 /// The most piece kinds a variant may define.
 pub const MAX_ROLES: usize = 12;
 
+/// Slots in per-role arrays: a power of two above [`MAX_ROLES`], so an index masked
+/// with `ROLE_SLOTS - 1` needs no bounds check.
+pub const ROLE_SLOTS: usize = 16;
+
 /// A piece kind: an index into [`Variant::pieces`](crate::Variant::pieces).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Role(pub u8);

@@ -6,7 +6,7 @@ use crate::board::{Board, PROMOTED};
 use crate::color::Color;
 use crate::hand::Hand;
 use crate::moves::{Move, MoveKind};
-use crate::piece::{Piece, Role};
+use crate::piece::{Piece, Role, ROLE_SLOTS};
 use crate::setup::Setup;
 use crate::square::Square;
 use crate::variant::{GenericAtom, RoleTables, Variant, WinCondition};
@@ -359,7 +359,8 @@ impl Position {
             theirs,
             orth: self.roles_union(t.orth_capturers) & theirs,
             diag: self.roles_union(t.diag_capturers) & theirs,
-            generic: t.generic_roles != 0,
+            rev: &t.rev_capture[by.index()],
+            slow: t.generic_roles != 0,
         }
     }
 
@@ -690,7 +691,10 @@ pub(crate) struct Threats<'a> {
     theirs: Bitboard,
     orth: Bitboard,
     diag: Bitboard,
-    generic: bool,
+    /// Reverse leap-capture tables of that side, by role slot.
+    rev: &'a [[Bitboard; 64]; ROLE_SLOTS],
+    /// Generic atoms: ask `attackers_to`.
+    slow: bool,
 }
 
 impl Threats<'_> {
@@ -709,16 +713,14 @@ impl Threats<'_> {
     /// All attackers of `sq`.
     #[inline]
     pub(crate) fn attackers(&self, sq: Square, occ: Bitboard) -> Bitboard {
-        if self.generic {
+        if self.slow {
             return self.pos.attackers_to(sq, self.by, occ);
         }
-        let t = &self.pos.variant.t;
-        let b = self.by.index();
         let mut a = Bitboard::EMPTY;
-        let mut bits = t.leap_capturers;
+        let mut bits = self.pos.variant.t.leap_capturers;
         while bits != 0 {
             let r = bits.trailing_zeros() as usize;
-            a |= t.roles[r].rev_capture[b][sq.index()] & self.pos.board.by_role(Role(r as u8));
+            a |= self.rev[r & (ROLE_SLOTS - 1)][sq.index()] & self.pos.board.by_role(Role(r as u8));
             bits &= bits - 1;
         }
         a &= self.theirs;
@@ -734,15 +736,13 @@ impl Threats<'_> {
     /// Whether `sq` is attacked.
     #[inline]
     pub(crate) fn attacked(&self, sq: Square, occ: Bitboard) -> bool {
-        if self.generic {
+        if self.slow {
             return self.pos.attackers_to(sq, self.by, occ).any();
         }
-        let t = &self.pos.variant.t;
-        let b = self.by.index();
-        let mut bits = t.leap_capturers;
+        let mut bits = self.pos.variant.t.leap_capturers;
         while bits != 0 {
             let r = bits.trailing_zeros() as usize;
-            if (t.roles[r].rev_capture[b][sq.index()] & self.pos.board.by_role(Role(r as u8)) & self.theirs).any() {
+            if (self.rev[r & (ROLE_SLOTS - 1)][sq.index()] & self.pos.board.by_role(Role(r as u8)) & self.theirs).any() {
                 return true;
             }
             bits &= bits - 1;

@@ -7,7 +7,7 @@ use crate::color::Color;
 use crate::geometry::Geometry;
 use crate::magic::{sliders, Sliders};
 use crate::movement::{Atom, Mode};
-use crate::piece::{PieceType, Role, MAX_ROLES};
+use crate::piece::{PieceType, Role, MAX_ROLES, ROLE_SLOTS};
 use crate::square::Square;
 use std::fmt;
 
@@ -204,6 +204,9 @@ pub(crate) struct Tables {
     pub promotion_zone: [Bitboard; 2],
     /// Squares where a pawn may be dropped.
     pub pawn_drop: Bitboard,
+    /// Per colour and role slot: the reverse leap-capture tables (a copy of each role's
+    /// `rev_capture`, laid out for attack queries without bounds checks).
+    pub rev_capture: Box<[[[Bitboard; 64]; ROLE_SLOTS]; 2]>,
     /// Castling per colour and side (`[king side, queen side]`).
     pub castle: [[Option<CastleInfo>; 2]; 2],
     /// Per colour: the squares a double step passes over (relative rank 2, 0-based).
@@ -327,6 +330,12 @@ impl Variant {
                 }
             }
         }
+        let mut rev_capture = Box::new([[[Bitboard::EMPTY; 64]; ROLE_SLOTS]; 2]);
+        for (r, rt) in roles.iter().enumerate() {
+            for c in 0..2 {
+                rev_capture[c][r] = rt.rev_capture[c];
+            }
+        }
         let double_step_mid = [g.relative_rank_mask(Color::White, 2), g.relative_rank_mask(Color::Black, 2)];
         let t = Tables {
             sliders: sliders(),
@@ -343,6 +352,7 @@ impl Variant {
             castle_keep,
             promotion_zone,
             pawn_drop,
+            rev_capture,
             castle,
             double_step_mid,
         };
