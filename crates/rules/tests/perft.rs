@@ -193,9 +193,13 @@ fn perft_suites_within_node_limit() {
     check(Some(NODE_LIMIT));
 }
 
-/// Every case of every suite (minutes even in release mode).
+/// Every case of every suite (minutes even in release mode). `PERFT_MAX_NODES=<n>` caps it at `n` nodes per case.
 #[test]
 #[ignore = "slow: run with `cargo test --release -- --ignored`"]
 fn perft_suites_full() {
-    check(None);
+    let cap = std::env::var("PERFT_MAX_NODES").ok().map(|v| match v.trim().replace('_', "").parse::<u64>() {
+        Ok(n) => n,
+        Err(e) => panic!("PERFT_MAX_NODES={v:?} is not a node count: {e}"),
+    });
+    check(cap);
 }
