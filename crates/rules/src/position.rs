@@ -64,6 +64,9 @@ pub struct Position {
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
     pub(crate) hash: u64,
+    /// A byte per square owned by the variant (e.g. blocked squares of a shrinking
+    /// board); part of the hash. Zero everywhere in the orthodox variants.
+    pub(crate) square_state: [u8; 64],
 }
 
 impl PartialEq for Position {
@@ -76,6 +79,7 @@ impl PartialEq for Position {
             && self.ep == other.ep
             && self.halfmoves == other.halfmoves
             && self.fullmoves == other.fullmoves
+            && self.square_state == other.square_state
     }
 }
 
@@ -153,6 +157,7 @@ impl Position {
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves.max(1),
             hash: 0,
+            square_state: [0; 64],
         };
         if let Some(ep) = setup.ep {
             // The double step went from behind `ep` to in front of it, seen from the mover.
@@ -239,6 +244,26 @@ impl Position {
         self.hash
     }
 
+    /// The variant's byte for a square (see [`Position::set_square_state`]).
+    #[inline]
+    pub fn square_state(&self, sq: Square) -> u8 {
+        self.square_state[sq.index()]
+    }
+
+    /// Sets the variant's byte for a square (kept in the hash). Variants use it for
+    /// per-square facts that change during a game, such as squares blocked by a
+    /// shrinking board.
+    pub fn set_square_state(&mut self, sq: Square, value: u8) {
+        let old = std::mem::replace(&mut self.square_state[sq.index()], value);
+        self.hash ^= zobrist::square_state(sq.index(), old) ^ zobrist::square_state(sq.index(), value);
+    }
+
+    /// The Zobrist hash recomputed from scratch (equals [`Position::hash`] when the
+    /// incremental updates are right).
+    pub fn hash_from_scratch(&self) -> u64 {
+        self.compute_hash()
+    }
+
     /// The square of a side's royal piece.
     #[inline]
     pub fn king_square(&self, color: Color) -> Option<Square> {
@@ -277,6 +302,9 @@ impl Position {
             }
         }
         h ^= zobrist::castling(self.castling);
+        for (i, &v) in self.square_state.iter().enumerate() {
+            h ^= zobrist::square_state(i, v);
+        }
         if let Some(ep) = self.ep {
             h ^= zobrist::ep_file(ep.file());
         }
@@ -749,5 +777,42 @@ impl Threats<'_> {
         }
         (self.orth.any() && self.pos.rook_attacks(sq, occ).intersects(self.orth))
             || (self.diag.any() && self.pos.bishop_attacks(sq, occ).intersects(self.diag))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::variants::by_name;
+    use crate::{Position, Square};
+
+    #[test]
+    fn square_state_is_hashed_and_restored() {
+        let v = by_name("chess").expect("chess");
+        let start = Position::start(v);
+        let mut p = start.clone();
+        let e4 = Square::parse("e4").expect("square");
+        p.set_square_state(e4, 3);
+        assert_eq!(p.square_state(e4), 3);
+        assert_ne!(p.hash(), start.hash());
+        assert_eq!(p.hash(), p.hash_from_scratch());
+        assert_ne!(p, start);
+        p.set_square_state(e4, 0);
+        assert_eq!(p.hash(), start.hash());
+        assert_eq!(p, start);
+    }
+
+    #[test]
+    fn piece_state_travels_with_the_piece() {
+        let v = by_name("chess").expect("chess");
+        let mut p = Position::start(v);
+        let g1 = Square::parse("g1").expect("square");
+        let f3 = Square::parse("f3").expect("square");
+        p.board.set_state(g1, 5);
+        p.hash = p.compute_hash();
+        let m = crate::uci::parse_uci(&p, "g1f3").expect("legal");
+        p.play_unchecked(m);
+        assert_eq!(p.board().state_at(f3), 5);
+        assert_eq!(p.board().state_at(g1), 0);
+        assert_eq!(p.hash(), p.hash_from_scratch());
     }
 }

@@ -25,6 +25,7 @@ const HAND: [u64; 2 * MAX_ROLES * 65] = table(2);
 const CASTLING: [u64; 16] = table(3);
 const EP_FILE: [u64; 8] = table(4);
 const STATE: [u64; 64 * 8] = table(5);
+const SQUARE_STATE: [u64; 64 * 8] = table(6);
 
 /// The key XORed in when Black is to move.
 pub const BLACK_TO_MOVE: u64 = 0xF8D6_26AA_AF27_8509;
@@ -69,6 +70,20 @@ pub fn state(sq: usize, value: u8) -> u64 {
     while bit < 8 {
         if value & (1 << bit) != 0 {
             k ^= STATE[sq * 8 + bit];
+        }
+        bit += 1;
+    }
+    k
+}
+
+/// Key of a per-square variant byte (0 for value 0).
+#[inline]
+pub fn square_state(sq: usize, value: u8) -> u64 {
+    let mut k = 0;
+    let mut bit = 0;
+    while bit < 8 {
+        if value & (1 << bit) != 0 {
+            k ^= SQUARE_STATE[(sq & 63) * 8 + bit];
         }
         bit += 1;
     }
