@@ -3,7 +3,7 @@
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::error::ErrorKind;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use rules::perft::divide;
 use rules::san::to_san;
 use rules::uci::to_uci;
@@ -102,9 +102,9 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
                 e.print()?;
                 return Ok(ExitCode::SUCCESS);
             }
-            ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-                e.print()?;
-                return Ok(ExitCode::from(2));
+            ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
+                let names: Vec<String> = Cli::command().get_subcommands().map(|c| c.get_name().to_string()).collect();
+                bail!("no command given: use one of {} (see fairylab --help)", names.join(", "));
             }
             _ => bail!(clap_message(&e)),
         },

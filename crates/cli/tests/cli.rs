@@ -171,6 +171,7 @@ fn bad_input_is_one_error_line_with_status_2() {
     assert_bad_input(&["moves", "--variant", "gardner"], "--fen");
     assert_bad_input(&["perft", "--depth", "1", "--bogus"], "--bogus");
     assert_bad_input(&["frobnicate"], "frobnicate");
+    assert_bad_input(&[], "perft");
     assert_bad_input(&["perft", "--variant-file", "/nonexistent/x.toml", "--depth", "1"], "/nonexistent/x.toml");
     assert_bad_input(&["moves", "--variant", "gardner", "--batch", "/nonexistent/fens.txt"], "/nonexistent/fens.txt");
 }
