@@ -32,6 +32,9 @@ const SUITES: &[(&str, Source)] = &[
 /// Cases with more expected nodes than this are left to the ignored full run.
 const NODE_LIMIT: u64 = 2_000_000;
 
+/// Suites of variants defined by files are run at least to this depth by `cargo test`.
+const MIN_FILE_VARIANT_DEPTH: u32 = 4;
+
 /// One `perft <depth> <nodes>` line with its position.
 #[derive(Debug, Clone)]
 struct Case {
@@ -92,7 +95,7 @@ fn read_suites() -> (Vec<Case>, Vec<String>) {
                 continue;
             }
         };
-        let (mut id, mut fen) = (String::new(), None::<String>);
+        let (mut id, mut fen) = (String::new(), None::<Result<String, ()>>);
         for (i, raw) in text.lines().enumerate() {
             let line = raw.trim();
             let at = format!("{file}:{}", i + 1);
@@ -106,13 +109,26 @@ fn read_suites() -> (Vec<Case>, Vec<String>) {
                     id = value.to_string();
                     fen = None;
                 }
-                "epd" => fen = Some(value.to_string()),
+                "epd" => {
+                    // A FEN that does not load is reported once, here, and its perft lines are skipped.
+                    fen = Some(match Position::from_fen(variant, value) {
+                        Ok(_) => Ok(value.to_string()),
+                        Err(e) => {
+                            problems.push(format!(
+                                "{at}: id {id} ({}): FEN does not parse: {e}\n    fen {value}",
+                                variant.name
+                            ));
+                            Err(())
+                        }
+                    });
+                }
                 "perft" => {
                     let mut parts = value.split_whitespace();
                     let depth = parts.next().and_then(|d| d.parse().ok());
                     let nodes = parts.next().and_then(|n| n.parse().ok());
                     match (&fen, depth, nodes, parts.next()) {
-                        (Some(fen), Some(depth), Some(nodes), None) => cases.push(Case {
+                        (Some(Err(())), ..) => {}
+                        (Some(Ok(fen)), Some(depth), Some(nodes), None) => cases.push(Case {
                             file: file.clone(),
                             line: i + 1,
                             id: id.clone(),
@@ -169,8 +185,21 @@ fn run(cases: &[Case]) -> Vec<String> {
 
 fn check(limit: Option<u64>) {
     let start = Instant::now();
-    let (cases, problems) = read_suites();
-    let selected: Vec<Case> = cases.into_iter().filter(|c| limit.is_none_or(|l| c.nodes <= l)).collect();
+    let (cases, mut problems) = read_suites();
+    let selected: Vec<Case> = cases.iter().filter(|c| limit.is_none_or(|l| c.nodes <= l)).cloned().collect();
+    // Custom variants (from files) must be checked to at least MIN_FILE_VARIANT_DEPTH even in the fast run.
+    for c in &cases {
+        let from_file = SUITES
+            .iter()
+            .any(|(stem, src)| matches!(src, Source::File(_)) && c.file == format!("tests/data/{stem}.perft"));
+        let deepest_run = selected.iter().filter(|s| s.file == c.file && s.id == c.id).map(|s| s.depth).max();
+        if from_file && c.depth <= MIN_FILE_VARIANT_DEPTH && deepest_run.is_none_or(|d| d < c.depth) {
+            problems.push(format!(
+                "{}:{} id {}: depth {} ({} nodes) is over the node limit, but custom variants must be run to depth {}",
+                c.file, c.line, c.id, c.depth, c.nodes, MIN_FILE_VARIANT_DEPTH
+            ));
+        }
+    }
     let failures = run(&selected);
     let nodes: u64 = selected.iter().map(|c| c.nodes).sum();
     let mut files: Vec<&str> = selected.iter().map(|c| c.file.as_str()).collect();
