@@ -3,7 +3,7 @@
 //!
 //! Run with `cargo bench -p fairylab-rules --bench perft` (add `-- quick` for shallower depths).
 
-use shakmaty::{CastlingMode, Chess, Position as _};
+use shakmaty::{CastlingMode, Chess};
 use std::time::Instant;
 
 fn shak_perft<P: shakmaty::Position + Clone>(pos: &P, depth: u32) -> u64 {
@@ -43,7 +43,10 @@ fn main() {
         ("crazyhouse start", "crazyhouse", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", 6),
         ("gardner start", "gardner", "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1", 8),
     ];
-    println!("{:<18} {:>5} {:>13} {:>10} {:>12} {:>12} {:>7}", "position", "depth", "leaves", "ours s", "ours M/s", "shakmaty M/s", "ratio");
+    println!(
+        "{:<18} {:>5} {:>13} {:>10} {:>12} {:>12} {:>7}",
+        "position", "depth", "leaves", "ours s", "ours M/s", "shakmaty M/s", "ratio"
+    );
     for (name, variant, fen, depth) in cases {
         let depth = if quick { depth - 1 } else { depth };
         let v = rules::variants::by_name(variant).expect("built-in variant");

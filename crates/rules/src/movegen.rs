@@ -99,7 +99,8 @@ impl Position {
     /// Pseudo-legal moves: everything the pieces can do, ignoring own-king safety
     /// (castling still needs an unattacked path unless self-check is legal).
     pub fn gen_pseudo(&self, list: &mut MoveList) {
-        let mask = Mask { target: self.variant.t.mask, drop_target: self.variant.t.mask, pinned: Bitboard::EMPTY, king: None };
+        let mask =
+            Mask { target: self.variant.t.mask, drop_target: self.variant.t.mask, pinned: Bitboard::EMPTY, king: None };
         self.gen_pieces(list, &mask, true);
         if self.castling != 0 {
             let threats = self.threats(!self.turn);
@@ -140,7 +141,8 @@ impl Position {
         let (target, drop_target) = match checkers.first() {
             Some(c) => {
                 let crole = self.board.role_at(c);
-                let by_leap = crole.is_some_and(|r| t.roles[r.index()].rev_capture[them.index()][king.index()].contains(c));
+                let by_leap =
+                    crole.is_some_and(|r| t.roles[r.index()].rev_capture[them.index()][king.index()].contains(c));
                 let block = if by_leap { Bitboard::EMPTY } else { t.sliders.between(king, c) };
                 (block | checkers, block)
             }
@@ -151,7 +153,8 @@ impl Position {
         let mut pinned = Bitboard::EMPTY;
         let orth = threats.orth();
         let diag = threats.diag();
-        let snipers = (self.rook_attacks(king, Bitboard::EMPTY) & orth) | (self.bishop_attacks(king, Bitboard::EMPTY) & diag);
+        let snipers =
+            (self.rook_attacks(king, Bitboard::EMPTY) & orth) | (self.bishop_attacks(king, Bitboard::EMPTY) & diag);
         for s in snipers {
             let b = t.sliders.between(king, s) & occ;
             if !b.more_than_one() && b.intersects(ours) {
@@ -235,12 +238,21 @@ impl Position {
     }
 
     /// Pawn moves: set-wise shifts for orthodox pawns that are not pinned, piece by piece otherwise.
-    fn gen_pawns(&self, list: &mut MoveList, rt: &RoleTables, pawns: Bitboard, mask: &Mask, occ: Bitboard, theirs: Bitboard) {
+    fn gen_pawns(
+        &self,
+        list: &mut MoveList,
+        rt: &RoleTables,
+        pawns: Bitboard,
+        mask: &Mask,
+        occ: Bitboard,
+        theirs: Bitboard,
+    ) {
         let t = &self.variant.t;
         let u = self.turn.index();
         let zone = t.promotion_zone[u];
         let promos = &self.variant.promotion;
-        let (free, pinned) = if rt.std_pawn { (pawns - mask.pinned, pawns & mask.pinned) } else { (Bitboard::EMPTY, pawns) };
+        let (free, pinned) =
+            if rt.std_pawn { (pawns - mask.pinned, pawns & mask.pinned) } else { (Bitboard::EMPTY, pawns) };
         if free.any() {
             let empty = t.mask - occ;
             let up: i32 = if u == 0 { 8 } else { -8 };
@@ -248,7 +260,7 @@ impl Position {
             let push1 = shift(free, up) & empty;
             emit_pawns(list, push1 & mask.target, up, zone, promos);
             if rt.has_double_step[u] {
-                let push2 = shift(push1 & t.double_step_mid[u], up) & empty & mask.target - zone;
+                let push2 = shift(push1 & t.double_step_mid[u], up) & empty & (mask.target - zone);
                 for to in push2 {
                     push(list, Move::double_step(Square::from_index((to.index() as i32 - 2 * up) as u8), to));
                 }

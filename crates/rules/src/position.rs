@@ -106,7 +106,8 @@ impl Position {
         if let Some(sq) = (b.occupied() & t.offboard).first() {
             return Err(PositionError::OffBoard(sq));
         }
-        if !variant.drops && !(setup.hands[0].is_empty() && setup.hands[1].is_empty()) {
+        let hands_empty = setup.hands[0].is_empty() && setup.hands[1].is_empty();
+        if !variant.drops && !hands_empty {
             return Err(PositionError::HandWithoutDrops);
         }
         if let Some(k) = t.king {
@@ -138,7 +139,8 @@ impl Position {
             let ok = match (t.king, Square::new(c.king_file, rank), Square::new(c.rook_file[side], rank)) {
                 (Some(k), Some(ks), Some(rs)) => {
                     b.piece_at(ks) == Some(Piece { color, role: k })
-                        && b.piece_at(rs).is_some_and(|p| p.color == color && Some(p.role) != t.king && Some(p.role) != t.pawn)
+                        && b.piece_at(rs)
+                            .is_some_and(|p| p.color == color && Some(p.role) != t.king && Some(p.role) != t.pawn)
                 }
                 _ => false,
             };
@@ -456,7 +458,7 @@ impl Position {
             if atom.range != 0 && steps > atom.range {
                 break;
             }
-            if atom.lame && atom.range == 1 && !lame_path(g, from, dx, dy).is_some_and(|p| !p.intersects(occ)) {
+            if atom.lame && atom.range == 1 && lame_path(g, from, dx, dy).is_none_or(|p| p.intersects(occ)) {
                 break;
             }
             if occ.contains(next) {
@@ -510,7 +512,9 @@ impl Position {
     /// Whether a pawn of `side` could capture onto `ep` (ignoring pins).
     fn ep_capturable(&self, ep: Square, side: Color) -> bool {
         let t = &self.variant.t;
-        t.pawn.is_some_and(|p| (t.roles[p.index()].rev_capture[side.index()][ep.index()] & self.board.pieces(side, p)).any())
+        t.pawn.is_some_and(|p| {
+            (t.roles[p.index()].rev_capture[side.index()][ep.index()] & self.board.pieces(side, p)).any()
+        })
     }
 
     // ---- Playing moves -------------------------------------------------
@@ -770,7 +774,8 @@ impl Threats<'_> {
         let mut bits = self.pos.variant.t.leap_capturers;
         while bits != 0 {
             let r = bits.trailing_zeros() as usize;
-            if (self.rev[r & (ROLE_SLOTS - 1)][sq.index()] & self.pos.board.by_role(Role(r as u8)) & self.theirs).any() {
+            if (self.rev[r & (ROLE_SLOTS - 1)][sq.index()] & self.pos.board.by_role(Role(r as u8)) & self.theirs).any()
+            {
                 return true;
             }
             bits &= bits - 1;

@@ -246,7 +246,10 @@ impl Variant {
                 return Err(VariantError::bad(format!("piece {}", p.name), "the letter must be a-z"));
             }
             if rules.pieces[..i].iter().any(|q| q.letter == p.letter) {
-                return Err(VariantError::bad(format!("piece {}", p.name), format!("letter '{}' is used twice", p.letter)));
+                return Err(VariantError::bad(
+                    format!("piece {}", p.name),
+                    format!("letter '{}' is used twice", p.letter),
+                ));
             }
             if p.movement.is_empty() {
                 return Err(VariantError::bad(format!("piece {}", p.name), "it has no moves"));
@@ -271,14 +274,18 @@ impl Variant {
         }
         if rules.castling.is_some() {
             let c = rules.castling.unwrap_or(Castling::orthodox(8));
-            let files = [c.king_file, c.rook_file[0], c.rook_file[1], c.king_to[0], c.king_to[1], c.rook_to[0], c.rook_to[1]];
+            let files =
+                [c.king_file, c.rook_file[0], c.rook_file[1], c.king_to[0], c.king_to[1], c.rook_to[0], c.rook_to[1]];
             if files.iter().any(|&f| f >= g.files()) || king.is_none() {
                 return Err(VariantError::bad("castling", "castling needs a royal piece and files on the board"));
             }
         }
         for r in &rules.promotion {
             if r.index() >= rules.pieces.len() || Some(*r) == king || Some(*r) == pawn {
-                return Err(VariantError::bad("promotion", "promotion roles must be non-royal, non-pawn pieces of the variant"));
+                return Err(VariantError::bad(
+                    "promotion",
+                    "promotion roles must be non-royal, non-pawn pieces of the variant",
+                ));
             }
         }
         if pawn.is_some() && rules.promotion.is_empty() {
@@ -296,7 +303,8 @@ impl Variant {
         let diag_capturers = bits(&|t| t.diag.is_some_and(Mode::can_capture));
         let leap_capturers = bits(&|t| t.rev_capture.iter().any(|c| c.iter().any(|b| b.any())));
         let generic_roles = bits(&|t| !t.generic.is_empty());
-        let fast_legal = generic_roles == 0 && king.is_some() && rules.win == WinCondition::Checkmate && !rules.self_check;
+        let fast_legal =
+            generic_roles == 0 && king.is_some() && rules.win == WinCondition::Checkmate && !rules.self_check;
 
         let mut castle_keep = [0x0f_u8; 64];
         if let Some(c) = rules.castling {
@@ -309,13 +317,14 @@ impl Variant {
                 castle_keep[at(c.rook_file[1])] &= !(0b10 << shift);
             }
         }
-        let promotion_zone = [g.relative_rank_mask(Color::White, g.ranks() - 1), g.relative_rank_mask(Color::Black, g.ranks() - 1)];
+        let promotion_zone =
+            [g.relative_rank_mask(Color::White, g.ranks() - 1), g.relative_rank_mask(Color::Black, g.ranks() - 1)];
         let pawn_drop = g.mask() - promotion_zone[0] - promotion_zone[1];
         let mut castle = [[None; 2]; 2];
         if let Some(c) = rules.castling {
             for color in Color::ALL {
                 let rank = g.relative_rank_mask(color, 0).first().map_or(0, |s| s.rank());
-                for side in 0..2 {
+                for (side, slot) in castle[color.index()].iter_mut().enumerate() {
                     let sq = |f: u8| Square::new(f, rank);
                     if let (Some(king_from), Some(king_to), Some(rook_from), Some(_)) =
                         (sq(c.king_file), sq(c.king_to[side]), sq(c.rook_file[side]), sq(c.rook_to[side]))
@@ -325,7 +334,7 @@ impl Variant {
                             - Bitboard::from_square(king_from)
                             - Bitboard::from_square(rook_from);
                         let path = span(c.king_file, c.king_to[side]);
-                        castle[color.index()][side] = Some(CastleInfo { king_from, king_to, empty, path });
+                        *slot = Some(CastleInfo { king_from, king_to, empty, path });
                     }
                 }
             }
@@ -402,7 +411,12 @@ impl Variant {
     }
 }
 
-fn compile_role(g: &Geometry, p: &PieceType, is_pawn: bool, double_step: [bool; 2]) -> Result<RoleTables, VariantError> {
+fn compile_role(
+    g: &Geometry,
+    p: &PieceType,
+    is_pawn: bool,
+    double_step: [bool; 2],
+) -> Result<RoleTables, VariantError> {
     let empty: SquareTable = [[Bitboard::EMPTY; 64]; 2];
     let mut t = RoleTables {
         shape: Shape::General,
@@ -424,7 +438,10 @@ fn compile_role(g: &Geometry, p: &PieceType, is_pawn: bool, double_step: [bool; 
         if a.initial {
             let is_double = is_pawn && a.dx == 0 && a.dy == 2 && a.mode == Mode::Move && a.is_leaper();
             if !is_double {
-                return Err(VariantError::bad(key(), "initial-only moves are supported only as the pawn's forward double step (ifmnD)"));
+                return Err(VariantError::bad(
+                    key(),
+                    "initial-only moves are supported only as the pawn's forward double step (ifmnD)",
+                ));
             }
             continue;
         }
@@ -454,7 +471,8 @@ fn compile_role(g: &Geometry, p: &PieceType, is_pawn: bool, double_step: [bool; 
         }
     }
     // Full orthogonal / diagonal unlimited riders use the magic tables.
-    for (diagonal, dirs) in [(false, [(1, 0), (-1, 0), (0, 1), (0, -1)]), (true, [(1, 1), (-1, 1), (1, -1), (-1, -1)])] {
+    for (diagonal, dirs) in [(false, [(1, 0), (-1, 0), (0, 1), (0, -1)]), (true, [(1, 1), (-1, 1), (1, -1), (-1, -1)])]
+    {
         for mode in [Mode::Both, Mode::Move, Mode::Capture] {
             let all = dirs.iter().all(|&(dx, dy)| {
                 riders.iter().any(|r| r.dx == dx && r.dy == dy && r.range == 0 && r.mode == mode && !r.lame)
