@@ -28,7 +28,12 @@ impl Default for Board {
 impl Board {
     /// No pieces.
     pub const fn empty() -> Board {
-        Board { by_color: [Bitboard::EMPTY; 2], by_role: [Bitboard::EMPTY; ROLE_SLOTS], squares: [0; 64], state: [0; 64] }
+        Board {
+            by_color: [Bitboard::EMPTY; 2],
+            by_role: [Bitboard::EMPTY; ROLE_SLOTS],
+            squares: [0; 64],
+            state: [0; 64],
+        }
     }
 
     /// All occupied squares.

@@ -151,7 +151,9 @@ impl Position {
                 } else if *p.numer() == 0 {
                     Distribution::certain(Event::Failure)
                 } else {
-                    Distribution { outcomes: vec![(Event::Success, p), (Event::Failure, Probability::from_integer(1) - p)] }
+                    Distribution {
+                        outcomes: vec![(Event::Success, p), (Event::Failure, Probability::from_integer(1) - p)],
+                    }
                 }
             }
         }

@@ -176,7 +176,12 @@ impl Movement {
         self.atoms.iter().all(|a| {
             eight_fold(a.dx, a.dy).into_iter().all(|(dx, dy)| {
                 self.atoms.iter().any(|b| {
-                    b.dx == dx && b.dy == dy && b.range == a.range && b.mode == a.mode && b.initial == a.initial && b.lame == a.lame
+                    b.dx == dx
+                        && b.dy == dy
+                        && b.range == a.range
+                        && b.mode == a.mode
+                        && b.initial == a.initial
+                        && b.lame == a.lame
                 })
             })
         })
@@ -186,7 +191,12 @@ impl Movement {
     pub fn is_left_right_symmetric(&self) -> bool {
         self.atoms.iter().all(|a| {
             self.atoms.iter().any(|b| {
-                b.dx == -a.dx && b.dy == a.dy && b.range == a.range && b.mode == a.mode && b.initial == a.initial && b.lame == a.lame
+                b.dx == -a.dx
+                    && b.dy == a.dy
+                    && b.range == a.range
+                    && b.mode == a.mode
+                    && b.initial == a.initial
+                    && b.lame == a.lame
             })
         })
     }

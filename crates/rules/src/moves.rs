@@ -140,7 +140,9 @@ impl fmt::Debug for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.drop_role() {
             Some(r) => write!(f, "Drop({}@{})", r.0, self.to()),
-            None => write!(f, "{:?}({}{}{:?})", self.kind(), self.from(), self.to(), self.promotion_role().map(|r| r.0)),
+            None => {
+                write!(f, "{:?}({}{}{:?})", self.kind(), self.from(), self.to(), self.promotion_role().map(|r| r.0))
+            }
         }
     }
 }

@@ -98,9 +98,8 @@ impl Position {
             InsufficientMaterial::Never => false,
             InsufficientMaterial::Crazyhouse => {
                 let in_hand: u32 = self.hands.iter().map(|h| h.total()).sum();
-                let heavy_in_hand = self.hands.iter().any(|h| {
-                    h.iter().any(|(r, _)| matches!(v.piece(r).letter, 'p' | 'r' | 'q'))
-                });
+                let heavy_in_hand =
+                    self.hands.iter().any(|h| h.iter().any(|(r, _)| matches!(v.piece(r).letter, 'p' | 'r' | 'q')));
                 occ.count() + in_hand <= 3
                     && b.promoted().is_empty()
                     && (by_letter('p') | by_letter('r') | by_letter('q')).is_empty()

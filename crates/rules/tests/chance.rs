@@ -38,10 +38,7 @@ fn a_coinflip_move_succeeds_with_probability_one_half() {
     let pos = Position::start(coinflip());
     for m in pos.legal_moves() {
         let d = pos.chance(m);
-        assert_eq!(
-            d.outcomes(),
-            &[(Event::Success, Probability::new(1, 2)), (Event::Failure, Probability::new(1, 2))]
-        );
+        assert_eq!(d.outcomes(), &[(Event::Success, Probability::new(1, 2)), (Event::Failure, Probability::new(1, 2))]);
     }
     let chess = Position::start(variants::by_name("chess").expect("chess"));
     let m = chess.legal_moves()[0];
@@ -111,10 +108,7 @@ fn sampler_is_deterministic_and_fair_for_thirds() {
 
 #[test]
 fn malformed_distributions_are_refused() {
-    assert!(matches!(
-        Distribution::new(vec![(1, Probability::new(1, 2))]),
-        Err(ChanceError::NotNormalised(_))
-    ));
+    assert!(matches!(Distribution::new(vec![(1, Probability::new(1, 2))]), Err(ChanceError::NotNormalised(_))));
     assert!(matches!(Distribution::<u8>::new(vec![]), Err(ChanceError::Empty)));
     assert!(matches!(
         Distribution::new(vec![(1, Probability::from_integer(1)), (2, Probability::from_integer(0))]),
@@ -143,7 +137,12 @@ impl Simultaneous for TakeTurns {
         rules::uci::parse_uci(&pos, orders).map(|_| ()).map_err(|_| BadOrder(orders.clone()))
     }
 
-    fn resolve(&self, position: &Position, white: &String, black: &String) -> Result<(Position, (bool, bool)), BadOrder> {
+    fn resolve(
+        &self,
+        position: &Position,
+        white: &String,
+        black: &String,
+    ) -> Result<(Position, (bool, bool)), BadOrder> {
         self.validate(position, Color::White, white)?;
         self.validate(position, Color::Black, black)?;
         let mut pos = position.clone();

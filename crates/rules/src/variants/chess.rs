@@ -40,8 +40,9 @@ pub const QUEEN: Role = Role(4);
 pub fn rules() -> Rules {
     Rules {
         name: "chess".into(),
-        summary: "FIDE chess: castling, en passant, promotion, 50-move rule, threefold repetition, insufficient material"
-            .into(),
+        summary:
+            "FIDE chess: castling, en passant, promotion, 50-move rule, threefold repetition, insufficient material"
+                .into(),
         geometry: Geometry::CHESS,
         pieces: orthodox_pieces(),
         start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
