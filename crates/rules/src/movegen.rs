@@ -180,37 +180,34 @@ impl Position {
         let occ = ours | theirs;
         // Destinations for the simple shapes: answer the check, never onto our own pieces.
         let target = mask.target - ours;
-        for (r, rt) in t.roles.iter().enumerate() {
-            let role = Role(r as u8);
+        if let Some(p) = t.pawn {
+            let pawns = self.board.pieces(us, p);
+            if pawns.any() {
+                self.gen_pawns(list, &t.roles[p.index()], pawns, mask, occ, theirs);
+            }
+        }
+        // Pure riders share one loop per direction set (a queen appears in both).
+        let mut orth = Bitboard::EMPTY;
+        let mut diag = Bitboard::EMPTY;
+        for &(r, shape) in &t.movers {
+            let role = Role(r);
+            let rt = &t.roles[r as usize];
             let pieces = self.board.pieces(us, role);
             if pieces.is_empty() || (!with_king && Some(role) == t.king) {
                 continue;
             }
-            if Some(role) == t.pawn {
-                self.gen_pawns(list, rt, pieces, mask, occ, theirs);
-                continue;
-            }
             let free = pieces - mask.pinned;
-            match rt.shape {
+            match shape {
                 Shape::Leaper => {
                     for from in free {
                         emit(list, from, rt.both[u][from.index()] & target);
                     }
                 }
-                Shape::Rook => {
-                    for from in free {
-                        emit(list, from, self.rook_attacks(from, occ) & target);
-                    }
-                }
-                Shape::Bishop => {
-                    for from in free {
-                        emit(list, from, self.bishop_attacks(from, occ) & target);
-                    }
-                }
+                Shape::Rook => orth |= free,
+                Shape::Bishop => diag |= free,
                 Shape::Queen => {
-                    for from in free {
-                        emit(list, from, (self.rook_attacks(from, occ) | self.bishop_attacks(from, occ)) & target);
-                    }
+                    orth |= free;
+                    diag |= free;
                 }
                 Shape::General => {
                     for from in free {
@@ -224,6 +221,12 @@ impl Position {
                     emit(list, from, self.targets(rt, u, from, occ, theirs) & mask.target & t.sliders.line(k, from));
                 }
             }
+        }
+        for from in orth {
+            emit(list, from, self.rook_attacks(from, occ) & target);
+        }
+        for from in diag {
+            emit(list, from, self.bishop_attacks(from, occ) & target);
         }
         if let (Some(ep), Some(p)) = (self.ep, t.pawn) {
             let candidates = t.roles[p.index()].rev_capture[u][ep.index()] & self.board.pieces(us, p);

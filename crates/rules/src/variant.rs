@@ -207,6 +207,8 @@ pub(crate) struct Tables {
     /// Per colour and role slot: the reverse leap-capture tables (a copy of each role's
     /// `rev_capture`, laid out for attack queries without bounds checks).
     pub rev_capture: Box<[[[Bitboard; 64]; ROLE_SLOTS]; 2]>,
+    /// Every role but the pawn, with its generation shape, in role order.
+    pub movers: Vec<(u8, Shape)>,
     /// Castling per colour and side (`[king side, queen side]`).
     pub castle: [[Option<CastleInfo>; 2]; 2],
     /// Per colour: the squares a double step passes over (relative rank 2, 0-based).
@@ -345,6 +347,12 @@ impl Variant {
                 rev_capture[c][r] = rt.rev_capture[c];
             }
         }
+        let movers = roles
+            .iter()
+            .enumerate()
+            .filter(|&(r, _)| Some(Role(r as u8)) != pawn)
+            .map(|(r, rt)| (r as u8, rt.shape))
+            .collect();
         let double_step_mid = [g.relative_rank_mask(Color::White, 2), g.relative_rank_mask(Color::Black, 2)];
         let t = Tables {
             sliders: sliders(),
@@ -362,6 +370,7 @@ impl Variant {
             promotion_zone,
             pawn_drop,
             rev_capture,
+            movers,
             castle,
             double_step_mid,
         };
