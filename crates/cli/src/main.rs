@@ -31,6 +31,15 @@ enum Command {
     Moves(MovesArgs),
     /// List the built-in variants with their summaries.
     Variants,
+    /// Perft over a fixed position list: a deterministic node count and the speed.
+    Bench(BenchArgs),
+}
+
+#[derive(Debug, Args)]
+struct BenchArgs {
+    /// One ply less on every position (a run of a second or two).
+    #[arg(long)]
+    quick: bool,
 }
 
 /// Which variant to play: a built-in one or a variant file.
@@ -115,6 +124,7 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
         Command::Perft(a) => perft_command(&a, &mut out)?,
         Command::Moves(a) => moves_command(&a, &mut out)?,
         Command::Variants => variants_command(&mut out)?,
+        Command::Bench(a) => bench_command(&a, &mut out)?,
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -273,5 +283,31 @@ fn variants_command(out: &mut impl Write) -> Result<()> {
     for v in all {
         writeln!(out, "{:width$}  {}", v.name, v.summary)?;
     }
+    Ok(())
+}
+
+/// `fairylab bench`: perft over `rules::perft::BENCH`, one line per position and a total.
+fn bench_command(args: &BenchArgs, out: &mut impl Write) -> Result<()> {
+    let mut total_nodes = 0u64;
+    let mut total_secs = 0f64;
+    writeln!(out, "{:<18} {:>5} {:>13} {:>9} {:>9}", "position", "depth", "nodes", "seconds", "Mnodes/s")?;
+    for case in rules::perft::BENCH {
+        let variant = variants::by_name(case.variant).ok_or_else(|| anyhow!("unknown variant {}", case.variant))?;
+        let pos = Position::from_fen(variant, case.fen).with_context(|| format!("bench position {}", case.name))?;
+        let depth = if args.quick { case.depth - 1 } else { case.depth };
+        let start = Instant::now();
+        let nodes = perft(&pos, depth);
+        let secs = start.elapsed().as_secs_f64();
+        total_nodes += nodes;
+        total_secs += secs;
+        writeln!(out, "{:<18} {depth:>5} {nodes:>13} {secs:>9.3} {:>9.1}", case.name, nodes as f64 / secs / 1e6)?;
+    }
+    writeln!(
+        out,
+        "{:<18} {:>5} {total_nodes:>13} {total_secs:>9.3} {:>9.1}",
+        "total",
+        "",
+        total_nodes as f64 / total_secs / 1e6
+    )?;
     Ok(())
 }

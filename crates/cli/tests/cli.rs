@@ -192,3 +192,14 @@ fn bad_variant_files_are_one_error_line() {
     let file = data("variants/losalamos.toml");
     assert_bad_input(&["perft", "--variant", "chess", "--variant-file", &file, "--depth", "1"], "losalamos");
 }
+
+#[test]
+fn bench_prints_a_deterministic_node_count() {
+    let o = fairylab(&["bench", "--quick"]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    // chess start 5 + kiwipete 4 + crazyhouse start 5 + gardner start 7.
+    let total: u64 = 4_865_609 + 4_085_603 + 4_888_832 + 6_947_252;
+    let last = out.lines().last().expect("a total line");
+    assert!(last.starts_with("total") && last.contains(&total.to_string()), "{out}");
+}

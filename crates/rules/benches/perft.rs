@@ -37,17 +37,12 @@ fn best_of<F: FnMut() -> u64>(runs: u32, mut f: F) -> (u64, f64) {
 fn main() {
     let quick = std::env::args().any(|a| a == "quick");
     let runs = if quick { 1 } else { 3 };
-    let cases: [(&str, &str, &str, u32); 4] = [
-        ("chess start", "chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6),
-        ("kiwipete", "chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5),
-        ("crazyhouse start", "crazyhouse", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", 6),
-        ("gardner start", "gardner", "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1", 8),
-    ];
     println!(
         "{:<18} {:>5} {:>13} {:>10} {:>12} {:>12} {:>7}",
         "position", "depth", "leaves", "ours s", "ours M/s", "shakmaty M/s", "ratio"
     );
-    for (name, variant, fen, depth) in cases {
+    for case in rules::perft::BENCH {
+        let (name, variant, fen, depth) = (case.name, case.variant, case.fen, case.depth);
         let depth = if quick { depth - 1 } else { depth };
         let v = rules::variants::by_name(variant).expect("built-in variant");
         let ours = rules::Position::from_fen(v, fen).expect("valid FEN");

@@ -35,3 +35,39 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         })
         .collect()
 }
+
+/// A perft benchmark case: name, variant, FEN and depth.
+#[derive(Debug, Clone, Copy)]
+pub struct BenchCase {
+    /// Short name.
+    pub name: &'static str,
+    /// Built-in variant.
+    pub variant: &'static str,
+    /// The position.
+    pub fen: &'static str,
+    /// Full depth (the quick run uses one less).
+    pub depth: u32,
+}
+
+/// The fixed positions of `fairylab bench` and `cargo bench --bench perft`.
+pub const BENCH: [BenchCase; 4] = [
+    BenchCase {
+        name: "chess start",
+        variant: "chess",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        depth: 6,
+    },
+    BenchCase {
+        name: "kiwipete",
+        variant: "chess",
+        fen: "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        depth: 5,
+    },
+    BenchCase {
+        name: "crazyhouse start",
+        variant: "crazyhouse",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
+        depth: 6,
+    },
+    BenchCase { name: "gardner start", variant: "gardner", fen: "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1", depth: 8 },
+];
