@@ -5,6 +5,7 @@ use crate::bitboard::Bitboard;
 use crate::board::{Board, PROMOTED};
 use crate::color::Color;
 use crate::hand::Hand;
+use crate::movement::Mode;
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Piece, Role, ROLE_SLOTS};
 use crate::setup::Setup;
@@ -483,22 +484,15 @@ impl Position {
         let empty = t.mask - occ;
         let mut both = rt.both[c][from.index()];
         let mut out = Bitboard::EMPTY;
-        if let Some(m) = rt.orth {
-            let a = self.rook_attacks(from, occ);
-            match m {
-                crate::movement::Mode::Both => both |= a,
-                crate::movement::Mode::Move => out |= a & empty,
-                crate::movement::Mode::Capture => out |= a & theirs,
-            }
-        }
-        if let Some(m) = rt.diag {
-            let a = self.bishop_attacks(from, occ);
-            match m {
-                crate::movement::Mode::Both => both |= a,
-                crate::movement::Mode::Move => out |= a & empty,
-                crate::movement::Mode::Capture => out |= a & theirs,
-            }
-        }
+        // A full rider adds to the move-or-capture set, or to one side of it.
+        let mut ride = |mode: Option<Mode>, attacks: &dyn Fn() -> Bitboard| match mode {
+            Some(Mode::Both) => both |= attacks(),
+            Some(Mode::Move) => out |= attacks() & empty,
+            Some(Mode::Capture) => out |= attacks() & theirs,
+            None => {}
+        };
+        ride(rt.orth, &|| self.rook_attacks(from, occ));
+        ride(rt.diag, &|| self.bishop_attacks(from, occ));
         out |= both & (empty | theirs);
         if rt.split_leaps {
             out |= (rt.quiet[c][from.index()] & empty) | (rt.capture[c][from.index()] & theirs);

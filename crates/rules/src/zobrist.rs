@@ -62,30 +62,21 @@ pub fn ep_file(file: u8) -> u64 {
     EP_FILE[file as usize & 7]
 }
 
+/// XOR of the keys of the set bits of `value`, from a table of 8 keys per square.
+#[inline]
+fn byte_key(table: &[u64; 64 * 8], sq: usize, value: u8) -> u64 {
+    let keys = &table[(sq & 63) * 8..(sq & 63) * 8 + 8];
+    keys.iter().enumerate().filter(|(bit, _)| value & (1 << bit) != 0).fold(0, |k, (_, key)| k ^ key)
+}
+
 /// Key of a piece state byte on a square (0 for state 0).
 #[inline]
 pub fn state(sq: usize, value: u8) -> u64 {
-    let mut k = 0;
-    let mut bit = 0;
-    while bit < 8 {
-        if value & (1 << bit) != 0 {
-            k ^= STATE[sq * 8 + bit];
-        }
-        bit += 1;
-    }
-    k
+    byte_key(&STATE, sq, value)
 }
 
 /// Key of a per-square variant byte (0 for value 0).
 #[inline]
 pub fn square_state(sq: usize, value: u8) -> u64 {
-    let mut k = 0;
-    let mut bit = 0;
-    while bit < 8 {
-        if value & (1 << bit) != 0 {
-            k ^= SQUARE_STATE[(sq & 63) * 8 + bit];
-        }
-        bit += 1;
-    }
-    k
+    byte_key(&SQUARE_STATE, sq, value)
 }
