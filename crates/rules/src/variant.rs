@@ -533,9 +533,46 @@ fn compile_role(
 }
 
 /// Builds a variant, leaks it to `'static`, and checks that its start FEN is a legal position.
+///
+/// Loads are interned: rules equal to ones loaded before give the same variant (or the
+/// same error about its start position), so a long-running process that loads one
+/// variant file again and again leaks its tables once, not once per load.
 pub fn load(rules: Rules) -> Result<&'static Variant, VariantError> {
-    let v = Variant::new(rules)?.leak();
-    crate::position::Position::from_fen(v, &v.start_fen)
-        .map_err(|e| VariantError::bad("start", format!("start position: {e}")))?;
-    Ok(v)
+    type Loaded = (&'static Variant, Option<VariantError>);
+    static LOADED: std::sync::Mutex<Vec<Loaded>> = std::sync::Mutex::new(Vec::new());
+    let mut loaded = LOADED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let (v, error) = match loaded.iter().find(|(v, _)| v.rules == rules) {
+        Some(found) => found.clone(),
+        None => {
+            // Positions need a `'static` variant, so the start position is checked after leaking.
+            let v = Variant::new(rules)?.leak();
+            let error = crate::position::Position::from_fen(v, &v.start_fen)
+                .err()
+                .map(|e| VariantError::bad("start", format!("start position: {e}")));
+            loaded.push((v, error.clone()));
+            (v, error)
+        }
+    };
+    match error {
+        None => Ok(v),
+        Some(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loading_equal_rules_twice_gives_the_same_variant() {
+        let mut r = crate::variants::gardner::rules();
+        r.name = "gardner-copy".into();
+        let a = load(r.clone()).expect("valid");
+        let b = load(r.clone()).expect("valid");
+        assert!(std::ptr::eq(a, b));
+        r.start_fen = "5/5/5/5/5 w - - 0 1".into();
+        let e1 = load(r.clone()).expect_err("no kings");
+        let e2 = load(r).expect_err("no kings");
+        assert_eq!(e1, e2);
+    }
 }
