@@ -53,35 +53,34 @@ pub fn to_san_plain(pos: &Position, m: Move) -> String {
     let from = m.from();
     let Some(role) = pos.board().role_at(from) else { return "--".into() };
     let capture = pos.is_capture(m);
-    if Some(role) == v.pawn() {
-        if capture {
-            s.push(from.file_char());
-            s.push('x');
-        }
-    } else {
+    let pawn = Some(role) == v.pawn();
+    if !pawn {
         s.push(v.piece(role).san_letter().unwrap_or('?'));
-        let (mut ambiguous, mut same_file, mut same_rank) = (false, false, false);
-        let mut legal = MoveList::new();
-        pos.gen_legal(&mut legal);
-        for &o in &legal {
-            if o.is_drop() || o.kind() == MoveKind::Castle || o.from() == from || o.to() != m.to() {
-                continue;
-            }
-            if pos.board().role_at(o.from()) == Some(role) && o.promotion_role() == m.promotion_role() {
-                ambiguous = true;
-                same_rank |= o.from().rank() == from.rank();
-                same_file |= o.from().file() == from.file();
-            }
+    }
+    // Other legal moves of the same kind of piece to the same square. Fairy pawns need this too: a
+    // pawn that also steps diagonally (`fmF`) or backwards reaches one square from several origins.
+    let (mut ambiguous, mut same_file, mut same_rank) = (false, false, false);
+    let mut legal = MoveList::new();
+    pos.gen_legal(&mut legal);
+    for &o in &legal {
+        if o.is_drop() || o.kind() == MoveKind::Castle || o.from() == from || o.to() != m.to() {
+            continue;
         }
-        if ambiguous && (!same_file || same_rank) {
-            s.push(from.file_char());
+        if pos.board().role_at(o.from()) == Some(role) && o.promotion_role() == m.promotion_role() {
+            ambiguous = true;
+            same_rank |= o.from().rank() == from.rank();
+            same_file |= o.from().file() == from.file();
         }
-        if same_file {
-            s.push(from.rank_char());
-        }
-        if capture {
-            s.push('x');
-        }
+    }
+    // A pawn capture always names the file (`exd5`); otherwise the file, the rank or both, as needed.
+    if (pawn && capture) || (ambiguous && (pawn || !same_file || same_rank)) {
+        s.push(from.file_char());
+    }
+    if same_file {
+        s.push(from.rank_char());
+    }
+    if capture {
+        s.push('x');
     }
     s.push_str(&m.to().to_string());
     if let Some(p) = m.promotion_role() {
@@ -192,4 +191,35 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
         found = Some(m);
     }
     found.ok_or_else(illegal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_san, to_san};
+    use crate::spec::load_variant_str;
+    use crate::uci::{parse_uci, to_uci};
+    use crate::Position;
+
+    /// Found by the `variant_file` fuzz target: a pawn that also steps diagonally without capturing
+    /// reaches a3 from a2 and from b2, and both were written `a3`, which then did not parse (ambiguous).
+    #[test]
+    fn fairy_pawn_moves_to_one_square_are_disambiguated() {
+        let text = "name = \"diagonal-pawns\"\nparent = \"chess\"\n[[piece]]\nletter = \"p\"\nname = \"pawn\"\nbetza = \"fmWfcFfmF\"\npawn = true\n";
+        let v = match load_variant_str(text) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        };
+        let pos = Position::start(v);
+        let san = |uci: &str| match parse_uci(&pos, uci) {
+            Ok(m) => to_san(&pos, m),
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(san("a2a3"), "aa3");
+        assert_eq!(san("b2a3"), "ba3");
+        assert_eq!(san("g1f3"), "Nf3");
+        for m in pos.legal_moves() {
+            let text = to_san(&pos, m);
+            assert_eq!(parse_san(&pos, &text), Ok(m), "{text} ({})", to_uci(&pos, m));
+        }
+    }
 }
