@@ -186,38 +186,34 @@ impl Position {
                 self.gen_pawns(list, &t.roles[p.index()], pawns, mask, occ, theirs);
             }
         }
-        // Pure riders share one loop per direction set (a queen appears in both).
-        let mut orth = Bitboard::EMPTY;
-        let mut diag = Bitboard::EMPTY;
-        for &(r, shape) in &t.movers {
-            let role = Role(r);
+        // Pure riders share one loop per direction set (a queen appears in both); pinned
+        // pieces of every kind are handled together below.
+        let skip_king = match (with_king, t.king) {
+            (false, Some(k)) => {
+                Bitboard::from_square(self.king_square(us).unwrap_or(Square::A1)) & self.board.pieces(us, k)
+            }
+            _ => Bitboard::EMPTY,
+        };
+        let movable = ours - mask.pinned - skip_king;
+        for &r in &t.leaper_movers {
             let rt = &t.roles[r as usize];
-            let pieces = self.board.pieces(us, role);
-            if pieces.is_empty() || (!with_king && Some(role) == t.king) {
-                continue;
+            for from in self.board.by_role(Role(r)) & movable {
+                emit(list, from, rt.both[u][from.index()] & target);
             }
-            let free = pieces - mask.pinned;
-            match shape {
-                Shape::Leaper => {
-                    for from in free {
-                        emit(list, from, rt.both[u][from.index()] & target);
-                    }
-                }
-                Shape::Rook => orth |= free,
-                Shape::Bishop => diag |= free,
-                Shape::Queen => {
-                    orth |= free;
-                    diag |= free;
-                }
-                Shape::General => {
-                    for from in free {
-                        emit(list, from, self.targets(rt, u, from, occ, theirs) & mask.target);
-                    }
-                }
+        }
+        for &r in &t.general_movers {
+            let rt = &t.roles[r as usize];
+            for from in self.board.by_role(Role(r)) & movable {
+                emit(list, from, self.targets(rt, u, from, occ, theirs) & mask.target);
             }
-            let pinned = pieces & mask.pinned;
-            if let (true, Some(k)) = (pinned.any(), mask.king) {
-                for from in pinned {
+        }
+        let orth = self.roles_union(t.orth_movers) & movable;
+        let diag = self.roles_union(t.diag_movers) & movable;
+        if let Some(k) = mask.king {
+            let pawns = t.pawn.map_or(Bitboard::EMPTY, |p| self.board.by_role(p));
+            for from in (ours & mask.pinned) - pawns - skip_king {
+                if let Some(r) = self.board.role_at(from) {
+                    let rt = &t.roles[r.index()];
                     emit(list, from, self.targets(rt, u, from, occ, theirs) & mask.target & t.sliders.line(k, from));
                 }
             }
