@@ -23,20 +23,32 @@ fn shak_perft<P: shakmaty::Position + Clone>(pos: &P, depth: u32) -> u64 {
     n
 }
 
-fn best_of<F: FnMut() -> u64>(runs: u32, mut f: F) -> (u64, f64) {
-    let mut best = f64::MAX;
-    let mut nodes = 0;
-    for _ in 0..runs {
+/// Best time of each side over `runs` rounds, the two sides alternating within a round so
+/// that a slow spell of the machine (this VM varies by ±25 %) hits both alike.
+fn best_of_interleaved(
+    runs: u32,
+    mut ours: impl FnMut() -> u64,
+    mut theirs: Option<&mut dyn FnMut() -> u64>,
+) -> [(u64, f64); 2] {
+    let mut best = [(0, f64::MAX), (0, f64::MAX)];
+    let time = |f: &mut dyn FnMut() -> u64, slot: &mut (u64, f64)| {
         let t = Instant::now();
-        nodes = std::hint::black_box(f());
-        best = best.min(t.elapsed().as_secs_f64());
+        let n = std::hint::black_box(f());
+        *slot = (n, slot.1.min(t.elapsed().as_secs_f64()));
+    };
+    for _ in 0..runs {
+        let [a, b] = &mut best;
+        time(&mut ours, a);
+        if let Some(f) = theirs.as_deref_mut() {
+            time(f, b);
+        }
     }
-    (nodes, best)
+    best
 }
 
 fn main() {
     let quick = std::env::args().any(|a| a == "quick");
-    let runs = if quick { 1 } else { 3 };
+    let runs = if quick { 1 } else { 5 };
     println!(
         "{:<18} {:>5} {:>13} {:>10} {:>12} {:>12} {:>7}",
         "position", "depth", "leaves", "ours s", "ours M/s", "shakmaty M/s", "ratio"
@@ -46,22 +58,24 @@ fn main() {
         let depth = if quick { depth - 1 } else { depth };
         let v = rules::variants::by_name(variant).expect("built-in variant");
         let ours = rules::Position::from_fen(v, fen).expect("valid FEN");
-        let (n, t) = best_of(runs, || rules::perft(&ours, depth));
-        let mps = n as f64 / t / 1e6;
-        let shak = match variant {
+        let ours_run = || rules::perft(&ours, depth);
+        let results = match variant {
             "chess" => {
                 let setup: shakmaty::fen::Fen = fen.parse().expect("shakmaty FEN");
                 let p: Chess = setup.into_position(CastlingMode::Standard).expect("shakmaty position");
-                Some(best_of(runs, || shak_perft(&p, depth)))
+                best_of_interleaved(runs, ours_run, Some(&mut || shak_perft(&p, depth)))
             }
             "crazyhouse" => {
                 let setup: shakmaty::fen::Fen = fen.parse().expect("shakmaty FEN");
                 let p: shakmaty::variant::Crazyhouse =
                     setup.into_position(CastlingMode::Standard).expect("shakmaty position");
-                Some(best_of(runs, || shak_perft(&p, depth)))
+                best_of_interleaved(runs, ours_run, Some(&mut || shak_perft(&p, depth)))
             }
-            _ => None,
+            _ => best_of_interleaved(runs, ours_run, None),
         };
+        let [(n, t), (sn, st)] = results;
+        let mps = n as f64 / t / 1e6;
+        let shak = (st < f64::MAX).then_some((sn, st));
         match shak {
             Some((sn, st)) => {
                 assert_eq!(sn, n, "{name}: shakmaty and fairylab disagree");
