@@ -27,6 +27,7 @@ const SUITES: &[(&str, Source)] = &[
     ("gardner", Source::Builtin("gardner")),
     ("losalamos", Source::File("variants/losalamos.toml")),
     ("customleaper", Source::File("variants/customleaper.toml")),
+    ("nightrider", Source::File("variants/nightrider.toml")),
 ];
 
 /// Cases with more expected nodes than this are left to the ignored full run.
