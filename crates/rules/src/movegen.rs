@@ -2,9 +2,8 @@
 //! leapers and orthogonal/diagonal riders, make-and-test for everything else.
 
 use crate::bitboard::Bitboard;
-use crate::color::Color;
-use crate::moves::{Move, MoveKind, MoveList};
-use crate::piece::Role;
+use crate::moves::{Move, MoveList};
+use crate::piece::{Role, ROLE_SLOTS};
 use crate::position::{Position, Threats};
 use crate::square::Square;
 use crate::variant::{RoleTables, Shape};
@@ -141,8 +140,9 @@ impl Position {
         let (target, drop_target) = match checkers.first() {
             Some(c) => {
                 let crole = self.board.role_at(c);
-                let by_leap =
-                    crole.is_some_and(|r| t.roles[r.index()].rev_capture[them.index()][king.index()].contains(c));
+                let by_leap = crole.is_some_and(|r| {
+                    t.rev_capture[them.index()][r.index() & (ROLE_SLOTS - 1)][king.index()].contains(c)
+                });
                 let block = if by_leap { Bitboard::EMPTY } else { t.sliders.between(king, c) };
                 (block | checkers, block)
             }
@@ -225,7 +225,7 @@ impl Position {
             emit(list, from, self.bishop_attacks(from, occ) & target);
         }
         if let (Some(ep), Some(p)) = (self.ep, t.pawn) {
-            let candidates = t.roles[p.index()].rev_capture[u][ep.index()] & self.board.pieces(us, p);
+            let candidates = t.rev_capture[u][p.index() & (ROLE_SLOTS - 1)][ep.index()] & self.board.pieces(us, p);
             for from in candidates {
                 let m = Move::en_passant(from, ep);
                 // En passant can uncover a check along the rank: test it by playing it.
@@ -354,22 +354,5 @@ impl Position {
         let mut list = MoveList::new();
         self.gen_legal(&mut list);
         !list.is_empty()
-    }
-
-    /// Legal moves of the side to move matching a predicate on (from, to, kind).
-    pub fn legal_moves_filtered(&self, mut keep: impl FnMut(Move) -> bool) -> MoveList {
-        let mut list = self.legal_moves();
-        list.retain(|m| keep(*m));
-        list
-    }
-
-    /// The colour to move (convenience for generic code).
-    pub fn side_to_move(&self) -> Color {
-        self.turn
-    }
-
-    /// Whether a move is a castling move.
-    pub fn is_castle(m: Move) -> bool {
-        m.kind() == MoveKind::Castle
     }
 }

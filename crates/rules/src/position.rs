@@ -360,7 +360,7 @@ impl Position {
         let mut bits = t.leap_capturers;
         while bits != 0 {
             let r = bits.trailing_zeros() as usize;
-            a |= t.roles[r].rev_capture[b][sq.index()] & self.board.by_role(Role(r as u8)) & theirs;
+            a |= t.rev_capture[b][r & (ROLE_SLOTS - 1)][sq.index()] & self.board.by_role(Role(r as u8)) & theirs;
             bits &= bits - 1;
         }
         let mut bits = t.generic_roles;
@@ -398,26 +398,7 @@ impl Position {
     /// Whether `by` attacks `sq` with blockers `occ` (early exit; same rules as `attackers_to`).
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
-        let t = &self.variant.t;
-        let theirs = self.board.by_color(by) & occ;
-        let b = by.index();
-        let mut bits = t.leap_capturers;
-        while bits != 0 {
-            let r = bits.trailing_zeros() as usize;
-            if (t.roles[r].rev_capture[b][sq.index()] & self.board.by_role(Role(r as u8)) & theirs).any() {
-                return true;
-            }
-            bits &= bits - 1;
-        }
-        let orth = self.roles_union(t.orth_capturers) & theirs;
-        if orth.any() && (self.rook_attacks(sq, occ) & orth).any() {
-            return true;
-        }
-        let diag = self.roles_union(t.diag_capturers) & theirs;
-        if diag.any() && (self.bishop_attacks(sq, occ) & diag).any() {
-            return true;
-        }
-        t.generic_roles != 0 && self.attackers_to(sq, by, occ).any()
+        self.threats(by).attacked(sq, occ)
     }
 
     /// Squares from which `atom` (for colour index `c`) would reach `sq` given `occ`:
@@ -507,7 +488,7 @@ impl Position {
     fn ep_capturable(&self, ep: Square, side: Color) -> bool {
         let t = &self.variant.t;
         t.pawn.is_some_and(|p| {
-            (t.roles[p.index()].rev_capture[side.index()][ep.index()] & self.board.pieces(side, p)).any()
+            (t.rev_capture[side.index()][p.index() & (ROLE_SLOTS - 1)][ep.index()] & self.board.pieces(side, p)).any()
         })
     }
 
