@@ -15,6 +15,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod analysis;
+mod matches;
+mod protocols;
+
 /// fairylab: chess variants, fairy pieces, perft and move generation.
 #[derive(Debug, Parser)]
 #[command(name = "fairylab", version, about, disable_help_subcommand = true)]
@@ -31,20 +35,23 @@ enum Command {
     Moves(MovesArgs),
     /// List the built-in variants with their summaries.
     Variants,
-    /// Perft over a fixed position list: a deterministic node count and the speed.
-    Bench(BenchArgs),
-}
-
-#[derive(Debug, Args)]
-struct BenchArgs {
-    /// One ply less on every position (a run of a second or two).
-    #[arg(long)]
-    quick: bool,
+    /// Search a fixed position list to a fixed depth: the bench signature (total nodes) and nodes/second.
+    Bench(analysis::BenchArgs),
+    /// Analyse a position: the best line with its score at each depth.
+    Analyse(analysis::AnalyseArgs),
+    /// Play a game against the engine in the terminal.
+    Play(analysis::PlayArgs),
+    /// Speak UCI on stdin/stdout (Fairy-Stockfish's variant conventions).
+    Uci,
+    /// Speak XBoard/CECP protocol 2 on stdin/stdout.
+    Xboard,
+    /// Play a match between two UCI engines, adjudicated by fairylab's rules.
+    Match(matches::MatchArgs),
 }
 
 /// Which variant to play: a built-in one or a variant file.
 #[derive(Debug, Args)]
-struct VariantArgs {
+pub(crate) struct VariantArgs {
     /// A built-in variant (see `fairylab variants`); chess if neither this nor --variant-file is given.
     #[arg(long, value_name = "NAME")]
     variant: Option<String>,
@@ -118,13 +125,23 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
             _ => bail!(clap_message(&e)),
         },
     };
+    // Interactive commands write to stdout themselves, line by line.
+    let command = match cli.command {
+        Command::Uci => return protocols::uci(),
+        Command::Xboard => return protocols::xboard(),
+        Command::Match(a) => return matches::run(&a),
+        Command::Play(a) => return analysis::play(&a),
+        other => other,
+    };
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    match cli.command {
+    match command {
         Command::Perft(a) => perft_command(&a, &mut out)?,
         Command::Moves(a) => moves_command(&a, &mut out)?,
         Command::Variants => variants_command(&mut out)?,
-        Command::Bench(a) => bench_command(&a, &mut out)?,
+        Command::Bench(a) => analysis::bench(&a, &mut out)?,
+        Command::Analyse(a) => analysis::analyse(&a, &mut out)?,
+        Command::Uci | Command::Xboard | Command::Match(_) | Command::Play(_) => unreachable!("handled above"),
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -158,7 +175,7 @@ fn one_line(s: &str) -> String {
 }
 
 /// The variant the arguments name.
-fn variant(a: &VariantArgs) -> Result<&'static Variant> {
+pub(crate) fn variant(a: &VariantArgs) -> Result<&'static Variant> {
     if let Some(path) = &a.variant_file {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("cannot read variant file {}", path.display()))?;
@@ -181,7 +198,7 @@ fn variant(a: &VariantArgs) -> Result<&'static Variant> {
     })
 }
 
-fn position(v: &'static Variant, fen: Option<&str>) -> Result<Position> {
+pub(crate) fn position(v: &'static Variant, fen: Option<&str>) -> Result<Position> {
     match fen {
         None => Ok(Position::start(v)),
         Some(f) => Position::from_fen(v, f).with_context(|| format!("FEN '{f}' for {}", v.name)),
@@ -283,31 +300,5 @@ fn variants_command(out: &mut impl Write) -> Result<()> {
     for v in all {
         writeln!(out, "{:width$}  {}", v.name, v.summary)?;
     }
-    Ok(())
-}
-
-/// `fairylab bench`: perft over `rules::perft::BENCH`, one line per position and a total.
-fn bench_command(args: &BenchArgs, out: &mut impl Write) -> Result<()> {
-    let mut total_nodes = 0u64;
-    let mut total_secs = 0f64;
-    writeln!(out, "{:<18} {:>5} {:>13} {:>9} {:>9}", "position", "depth", "nodes", "seconds", "Mnodes/s")?;
-    for case in rules::perft::BENCH {
-        let variant = variants::by_name(case.variant).ok_or_else(|| anyhow!("unknown variant {}", case.variant))?;
-        let pos = Position::from_fen(variant, case.fen).with_context(|| format!("bench position {}", case.name))?;
-        let depth = if args.quick { case.depth - 1 } else { case.depth };
-        let start = Instant::now();
-        let nodes = perft(&pos, depth);
-        let secs = start.elapsed().as_secs_f64();
-        total_nodes += nodes;
-        total_secs += secs;
-        writeln!(out, "{:<18} {depth:>5} {nodes:>13} {secs:>9.3} {:>9.1}", case.name, nodes as f64 / secs / 1e6)?;
-    }
-    writeln!(
-        out,
-        "{:<18} {:>5} {total_nodes:>13} {total_secs:>9.3} {:>9.1}",
-        "total",
-        "",
-        total_nodes as f64 / total_secs / 1e6
-    )?;
     Ok(())
 }

@@ -36,6 +36,11 @@ impl Game {
         &self.moves
     }
 
+    /// The hash of every position of the game, the start first and the current one last.
+    pub fn hashes(&self) -> &[u64] {
+        &self.hashes
+    }
+
     /// Plays a legal move.
     pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
         self.position.play(m)?;

@@ -649,6 +649,29 @@ impl Position {
         }
     }
 
+    /// The squares a `color` `role` on `sq` attacks (could capture on) with blockers `occ`:
+    /// for riders, the empty squares of each ray up to and including the first blocker.
+    /// Evaluation (mobility, king safety) reads this; move generation has its own loops.
+    pub fn attacks(&self, sq: Square, color: Color, role: Role, occ: Bitboard) -> Bitboard {
+        let t = &self.variant.t;
+        let Some(rt) = t.roles.get(role.index()) else { return Bitboard::EMPTY };
+        let c = color.index();
+        let mut a = rt.both[c][sq.index()] | rt.capture[c][sq.index()];
+        if rt.orth.is_some_and(|m| m.can_capture()) {
+            a |= self.rook_attacks(sq, occ);
+        }
+        if rt.diag.is_some_and(|m| m.can_capture()) {
+            a |= self.bishop_attacks(sq, occ);
+        }
+        for atom in &rt.generic {
+            if atom.mode.can_capture() {
+                let ride = GenericAtom { mode: crate::movement::Mode::Both, ..*atom };
+                a |= self.generic_targets(&ride, c, sq, occ, t.mask);
+            }
+        }
+        a & t.mask
+    }
+
     /// Whether `m` is among the legal moves.
     pub fn is_legal(&self, m: Move) -> bool {
         self.legal_moves().contains(&m)

@@ -1,0 +1,305 @@
+//! `fairylab bench`, `fairylab analyse` and `fairylab play`: the engine from the command
+//! line (search bench signature, best lines with scores, a terminal game).
+
+use crate::{position, variant, VariantArgs};
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use engine::{Engine, Info, Limits};
+use rules::game::Game;
+use rules::san::{parse_san, to_san};
+use rules::uci::{parse_uci, to_uci};
+use rules::{perft, variants, Color, Position};
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Arguments of `fairylab bench`.
+#[derive(Debug, Args)]
+pub(crate) struct BenchArgs {
+    /// Search every position this many plies shallower (a quick run).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=8))]
+    shallower: u32,
+    /// One ply less on every position (a quick run; applies to --perft too).
+    #[arg(long)]
+    quick: bool,
+    /// Run the move-generation bench instead (perft over a fixed list).
+    #[arg(long)]
+    perft: bool,
+}
+
+/// Arguments of `fairylab analyse`.
+#[derive(Debug, Args)]
+pub(crate) struct AnalyseArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// The position (default: the variant's start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves played from the position first (UCI or SAN, space-separated).
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// Search depth in plies.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100), conflicts_with = "movetime")]
+    depth: Option<u32>,
+    /// Search time in milliseconds.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    hash: u64,
+}
+
+/// Arguments of `fairylab play`.
+#[derive(Debug, Args)]
+pub(crate) struct PlayArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// The start position (default: the variant's).
+    #[arg(long)]
+    fen: Option<String>,
+    /// The side you play.
+    #[arg(long, default_value = "white", value_parser = ["white", "black"])]
+    color: String,
+    /// The engine's time per move in milliseconds.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: u64,
+    /// Seed for chance events (dice) in chance variants.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// The search bench (or the perft bench with `--perft`).
+pub(crate) fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
+    if a.perft {
+        return perft_bench(a.quick, out);
+    }
+    let offset = -(a.shallower as i32) - i32::from(a.quick);
+    writeln!(out, "{:<20} {:>5} {:>12} {:>9} {:>10}", "position", "depth", "nodes", "seconds", "nodes/s")?;
+    out.flush()?;
+    let mut lines = Vec::new();
+    engine::bench::run(offset, |l| {
+        let secs = l.time.as_secs_f64().max(1e-9);
+        let _ = writeln!(
+            out,
+            "{:<20} {:>5} {:>12} {:>9.3} {:>10.0}",
+            l.case.name,
+            l.depth,
+            l.nodes,
+            secs,
+            l.nodes as f64 / secs
+        );
+        let _ = out.flush();
+        lines.push(l.clone());
+    });
+    let total: u64 = lines.iter().map(|l| l.nodes).sum();
+    let secs: f64 = lines.iter().map(|l| l.time.as_secs_f64()).sum::<f64>().max(1e-9);
+    let chess: Vec<_> = lines.iter().filter(|l| l.case.variant == "chess").collect();
+    let chess_nodes: u64 = chess.iter().map(|l| l.nodes).sum();
+    let chess_secs: f64 = chess.iter().map(|l| l.time.as_secs_f64()).sum::<f64>().max(1e-9);
+    writeln!(out, "{:<20} {:>5} {total:>12} {secs:>9.3} {:>10.0}", "total", "", total as f64 / secs)?;
+    writeln!(out, "chess nodes/s: {:.0}", chess_nodes as f64 / chess_secs)?;
+    writeln!(out, "bench signature: {total}")?;
+    Ok(())
+}
+
+fn perft_bench(quick: bool, out: &mut impl Write) -> Result<()> {
+    let mut total_nodes = 0u64;
+    let mut total_secs = 0f64;
+    writeln!(out, "{:<18} {:>5} {:>13} {:>9} {:>9}", "position", "depth", "nodes", "seconds", "Mnodes/s")?;
+    for case in rules::perft::BENCH {
+        let variant = variants::by_name(case.variant).ok_or_else(|| anyhow!("unknown variant {}", case.variant))?;
+        let pos = Position::from_fen(variant, case.fen).with_context(|| format!("bench position {}", case.name))?;
+        let depth = if quick { case.depth - 1 } else { case.depth };
+        let start = Instant::now();
+        let nodes = perft(&pos, depth);
+        let secs = start.elapsed().as_secs_f64();
+        total_nodes += nodes;
+        total_secs += secs;
+        writeln!(out, "{:<18} {depth:>5} {nodes:>13} {secs:>9.3} {:>9.1}", case.name, nodes as f64 / secs / 1e6)?;
+    }
+    writeln!(
+        out,
+        "{:<18} {:>5} {total_nodes:>13} {total_secs:>9.3} {:>9.1}",
+        "total",
+        "",
+        total_nodes as f64 / total_secs / 1e6
+    )?;
+    Ok(())
+}
+
+/// Plays `text` (UCI or SAN moves) on `game`.
+fn play_moves(game: &mut Game, text: &str) -> Result<()> {
+    for token in text.split_whitespace() {
+        let pos = game.position();
+        let m = parse_uci(pos, token)
+            .ok()
+            .filter(|&m| pos.is_legal(m))
+            .or_else(|| parse_san(pos, token).ok())
+            .ok_or_else(|| anyhow!("move '{token}' is not a legal move in {}", pos.fen()))?;
+        game.play(m).map_err(|e| anyhow!("move '{token}': {e}"))?;
+    }
+    Ok(())
+}
+
+/// A line of SAN moves from `pos`.
+fn san_line(pos: &Position, pv: &[rules::Move]) -> String {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    for (i, &m) in pv.iter().enumerate() {
+        if !p.is_legal(m) {
+            break;
+        }
+        let number = if p.turn() == Color::White {
+            format!("{}. ", p.fullmoves())
+        } else if i == 0 {
+            format!("{}... ", p.fullmoves())
+        } else {
+            String::new()
+        };
+        out.push(format!("{number}{}", to_san(&p, m)));
+        // Chance variants: the line assumes every move succeeds.
+        p.play_unchecked(m);
+    }
+    out.join(" ")
+}
+
+fn format_info(pos: &Position, i: &Info) -> String {
+    let bound = match i.lower_bound {
+        Some(true) => " (lower bound)",
+        Some(false) => " (upper bound)",
+        None => "",
+    };
+    format!(
+        "depth {:>2}/{:<2} score {}{bound} nodes {} nps {} time {} ms  {}",
+        i.depth,
+        i.seldepth,
+        i.score,
+        i.nodes,
+        i.nps(),
+        i.time.as_millis(),
+        san_line(pos, &i.pv)
+    )
+}
+
+/// `fairylab analyse`.
+pub(crate) fn analyse(a: &AnalyseArgs, out: &mut impl Write) -> Result<()> {
+    let v = variant(&a.variant)?;
+    let mut game = Game::new(position(v, a.fen.as_deref())?);
+    play_moves(&mut game, &a.moves)?;
+    let pos = game.position().clone();
+    if let Some(o) = game.outcome() {
+        writeln!(out, "game over: {o}")?;
+        return Ok(());
+    }
+    let limits = match (a.depth, a.movetime) {
+        (Some(d), _) => Limits::depth(d),
+        (None, Some(ms)) => Limits::movetime(Duration::from_millis(ms)),
+        (None, None) => Limits::depth(12),
+    };
+    let mut engine = Engine::with_hash(a.hash as usize);
+    let mut lines = Vec::new();
+    let result = engine.search(pos.clone(), game.hashes(), limits, |i| lines.push(format_info(&pos, i)));
+    for l in lines {
+        writeln!(out, "{l}")?;
+    }
+    match result.best {
+        Some(m) => writeln!(out, "bestmove {} ({}) score {}", to_uci(&pos, m), to_san(&pos, m), result.score)?,
+        None => writeln!(out, "bestmove (none)")?,
+    }
+    Ok(())
+}
+
+/// `fairylab play`: you against the engine, moves in SAN or UCI on stdin.
+pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
+    let v = variant(&a.variant)?;
+    let mut game = Game::new(position(v, a.fen.as_deref())?);
+    let human = if a.color == "white" { Color::White } else { Color::Black };
+    let mut engine = Engine::new();
+    let mut rng = rules::chance::seeded_rng(a.seed);
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    writeln!(
+        out,
+        "fairylab play: {} ({}). You are {}. Type moves in SAN or UCI, 'quit' to stop.",
+        v.name, v.summary, a.color
+    )?;
+    loop {
+        let pos = game.position().clone();
+        writeln!(out, "\n{}\n{}", board_diagram(&pos), pos.fen())?;
+        if let Some(o) = game.outcome() {
+            writeln!(out, "game over: {o}")?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        let m = if pos.turn() == human {
+            write!(out, "your move> ")?;
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                return Ok(ExitCode::SUCCESS);
+            }
+            let t = line.trim();
+            if t == "quit" || t == "exit" {
+                return Ok(ExitCode::SUCCESS);
+            }
+            let found = parse_uci(&pos, t).ok().filter(|&m| pos.is_legal(m)).or_else(|| parse_san(&pos, t).ok());
+            match found {
+                Some(m) => m,
+                None => {
+                    writeln!(out, "'{t}' is not a legal move here")?;
+                    continue;
+                }
+            }
+        } else {
+            let r =
+                engine.search(pos.clone(), game.hashes(), Limits::movetime(Duration::from_millis(a.movetime)), |_| {});
+            let Some(m) = r.best else { bail!("the engine found no move in a position that is not over") };
+            writeln!(out, "engine plays {} (score {}, depth {})", to_san(&pos, m), r.score, r.depth)?;
+            m
+        };
+        let dist = pos.chance(m);
+        if dist.is_certain() {
+            game.play(m).map_err(|e| anyhow!("{e}"))?;
+        } else {
+            // Chance variants: draw the outcome and continue from the resulting position.
+            let mut next = pos.clone();
+            let event = next.play_sampled(m, &mut rng);
+            writeln!(out, "{} -> {event:?}", to_san(&pos, m))?;
+            game = Game::new(next);
+        }
+    }
+}
+
+/// A text diagram of the board, White at the bottom, with the hands.
+fn board_diagram(pos: &Position) -> String {
+    let g = pos.variant().geometry;
+    let mut s = String::new();
+    for r in (0..g.ranks()).rev() {
+        s.push_str(&format!("{} ", r + 1));
+        for f in 0..g.files() {
+            let c = rules::Square::new(f, r)
+                .and_then(|sq| pos.board().piece_at(sq))
+                .map_or('.', |p| pos.variant().piece(p.role).char(p.color));
+            s.push(c);
+            s.push(' ');
+        }
+        s.push('\n');
+    }
+    s.push_str("  ");
+    for f in 0..g.files() {
+        s.push((b'a' + f) as char);
+        s.push(' ');
+    }
+    if pos.variant().drops {
+        for c in Color::ALL {
+            let hand: String = pos
+                .hand(c)
+                .iter()
+                .flat_map(|(r, n)| std::iter::repeat_n(pos.variant().piece(r).char(c), n as usize))
+                .collect();
+            s.push_str(&format!("\n{c} hand: [{hand}]"));
+        }
+    }
+    s
+}

@@ -1,0 +1,101 @@
+//! The bench: a fixed list of positions from several variants searched to fixed depths
+//! from a fresh table. Its total node count is the bench signature: any change to search
+//! or evaluation behaviour changes it, and nothing else may.
+
+use crate::engine::Engine;
+use crate::time::Limits;
+use rules::{variants, Position};
+use std::time::Duration;
+
+/// One bench position.
+#[derive(Debug, Clone, Copy)]
+pub struct BenchCase {
+    /// Short name.
+    pub name: &'static str,
+    /// Built-in variant.
+    pub variant: &'static str,
+    /// The position.
+    pub fen: &'static str,
+    /// Search depth.
+    pub depth: u32,
+}
+
+/// The bench positions.
+pub const BENCH: &[BenchCase] = &[
+    BenchCase {
+        name: "chess-start",
+        variant: "chess",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        depth: 11,
+    },
+    BenchCase {
+        name: "chess-kiwipete",
+        variant: "chess",
+        fen: "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        depth: 9,
+    },
+    BenchCase {
+        name: "chess-italian",
+        variant: "chess",
+        fen: "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2PP1N2/PP3PPP/RNBQK2R b KQkq - 0 5",
+        depth: 10,
+    },
+    BenchCase {
+        name: "chess-middlegame",
+        variant: "chess",
+        fen: "r2q1rk1/pp2bppp/2n1bn2/3p4/3P4/2NBBN2/PP3PPP/R2Q1RK1 w - - 4 11",
+        depth: 10,
+    },
+    BenchCase { name: "chess-rook-ending", variant: "chess", fen: "8/5pk1/6p1/R7/5P2/6PK/r7/8 w - - 0 40", depth: 14 },
+    BenchCase { name: "chess-pawn-race", variant: "chess", fen: "8/2k5/8/1p6/8/6P1/5K2/8 w - - 0 1", depth: 16 },
+    BenchCase {
+        name: "crazyhouse-start",
+        variant: "crazyhouse",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
+        depth: 8,
+    },
+    BenchCase {
+        name: "crazyhouse-drops",
+        variant: "crazyhouse",
+        fen: "r1bqk2r/pppp1ppp/2n2n2/4p3/1bB1P3/2N2N2/PPPP1PPP/R1BQK2R[] w KQkq - 4 5",
+        depth: 7,
+    },
+    BenchCase { name: "gardner-start", variant: "gardner", fen: "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1", depth: 12 },
+    BenchCase {
+        name: "coinflip-start",
+        variant: "coinflip",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        depth: 5,
+    },
+];
+
+/// The result of one bench position.
+#[derive(Debug, Clone)]
+pub struct BenchLine {
+    /// The case.
+    pub case: BenchCase,
+    /// Depth searched.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+}
+
+/// Runs the bench, `depth_offset` plies shallower or deeper than listed, calling `each`
+/// after every position.
+pub fn run(depth_offset: i32, mut each: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+    let mut out = Vec::new();
+    for case in BENCH {
+        let Some(v) = variants::by_name(case.variant) else { continue };
+        let Ok(pos) = Position::from_fen(v, case.fen) else { continue };
+        let depth = (case.depth as i32 + depth_offset).max(1) as u32;
+        // A fresh engine per position: the signature must not depend on order or history.
+        let mut engine = Engine::with_hash(16);
+        let r = engine.search(pos, &[], Limits::depth(depth), |_| {});
+        let line = BenchLine { case: *case, depth, nodes: r.nodes, time: r.time };
+        each(&line);
+        out.push(line);
+    }
+    out
+}

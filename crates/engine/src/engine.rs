@@ -1,0 +1,385 @@
+//! The `Engine` API every front end drives: set up a search (position, game history,
+//! limits), run it blocking or in the background, stop it, and receive progress reports.
+//!
+//! The engine owns the transposition table and move-ordering memory between searches, and
+//! one [`Evaluator`] per variant. It never prints.
+
+use crate::eval::Evaluator;
+use crate::history::{History, MAX_PLY};
+use crate::params::SearchParams;
+use crate::score::{Score, Value, INFINITE, MATE_BOUND};
+use crate::search::Searcher;
+use crate::time::Limits;
+use crate::tt::{Tt, DEFAULT_MB};
+use rules::{Move, Position, Variant};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Stack for the search thread: a node keeps two move lists and a position on it.
+const SEARCH_STACK: usize = 256 * 1024 * 1024;
+
+/// Progress of a search after an iteration (or an aspiration failure).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Info {
+    /// Nominal depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Root value, from the side to move's point of view.
+    pub value: Value,
+    /// The value as a protocol score.
+    pub score: Score,
+    /// `Some(true)`: lower bound (fail high); `Some(false)`: upper bound; `None`: exact.
+    pub lower_bound: Option<bool>,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Time so far.
+    pub time: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// Permille of the table in use.
+    pub hashfull: u32,
+}
+
+impl Info {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as u128 * 1000 / self.time.as_millis().max(1)) as u64
+    }
+}
+
+/// What a finished search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play (`None` only when there is no legal move).
+    pub best: Option<Move>,
+    /// The expected reply.
+    pub ponder: Option<Move>,
+    /// The root value.
+    pub value: Value,
+    /// The value as a protocol score.
+    pub score: Score,
+    /// The last completed depth.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// A progress report from a background search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Report {
+    /// An iteration finished (or an aspiration window failed).
+    Info(Info),
+    /// The search ended.
+    Done(SearchResult),
+}
+
+/// What the engine keeps between searches.
+struct State {
+    tt: Tt,
+    history: History,
+    evaluators: HashMap<usize, Arc<Evaluator>>,
+}
+
+impl State {
+    fn evaluator(&mut self, v: &'static Variant) -> Arc<Evaluator> {
+        let key = v as *const Variant as usize;
+        self.evaluators.entry(key).or_insert_with(|| Arc::new(Evaluator::new(v))).clone()
+    }
+}
+
+/// A chess engine for every variant of the rules core.
+pub struct Engine {
+    state: Option<Box<State>>,
+    running: Option<(JoinHandle<Box<State>>, Arc<AtomicBool>)>,
+    params: Option<SearchParams>,
+    hash_mb: usize,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine with the default table size.
+    pub fn new() -> Engine {
+        Engine::with_hash(DEFAULT_MB)
+    }
+
+    /// An engine with a table of `mb` MiB.
+    pub fn with_hash(mb: usize) -> Engine {
+        Engine {
+            state: Some(Box::new(State { tt: Tt::new(mb), history: History::default(), evaluators: HashMap::new() })),
+            running: None,
+            params: None,
+            hash_mb: mb,
+        }
+    }
+
+    /// Overrides the per-variant search parameters (tests use [`SearchParams::exact`]).
+    pub fn set_params(&mut self, params: Option<SearchParams>) {
+        self.params = params;
+    }
+
+    /// Resizes the table (waits for a running search).
+    pub fn set_hash(&mut self, mb: usize) {
+        self.wait();
+        self.hash_mb = mb.max(1);
+        if let Some(s) = self.state.as_mut() {
+            s.tt = Tt::new(self.hash_mb);
+        }
+    }
+
+    /// The table size in MiB.
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {
+        self.wait();
+        if let Some(s) = self.state.as_mut() {
+            s.tt.clear();
+            s.history = History::default();
+        }
+    }
+
+    /// The evaluator for a variant.
+    pub fn evaluator(&mut self, v: &'static Variant) -> Arc<Evaluator> {
+        self.wait();
+        self.state.as_mut().map_or_else(|| Arc::new(Evaluator::new(v)), |s| s.evaluator(v))
+    }
+
+    /// Searches `pos` (reached after the positions hashed in `game`, oldest first) within
+    /// `limits`, calling `on_info` after every iteration; blocks until done.
+    pub fn search(
+        &mut self,
+        pos: Position,
+        game: &[u64],
+        limits: Limits,
+        mut on_info: impl FnMut(&Info) + Send,
+    ) -> SearchResult {
+        self.wait();
+        let mut state = self.state.take().unwrap_or_else(|| {
+            Box::new(State { tt: Tt::new(self.hash_mb), history: History::default(), evaluators: HashMap::new() })
+        });
+        let stop = AtomicBool::new(false);
+        let params = self.params;
+        let result = std::thread::scope(|scope| {
+            let state = &mut state;
+            let stop = &stop;
+            let handle = std::thread::Builder::new()
+                .name("search".into())
+                .stack_size(SEARCH_STACK)
+                .spawn_scoped(scope, move || run(state, params, &pos, game, limits, stop, &mut on_info));
+            match handle {
+                Ok(h) => h.join().ok(),
+                Err(_) => None,
+            }
+        });
+        self.state = Some(state);
+        result.unwrap_or(SearchResult {
+            best: None,
+            ponder: None,
+            value: 0,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: Vec::new(),
+        })
+    }
+
+    /// Starts a search in the background; `report` receives progress and, last, the result.
+    /// With `limits.infinite` the result waits for [`Engine::stop`].
+    pub fn start(
+        &mut self,
+        pos: Position,
+        game: Vec<u64>,
+        limits: Limits,
+        mut report: impl FnMut(Report) + Send + 'static,
+    ) {
+        self.wait();
+        let mut state = self.state.take().unwrap_or_else(|| {
+            Box::new(State { tt: Tt::new(self.hash_mb), history: History::default(), evaluators: HashMap::new() })
+        });
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let params = self.params;
+        let spawned = std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK).spawn(move || {
+            let result =
+                run(&mut state, params, &pos, &game, limits, &flag, &mut |i: &Info| report(Report::Info(i.clone())));
+            if limits.infinite {
+                while !flag.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            }
+            report(Report::Done(result));
+            state
+        });
+        match spawned {
+            Ok(handle) => self.running = Some((handle, stop)),
+            Err(_) => {
+                // No thread: nothing runs and no state is lost but the table.
+                self.state = Some(Box::new(State {
+                    tt: Tt::new(self.hash_mb),
+                    history: History::default(),
+                    evaluators: HashMap::new(),
+                }));
+            }
+        }
+    }
+
+    /// Asks a background search to stop (it still reports its result).
+    pub fn stop(&self) {
+        if let Some((_, stop)) = &self.running {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a background search is running.
+    pub fn is_searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|(h, _)| !h.is_finished())
+    }
+
+    /// Waits for a background search to end (stopping it first if it is infinite... it
+    /// is not stopped: call [`Engine::stop`] for that).
+    pub fn wait(&mut self) {
+        if let Some((handle, _)) = self.running.take() {
+            match handle.join() {
+                Ok(state) => self.state = Some(state),
+                Err(_) => {
+                    self.state = Some(Box::new(State {
+                        tt: Tt::new(self.hash_mb),
+                        history: History::default(),
+                        evaluators: HashMap::new(),
+                    }))
+                }
+            }
+        }
+    }
+}
+
+/// Iterative deepening with aspiration windows.
+fn run(
+    state: &mut State,
+    params: Option<SearchParams>,
+    pos: &Position,
+    game: &[u64],
+    limits: Limits,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let start = Instant::now();
+    let eval = state.evaluator(pos.variant());
+    let params = params.unwrap_or_else(|| SearchParams::for_variant(pos.variant()));
+    state.tt.new_search();
+    state.history.new_search();
+    let budget = limits.budget(pos.turn());
+    let max_depth = limits.depth.map_or(MAX_PLY as u32 - 4, |d| d.clamp(1, MAX_PLY as u32 - 4));
+    let legal = pos.legal_moves();
+    let mut result = SearchResult {
+        best: legal.first().copied(),
+        ponder: None,
+        value: 0,
+        score: Score::Cp(0),
+        depth: 0,
+        nodes: 0,
+        time: Duration::ZERO,
+        pv: Vec::new(),
+    };
+    if legal.is_empty() {
+        return result;
+    }
+    let tt = &state.tt;
+    let mut searcher = Searcher::new(tt, &eval, params, &mut state.history, stop, game);
+    searcher.set_limits(limits.nodes, budget.map(|(_, hard)| start + hard));
+    let mut prev: Value = 0;
+    for depth in 1..=max_depth {
+        // The first iteration always completes so that there is a move to play.
+        searcher.can_abort = depth > 1;
+        let mut delta: Value = if params.aspiration && depth >= 4 && prev.abs() < MATE_BOUND { 30 } else { INFINITE };
+        let (mut alpha, mut beta) = if delta < INFINITE { (prev - delta, prev + delta) } else { (-INFINITE, INFINITE) };
+        let value = loop {
+            let v = searcher.root(pos, depth as i32, alpha, beta);
+            if searcher.aborted {
+                break None;
+            }
+            let bound = if v <= alpha {
+                Some(false)
+            } else if v >= beta {
+                Some(true)
+            } else {
+                None
+            };
+            let Some(lower) = bound else { break Some(v) };
+            if start.elapsed() > Duration::from_millis(500) {
+                on_info(&info(&searcher, depth, v, Some(lower), start, tt));
+            }
+            delta = delta.saturating_mul(2);
+            if lower {
+                beta = if delta > 600 { INFINITE } else { (v + delta).min(INFINITE) };
+            } else {
+                alpha = if delta > 600 { -INFINITE } else { (v - delta).max(-INFINITE) };
+            }
+        };
+        let Some(value) = value else { break };
+        prev = value;
+        let pv = searcher.root_pv();
+        if let Some(&best) = pv.first() {
+            result.best = Some(best);
+            result.ponder = pv.get(1).copied();
+            result.pv = pv;
+        }
+        result.value = value;
+        result.score = Score::from_value(value);
+        result.depth = depth;
+        on_info(&info(&searcher, depth, value, None, start, tt));
+        if stop.load(Ordering::Relaxed) || limits.nodes.is_some_and(|n| searcher.nodes >= n) {
+            break;
+        }
+        if let Some((soft, hard)) = budget {
+            let elapsed = start.elapsed();
+            // With a clock, do not start an iteration that cannot finish.
+            if (soft < hard && elapsed > soft / 2) || elapsed >= hard {
+                break;
+            }
+        }
+        // A forced mate found well within the depth will not change.
+        if value.abs() >= MATE_BOUND
+            && limits.depth.is_none()
+            && depth as i32 > 2 * (crate::score::MATE - value.abs()) + 4
+        {
+            break;
+        }
+        if legal.len() == 1 && budget.is_some() && depth >= 4 {
+            break;
+        }
+    }
+    result.nodes = searcher.nodes;
+    result.time = start.elapsed();
+    result
+}
+
+fn info(s: &Searcher<'_>, depth: u32, value: Value, lower: Option<bool>, start: Instant, tt: &Tt) -> Info {
+    Info {
+        depth,
+        seldepth: s.seldepth as u32,
+        value,
+        score: Score::from_value(value),
+        lower_bound: lower,
+        nodes: s.nodes,
+        time: start.elapsed(),
+        pv: s.root_pv(),
+        hashfull: tt.hashfull(),
+    }
+}

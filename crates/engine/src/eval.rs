@@ -1,0 +1,422 @@
+//! Static evaluation for any variant: material and piece-square terms derived from
+//! movement, mobility, king safety, pawn structure and a hand term for drop variants.
+//!
+//! Every table is built from the variant when the [`Evaluator`] is made; the terms are
+//! tapered between middle game and end game by the non-pawn material on the board and in hand.
+
+use crate::material::{derive, RoleInfo};
+use crate::score::Value;
+use rules::bitboard::Bitboard;
+use rules::{Color, Position, Role, Square, Variant, MAX_ROLES};
+
+/// Middle-game and end-game halves of a term.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Pair {
+    mg: i32,
+    eg: i32,
+}
+
+impl Pair {
+    const fn new(mg: i32, eg: i32) -> Pair {
+        Pair { mg, eg }
+    }
+}
+
+impl std::ops::AddAssign for Pair {
+    fn add_assign(&mut self, o: Pair) {
+        self.mg += o.mg;
+        self.eg += o.eg;
+    }
+}
+
+impl std::ops::SubAssign for Pair {
+    fn sub_assign(&mut self, o: Pair) {
+        self.mg -= o.mg;
+        self.eg -= o.eg;
+    }
+}
+
+const TEMPO: i32 = 15;
+const BISHOP_PAIR: Pair = Pair::new(30, 50);
+const DOUBLED: Pair = Pair::new(-10, -20);
+const ISOLATED: Pair = Pair::new(-10, -12);
+const ROOK_OPEN: Pair = Pair::new(25, 10);
+const ROOK_SEMI_OPEN: Pair = Pair::new(12, 6);
+const SHIELD: i32 = 12;
+
+/// The evaluation of one variant.
+#[derive(Debug, Clone)]
+pub struct Evaluator {
+    variant: &'static Variant,
+    roles: Vec<RoleInfo>,
+    /// Material plus placement per colour, role and square.
+    pst: Box<[[[Pair; 64]; MAX_ROLES]; 2]>,
+    /// Value of a piece in hand, per role.
+    hand: [Pair; MAX_ROLES],
+    /// Phase weight per role and the phase of the start position.
+    phase_weight: [i32; MAX_ROLES],
+    full_phase: i32,
+    /// Per colour: passed-pawn bonus by relative rank.
+    passed: [Pair; 8],
+    /// Per colour and square: the squares ahead on the same and adjacent files.
+    front_span: Box<[[Bitboard; 64]; 2]>,
+    /// Per square: the king's neighbourhood (its moves on an empty board, itself included).
+    king_zone: Box<[Bitboard; 64]>,
+    files: [Bitboard; 8],
+    adjacent_files: [Bitboard; 8],
+    pawn: Option<Role>,
+    king: Option<Role>,
+    /// Roles that slide orthogonally without limit (open files matter).
+    orth_riders: Vec<Role>,
+    bishop: Option<Role>,
+    /// Roles other than pawn and king, for the piece loop.
+    pieces: Vec<Role>,
+}
+
+impl Evaluator {
+    /// Builds the tables for a variant.
+    pub fn new(v: &'static Variant) -> Evaluator {
+        let roles = derive(v);
+        let g = v.geometry;
+        let ranks = g.ranks() as i32;
+        let mask = g.mask();
+        let mut pst = Box::new([[[Pair::default(); 64]; MAX_ROLES]; 2]);
+        let mut hand = [Pair::default(); MAX_ROLES];
+        let mut phase_weight = [0; MAX_ROLES];
+        let center_file = (g.files() as f64 - 1.0) / 2.0;
+        for (i, info) in roles.iter().enumerate() {
+            for sq in mask {
+                let rel_rank = sq.rank() as i32;
+                let spread = info.mobility_at[sq.index()] - info.mobility;
+                let placement = if info.pawn {
+                    // Advance, and hold the centre early.
+                    let t = ((rel_rank - 1).max(0) as f64 / (ranks - 2).max(1) as f64).min(1.0);
+                    let central = (center_file - sq.file() as f64).abs() <= 1.0 && rel_rank >= 2;
+                    Pair::new((25.0 * t * t) as i32 + if central { 10 } else { 0 }, (60.0 * t * t) as i32)
+                } else if info.royal {
+                    // Shelter on the back rank in the middle game, centralise in the end game.
+                    Pair::new((-4.0 * spread) as i32 - 18 * rel_rank.min(3), (5.0 * spread) as i32)
+                } else {
+                    let k_mg = if info.mg > 600 { 2.0 } else { 6.0 };
+                    Pair::new((k_mg * spread).round() as i32, (4.0 * spread).round() as i32)
+                };
+                let value = Pair::new(info.mg + placement.mg, info.eg + placement.eg);
+                pst[0][i][sq.index()] = value;
+                // Black's piece on the mirrored square.
+                let mirror = Square::new(sq.file(), (ranks - 1 - rel_rank) as u8).unwrap_or(sq);
+                pst[1][i][mirror.index()] = value;
+            }
+            hand[i] = if v.drops {
+                Pair::new(info.mg + info.mg / 8, info.eg + info.eg / 8)
+            } else {
+                Pair::new(info.mg, info.eg)
+            };
+            phase_weight[i] = if info.royal || info.pawn { 0 } else { (info.mg + 160) / 320 };
+        }
+        let start = Position::start(v);
+        let mut full_phase = 0;
+        for sq in start.board().occupied() {
+            if let Some(r) = start.board().role_at(sq) {
+                full_phase += phase_weight[r.index()];
+            }
+        }
+        let mut passed = [Pair::default(); 8];
+        for (r, p) in passed.iter_mut().enumerate() {
+            let t = ((r as i32 - 1).max(0) as f64 / (ranks - 2).max(1) as f64).min(1.0);
+            *p = Pair::new((5.0 + 60.0 * t * t) as i32, (15.0 + 130.0 * t * t) as i32);
+        }
+        let mut files = [Bitboard::EMPTY; 8];
+        for (f, b) in files.iter_mut().enumerate() {
+            *b = Bitboard::file(f as u8) & mask;
+        }
+        let mut adjacent_files = [Bitboard::EMPTY; 8];
+        for f in 0..8usize {
+            let mut b = Bitboard::EMPTY;
+            if f > 0 {
+                b |= files[f - 1];
+            }
+            if f < 7 {
+                b |= files[f + 1];
+            }
+            adjacent_files[f] = b;
+        }
+        let mut front_span = Box::new([[Bitboard::EMPTY; 64]; 2]);
+        for sq in mask {
+            let span = files[sq.file() as usize] | adjacent_files[sq.file() as usize];
+            for c in Color::ALL {
+                let mut ahead = Bitboard::EMPTY;
+                for r in 0..g.ranks() {
+                    let forward = match c {
+                        Color::White => r > sq.rank(),
+                        Color::Black => r < sq.rank(),
+                    };
+                    if forward {
+                        ahead |= Bitboard::rank(r);
+                    }
+                }
+                front_span[c.index()][sq.index()] = span & ahead;
+            }
+        }
+        let king = v.king();
+        let mut king_zone = Box::new([Bitboard::EMPTY; 64]);
+        if let Some(k) = king {
+            for sq in mask {
+                let around = start.attacks(sq, Color::White, k, Bitboard::EMPTY);
+                king_zone[sq.index()] = around | Bitboard::from_square(sq);
+            }
+        }
+        let pieces: Vec<Role> = v.roles().filter(|r| !roles[r.index()].pawn && !roles[r.index()].royal).collect();
+        let orth_riders = pieces.iter().copied().filter(|r| roles[r.index()].orth_rider).collect();
+        let bishop = pieces.iter().copied().find(|r| roles[r.index()].bishop);
+        Evaluator {
+            variant: v,
+            roles,
+            pst,
+            hand,
+            phase_weight,
+            full_phase: full_phase.max(1),
+            passed,
+            front_span,
+            king_zone,
+            files,
+            adjacent_files,
+            pawn: v.pawn(),
+            king,
+            orth_riders,
+            bishop,
+            pieces,
+        }
+    }
+
+    /// The variant this evaluator was built for.
+    pub fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+
+    /// The middle-game value of a role (move ordering and exchange evaluation use it).
+    #[inline]
+    pub fn value(&self, role: Role) -> i32 {
+        match self.roles.get(role.index()) {
+            Some(r) if r.royal => 20_000,
+            Some(r) => r.mg,
+            None => 0,
+        }
+    }
+
+    /// The evaluation of `pos` from the side to move's point of view.
+    pub fn evaluate(&self, pos: &Position) -> Value {
+        let board = pos.board();
+        let occ = board.occupied();
+        let mut score = [Pair::default(); 2];
+        let mut phase = 0;
+        let mut material = [0i32; 2];
+        let mut non_pawn_count = [0u32; 2];
+
+        // Step 1. Material and placement, on the board and in hand.
+        for c in Color::ALL {
+            let ci = c.index();
+            for r in self.variant.roles() {
+                let ri = r.index();
+                for sq in board.pieces(c, r) {
+                    score[ci] += self.pst[ci][ri][sq.index()];
+                }
+                let n = board.pieces(c, r).count() as i32;
+                let in_hand = pos.hand(c).count(r) as i32;
+                if in_hand > 0 {
+                    score[ci] += Pair::new(self.hand[ri].mg * in_hand, self.hand[ri].eg * in_hand);
+                }
+                phase += self.phase_weight[ri] * (n + in_hand);
+                if !self.roles[ri].pawn && !self.roles[ri].royal {
+                    material[ci] += self.roles[ri].mg * (n + in_hand);
+                    non_pawn_count[ci] += (n + in_hand) as u32;
+                }
+            }
+        }
+
+        // Step 2. Pawn structure.
+        let pawns = self.pawn.map(|p| [board.pieces(Color::White, p), board.pieces(Color::Black, p)]);
+        let mut pawn_attacks = [Bitboard::EMPTY; 2];
+        if let (Some(p), Some(pawns)) = (self.pawn, pawns) {
+            for c in Color::ALL {
+                let ci = c.index();
+                let ours = pawns[ci];
+                let theirs = pawns[1 - ci];
+                for sq in ours {
+                    pawn_attacks[ci] |= pos.attacks(sq, c, p, occ);
+                    let f = sq.file() as usize;
+                    if (self.front_span[ci][sq.index()] & theirs).is_empty() {
+                        let rr = self.variant.geometry.relative_rank(c, sq) as usize;
+                        score[ci] += self.passed[rr.min(7)];
+                    }
+                    if (ours & self.adjacent_files[f]).is_empty() {
+                        score[ci] += ISOLATED;
+                    }
+                }
+                for f in 0..self.variant.geometry.files() as usize {
+                    let n = (ours & self.files[f]).count() as i32;
+                    if n > 1 {
+                        score[ci] += Pair::new(DOUBLED.mg * (n - 1), DOUBLED.eg * (n - 1));
+                    }
+                }
+            }
+        }
+
+        // Step 3. Pieces: mobility, open files, attacks near the enemy king.
+        let king_sq = [self.king.and_then(|_| pos.king_square(Color::White)), pos.king_square(Color::Black)];
+        let zones = [
+            king_sq[0].map_or(Bitboard::EMPTY, |k| self.king_zone[k.index()]),
+            if self.king.is_some() {
+                king_sq[1].map_or(Bitboard::EMPTY, |k| self.king_zone[k.index()])
+            } else {
+                Bitboard::EMPTY
+            },
+        ];
+        let mut danger = [0i32; 2]; // danger[c]: threat to c's king
+        let mut attackers = [0i32; 2];
+        for c in Color::ALL {
+            let ci = c.index();
+            let ours = board.by_color(c);
+            let safe = !(ours | pawn_attacks[1 - ci]);
+            for &r in &self.pieces {
+                let info = &self.roles[r.index()];
+                let (w_mg, w_eg) = if info.mobility > 15.0 { (2, 3) } else { (4, 4) };
+                for sq in board.pieces(c, r) {
+                    let a = pos.attacks(sq, c, r, occ);
+                    let mob = (a & safe).count() as i32;
+                    score[ci] += Pair::new(
+                        w_mg * (mob * 2 - info.mobility as i32) / 2,
+                        w_eg * (mob * 2 - info.mobility as i32) / 2,
+                    );
+                    let hits = (a & zones[1 - ci]).count() as i32;
+                    if hits > 0 {
+                        attackers[1 - ci] += 1;
+                        danger[1 - ci] += info.attack_weight * (2 + hits);
+                    }
+                }
+            }
+            if let Some(pawns) = pawns {
+                let ours = pawns[ci];
+                for &r in &self.orth_riders {
+                    for sq in board.pieces(c, r) {
+                        let file = self.files[sq.file() as usize];
+                        if (ours & file).is_empty() {
+                            score[ci] += if (pawns[1 - ci] & file).is_empty() { ROOK_OPEN } else { ROOK_SEMI_OPEN };
+                        }
+                    }
+                }
+            }
+            if let Some(b) = self.bishop {
+                if board.pieces(c, b).more_than_one() {
+                    score[ci] += BISHOP_PAIR;
+                }
+            }
+        }
+
+        // Step 4. King safety: attackers near the king, pieces the enemy could drop, the pawn shield.
+        if let Some(_k) = self.king {
+            for c in Color::ALL {
+                let ci = c.index();
+                let Some(ksq) = king_sq[ci] else { continue };
+                let mut d = danger[ci];
+                let mut n = attackers[ci];
+                if self.variant.drops {
+                    let hand = pos.hand(!c);
+                    for (r, cnt) in hand.iter() {
+                        let w = self.roles.get(r.index()).map_or(0, |i| i.attack_weight.max(1));
+                        d += w * 2 * cnt as i32;
+                        n += cnt as i32;
+                    }
+                }
+                if n >= 2 {
+                    let penalty = (d * d / 6).min(if self.variant.drops { 900 } else { 600 });
+                    score[ci] -= Pair::new(penalty, penalty / 4);
+                }
+                if let Some(pawns) = pawns {
+                    let shield = self.front_span[ci][ksq.index()] & self.king_zone_ahead(c, ksq) & pawns[ci];
+                    score[ci] += Pair::new(SHIELD * shield.count().min(3) as i32, 0);
+                }
+            }
+        }
+
+        // Step 5. Mop-up: drive a bare king to the edge and bring the stronger king closer.
+        let pawn_count = pawns.map_or([0, 0], |p| [p[0].count(), p[1].count()]);
+        for c in Color::ALL {
+            let ci = c.index();
+            let weak = 1 - ci;
+            if non_pawn_count[weak] == 0 && pawn_count[weak] == 0 && material[ci] >= 500 {
+                if let (Some(ks), Some(kw)) = (king_sq[ci], king_sq[weak]) {
+                    let g = self.variant.geometry;
+                    let edge = |s: Square| {
+                        let fx = (2 * s.file() as i32 - (g.files() as i32 - 1)).abs();
+                        let fy = (2 * s.rank() as i32 - (g.ranks() as i32 - 1)).abs();
+                        fx.max(fy)
+                    };
+                    let dist =
+                        (ks.file() as i32 - kw.file() as i32).abs().max((ks.rank() as i32 - kw.rank() as i32).abs());
+                    score[ci] += Pair::new(0, 20 * edge(kw) + 10 * (8 - dist));
+                }
+            }
+        }
+
+        // Step 6. Taper by phase, scale drawish material, and add the tempo.
+        let phase = phase.min(self.full_phase);
+        let diff_mg = score[0].mg - score[1].mg;
+        let diff_eg = score[0].eg - score[1].eg;
+        let mut v = (diff_mg * phase + diff_eg * (self.full_phase - phase)) / self.full_phase;
+        let strong = if v > 0 { 0 } else { 1 };
+        if pawn_count[strong] == 0 && !self.variant.drops && material[strong] - material[1 - strong] <= 350 {
+            v /= 4;
+        }
+        let v = if pos.turn() == Color::White { v } else { -v };
+        v + TEMPO
+    }
+
+    /// The two ranks in front of a king (its shield squares, before the file filter).
+    fn king_zone_ahead(&self, c: Color, ksq: Square) -> Bitboard {
+        let g = self.variant.geometry;
+        let mut b = Bitboard::EMPTY;
+        for step in 1..=2i32 {
+            let r = ksq.rank() as i32 + if c == Color::White { step } else { -step };
+            if (0..g.ranks() as i32).contains(&r) {
+                b |= Bitboard::rank(r as u8);
+            }
+        }
+        b & g.mask()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rules::variants;
+
+    fn eval(variant: &str, fen: &str) -> Value {
+        let v = variants::by_name(variant).unwrap();
+        Evaluator::new(v).evaluate(&Position::from_fen(v, fen).unwrap())
+    }
+
+    #[test]
+    fn start_positions_are_balanced() {
+        for name in ["chess", "crazyhouse", "gardner"] {
+            let v = variants::by_name(name).unwrap();
+            let e = Evaluator::new(v).evaluate(&Position::start(v));
+            assert!(e.abs() <= 40, "{name}: {e}");
+        }
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        let a = eval("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        let b = eval("chess", "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3");
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn material_counts() {
+        // White is a queen up.
+        assert!(eval("chess", "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1") > 700);
+        assert!(eval("chess", "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1") < -700);
+        // A knight in hand counts in crazyhouse.
+        assert!(eval("crazyhouse", "rnbqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[N] w KQkq - 0 1") > 500);
+    }
+}

@@ -1,0 +1,213 @@
+//! Chance nodes: the value of a move whose outcome is drawn by chance is the expectation
+//! over its outcomes, searched with Star1/Star2 bounds (Ballard 1983; Hauk, Buro &
+//! Schaeffer 2004) so that alpha-beta windows still cut.
+//!
+//! Probabilities become integer weights `w_i` over a common denominator `D`, and a chance
+//! node's value is `floor(Σ w_i v_i / D)`: exact integer arithmetic, so the pruned search
+//! and a plain expectiminimax agree to the centipawn.
+
+use crate::score::{Value, INFINITE, MATE};
+use crate::search::Searcher;
+use rules::chance::{Event, Probability};
+use rules::{Move, MoveList, Position};
+
+/// The bounds every child value lies within.
+const LOWER: i64 = -(MATE as i64);
+const UPPER: i64 = MATE as i64;
+/// Weights are rescaled when the common denominator exceeds this.
+const MAX_DENOMINATOR: u64 = 1 << 32;
+
+/// The outcomes of a move as integer weights with their sum.
+pub fn weights(outcomes: &[(Event, Probability)]) -> (Vec<(Event, i64)>, i64) {
+    let mut d: u64 = 1;
+    for (_, p) in outcomes {
+        let den = *p.denom();
+        d = lcm(d, den).unwrap_or(u64::MAX);
+        if d > MAX_DENOMINATOR {
+            break;
+        }
+    }
+    if d <= MAX_DENOMINATOR {
+        let w = outcomes.iter().map(|(e, p)| (*e, (*p.numer() * (d / *p.denom())) as i64)).collect();
+        return (w, d as i64);
+    }
+    // Too fine to represent exactly: round to 2^-32 and give the remainder to the largest.
+    let d = MAX_DENOMINATOR as i64;
+    let mut w: Vec<(Event, i64)> = outcomes
+        .iter()
+        .map(|(e, p)| (*e, ((*p.numer() as f64 / *p.denom() as f64) * d as f64).round().max(1.0) as i64))
+        .collect();
+    let sum: i64 = w.iter().map(|x| x.1).sum();
+    if let Some(max) = w.iter_mut().max_by_key(|x| x.1) {
+        max.1 += d - sum;
+    }
+    (w, d)
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+fn lcm(a: u64, b: u64) -> Option<u64> {
+    (a / gcd(a, b)).checked_mul(b)
+}
+
+/// `ceil(a / b)` for `b > 0`.
+fn ceil_div(a: i64, b: i64) -> i64 {
+    -((-a).div_euclid(b))
+}
+
+fn clamp_value(x: i64) -> Value {
+    x.clamp(-(INFINITE as i64), INFINITE as i64) as Value
+}
+
+impl Searcher<'_> {
+    /// The expected value of playing `m` in `pos` (from the mover's side), each outcome's
+    /// position searched to `depth`, with the window `(alpha, beta)`. Fail-soft: a value
+    /// `<= alpha` is an upper bound, `>= beta` a lower bound.
+    pub(crate) fn chance_node(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        depth: i32,
+        ply: usize,
+        alpha: Value,
+        beta: Value,
+    ) -> Value {
+        let dist = pos.chance(m);
+        let (w, d) = weights(dist.outcomes());
+        let children: Vec<Position> = w
+            .iter()
+            .map(|(e, _)| {
+                let mut c = pos.clone();
+                c.play_event(m, *e);
+                c
+            })
+            .collect();
+        let n = children.len();
+        let (alpha, beta) = (alpha as i64, beta as i64);
+
+        // Step 1. Star2 probing: one move of each outcome's position gives an upper bound
+        // on that outcome's value; their weighted sum may already fail low.
+        let mut upper = vec![UPPER; n];
+        if self.params.star2 && n > 1 {
+            let mut known = 0i64; // Σ w_j upper_j over probed outcomes
+            let mut rest = d; // weight not yet probed
+            for i in 0..n {
+                rest -= w[i].1;
+                // Fails low if this outcome's value is at most `a`.
+                let a = ceil_div((alpha + 1) * d - known - rest * UPPER, w[i].1) - 1;
+                if let Some(lb) = self.probe(pos, &children[i], depth, ply, clamp_value(-a - 1)) {
+                    upper[i] = -(lb as i64);
+                }
+                if self.aborted {
+                    return 0;
+                }
+                known += w[i].1 * upper[i];
+                if known + rest * UPPER < (alpha + 1) * d {
+                    return (known + rest * UPPER).div_euclid(d) as Value;
+                }
+            }
+        }
+
+        // Step 2. Star1: search the outcomes in turn with windows narrowed by what is known.
+        let mut sum = 0i64; // Σ w_j v_j over searched outcomes
+        let mut upper_rest: i64 = (0..n).map(|j| w[j].1 * upper[j]).sum();
+        let mut lower_rest: i64 = d * LOWER;
+        for i in 0..n {
+            let wi = w[i].1;
+            upper_rest -= wi * upper[i];
+            lower_rest -= wi * LOWER;
+            let a = ceil_div((alpha + 1) * d - sum - upper_rest, wi) - 1;
+            let b = ceil_div(beta * d - sum - lower_rest, wi);
+            let (lo, hi) = (clamp_value(a), clamp_value(b));
+            let v = self.child_value(pos, &children[i], depth, ply, lo, hi) as i64;
+            if self.aborted {
+                return 0;
+            }
+            if v <= a {
+                return (sum + wi * v + upper_rest).div_euclid(d) as Value;
+            }
+            if v >= b {
+                return (sum + wi * v + lower_rest).div_euclid(d) as Value;
+            }
+            sum += wi * v;
+        }
+        sum.div_euclid(d) as Value
+    }
+
+    /// Star2's probe of one outcome's position `child` (the opponent to move): the value
+    /// of its first move only, a lower bound on the opponent's value there, if it beats
+    /// `alpha` (the opponent's side of the window). Terminal positions and the horizon
+    /// are valued exactly.
+    fn probe(&mut self, parent: &Position, child: &Position, depth: i32, ply: usize, alpha: Value) -> Option<Value> {
+        let cply = ply + 1;
+        self.stack.push(parent.hash());
+        if let Some(v) = self.terminal(child, cply) {
+            self.stack.pop();
+            return Some(v);
+        }
+        if depth <= 0 || cply >= crate::history::MAX_PLY {
+            // Nothing cheaper than the real thing: value it exactly.
+            self.stack.pop();
+            return Some(-self.child_value(parent, child, depth, ply, -INFINITE, INFINITE));
+        }
+        let mut moves = MoveList::new();
+        child.gen_legal(&mut moves);
+        if moves.is_empty() {
+            self.stack.pop();
+            return Some(self.no_moves(child, cply));
+        }
+        // The first move: the table's, else the most valuable capture, else the first generated.
+        let tt_move = self.tt.probe(child.hash()).map_or(0, |e| e.mv);
+        let m = moves
+            .iter()
+            .copied()
+            .find(|m| m.raw() == tt_move)
+            .or_else(|| moves.iter().copied().max_by_key(|&m| self.victim_value(child, m).unwrap_or(-1)))
+            .unwrap_or(moves[0]);
+        let mut grandchild = child.clone();
+        grandchild.play_unchecked(m);
+        let v = self.move_value(child, m, &grandchild, depth - 1, cply, alpha, INFINITE, false);
+        self.stack.pop();
+        (v > alpha).then_some(v)
+    }
+
+    /// Quiescence value of a chance move: the plain expectation of its outcomes.
+    pub(crate) fn chance_qsearch(&mut self, pos: &Position, m: Move, ply: usize, qply: usize) -> Value {
+        let dist = pos.chance(m);
+        let (w, d) = weights(dist.outcomes());
+        let mut sum = 0i64;
+        for (e, wi) in w {
+            let mut c = pos.clone();
+            c.play_event(m, e);
+            let v = -self.qsearch(&c, ply + 1, -INFINITE, INFINITE, qply + 1);
+            sum += wi * v as i64;
+        }
+        sum.div_euclid(d) as Value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_share_a_denominator() {
+        let o = vec![(Event::Success, Probability::new(1, 3)), (Event::Failure, Probability::new(2, 3))];
+        assert_eq!(weights(&o), (vec![(Event::Success, 1), (Event::Failure, 2)], 3));
+        let o = vec![(Event::Success, Probability::new(7, 100)), (Event::Failure, Probability::new(93, 100))];
+        assert_eq!(weights(&o).1, 100);
+    }
+
+    #[test]
+    fn ceil_division() {
+        assert_eq!(ceil_div(7, 2), 4);
+        assert_eq!(ceil_div(-7, 2), -3);
+        assert_eq!(ceil_div(6, 3), 2);
+    }
+}

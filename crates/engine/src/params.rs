@@ -1,0 +1,72 @@
+//! Per-variant search parameters: which prunings and extensions are sound for a variant.
+//! The search reads this struct; it never looks at variant names or rule flags itself.
+
+use rules::variant::WinCondition;
+use rules::Variant;
+
+/// Search switches and margins, decided once per variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Quiescence search at the horizon (otherwise the static evaluation).
+    pub qsearch: bool,
+    /// Null-move pruning (unsound in zugzwang-heavy endings: guarded by material).
+    pub null_move: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// Reverse futility, futility and late-move pruning at low depth.
+    pub futility: bool,
+    /// Extend moves that give check.
+    pub check_extension: bool,
+    /// Cut off on transposition-table bounds (off: the table only orders moves).
+    pub tt_cutoffs: bool,
+    /// Star2 probing at chance nodes before the Star1 pass.
+    pub star2: bool,
+    /// Aspiration windows at the root.
+    pub aspiration: bool,
+    /// Whether "in check" means anything for move legality (off when self-check is legal).
+    pub check_matters: bool,
+    /// Extra centipawns per reverse-futility depth step.
+    pub futility_margin: i32,
+}
+
+impl SearchParams {
+    /// The parameters for a variant.
+    pub fn for_variant(v: &Variant) -> SearchParams {
+        let check_matters = !v.self_check && v.win == WinCondition::Checkmate;
+        let small = v.geometry.area() <= 36;
+        SearchParams {
+            qsearch: true,
+            null_move: true,
+            lmr: true,
+            futility: true,
+            check_extension: check_matters,
+            tt_cutoffs: true,
+            star2: true,
+            aspiration: true,
+            check_matters,
+            // Drop variants swing harder between plies.
+            futility_margin: if v.drops {
+                150
+            } else if small {
+                90
+            } else {
+                80
+            },
+        }
+    }
+
+    /// Plain alpha-beta with Star1/Star2 and nothing that changes the value: the
+    /// configuration tests compare against full expectiminimax.
+    pub fn exact(v: &Variant) -> SearchParams {
+        SearchParams {
+            qsearch: false,
+            null_move: false,
+            lmr: false,
+            futility: false,
+            check_extension: false,
+            tt_cutoffs: false,
+            aspiration: true,
+            ..SearchParams::for_variant(v)
+        }
+    }
+}

@@ -1,0 +1,578 @@
+//! The alpha-beta search: iterative deepening PVS with aspiration windows, transposition
+//! table, quiescence, null move, late-move reductions and pruning, as the variant's
+//! [`SearchParams`] allow. Chance moves go to `expectimax.rs`.
+
+use crate::eval::Evaluator;
+use crate::history::{History, MAX_PLY};
+use crate::params::SearchParams;
+use crate::score::{from_tt, mate_in, mated_in, to_tt, Value, DRAW, INFINITE, MATE_BOUND};
+use crate::see::see_ge;
+use crate::tt::{Bound, Tt};
+use rules::variant::{InsufficientMaterial, WinCondition};
+use rules::{Move, MoveKind, MoveList, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// How deep quiescence may go before it only stands pat.
+const MAX_QPLY: usize = 16;
+
+/// Score bands for move ordering.
+const TT_MOVE: i32 = 1 << 30;
+const GOOD_CAPTURE: i32 = 1 << 24;
+const KILLER: i32 = 1 << 22;
+const BAD_CAPTURE: i32 = -(1 << 24);
+const UNDERPROMOTION: i32 = -(1 << 26);
+
+/// One search: the shared table, the evaluator, the limits and the per-search counters.
+pub struct Searcher<'a> {
+    pub(crate) tt: &'a Tt,
+    pub(crate) eval: &'a Evaluator,
+    pub(crate) params: SearchParams,
+    pub(crate) history: &'a mut History,
+    stop: &'a AtomicBool,
+    /// Hashes of the game's positions before the root, then of the search path.
+    pub(crate) stack: Vec<u64>,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Deepest ply reached.
+    pub seldepth: usize,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    /// Aborts are allowed (not during the first iteration).
+    pub(crate) can_abort: bool,
+    pub(crate) aborted: bool,
+    pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 2]>,
+    pv_len: [usize; MAX_PLY + 2],
+    lmr: Box<[[u8; 64]; 64]>,
+}
+
+impl<'a> Searcher<'a> {
+    /// A searcher over `tt` with the game history `history` (hashes before the root).
+    pub(crate) fn new(
+        tt: &'a Tt,
+        eval: &'a Evaluator,
+        params: SearchParams,
+        history: &'a mut History,
+        stop: &'a AtomicBool,
+        game: &[u64],
+    ) -> Searcher<'a> {
+        let mut lmr = Box::new([[0u8; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as u8;
+            }
+        }
+        let mut stack = Vec::with_capacity(game.len() + MAX_PLY + 8);
+        stack.extend_from_slice(game);
+        Searcher {
+            tt,
+            eval,
+            params,
+            history,
+            stop,
+            stack,
+            nodes: 0,
+            seldepth: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            can_abort: false,
+            aborted: false,
+            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 2]),
+            pv_len: [0; MAX_PLY + 2],
+            lmr,
+        }
+    }
+
+    /// Sets the node limit and the hard deadline.
+    pub(crate) fn set_limits(&mut self, nodes: Option<u64>, deadline: Option<Instant>) {
+        self.node_limit = nodes.unwrap_or(u64::MAX);
+        self.deadline = deadline;
+    }
+
+    /// The principal variation of the last root search.
+    pub(crate) fn root_pv(&self) -> Vec<Move> {
+        self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect()
+    }
+
+    #[inline]
+    fn count_node(&mut self, ply: usize) {
+        self.nodes += 1;
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.can_abort
+            && (self.nodes >= self.node_limit
+                || (self.nodes & 1023 == 0
+                    && (self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d))))
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// Whether the side to move is in check (in variants where check matters).
+    #[inline]
+    pub(crate) fn in_check(&self, pos: &Position) -> bool {
+        self.params.check_matters && pos.is_check()
+    }
+
+    /// The value of a position that ends the game (or is drawn by a rule) before any move
+    /// is considered, `ply` plies below the root: a lost royal piece, the fifty-move rule,
+    /// a repetition of any earlier position, insufficient material.
+    pub(crate) fn terminal(&self, pos: &Position, ply: usize) -> Option<Value> {
+        let v = pos.variant();
+        if v.win == WinCondition::KingCapture && v.king().is_some() && pos.king_square(pos.turn()).is_none() {
+            return Some(mated_in(ply));
+        }
+        let h = pos.halfmoves() as usize;
+        if v.draws.fifty_move && h >= 100 && (!self.in_check(pos) || pos.has_legal_move()) {
+            return Some(DRAW);
+        }
+        if v.draws.repetition && h >= 2 {
+            let key = pos.hash();
+            if self.stack.iter().rev().take(h).any(|&k| k == key) {
+                return Some(DRAW);
+            }
+        }
+        if v.draws.insufficient != InsufficientMaterial::Never
+            && pos.board().occupied().count() <= 4
+            && pos.is_insufficient_material()
+        {
+            return Some(DRAW);
+        }
+        None
+    }
+
+    /// The value when no move is available: mated if in check, else stalemate.
+    pub(crate) fn no_moves(&self, pos: &Position, ply: usize) -> Value {
+        if pos.variant().win == WinCondition::Checkmate && pos.is_check() {
+            mated_in(ply)
+        } else {
+            DRAW
+        }
+    }
+
+    /// Searches the root to `depth` with the window `(alpha, beta)`.
+    pub(crate) fn root(&mut self, pos: &Position, depth: i32, alpha: Value, beta: Value) -> Value {
+        self.negamax(pos, depth, 0, alpha, beta, true, false)
+    }
+
+    /// The value of the position after the mover plays `m` (from the mover's side),
+    /// chance outcomes included; `depth` is the children's remaining depth.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn move_value(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        child: &Position,
+        depth: i32,
+        ply: usize,
+        alpha: Value,
+        beta: Value,
+        pv: bool,
+    ) -> Value {
+        if self.is_chance(pos, m) {
+            return self.chance_node(pos, m, depth, ply, alpha, beta);
+        }
+        self.stack.push(pos.hash());
+        let v = -self.negamax(child, depth, ply + 1, -beta, -alpha, pv, true);
+        self.stack.pop();
+        v
+    }
+
+    /// Searches `pos` as a child of the current path (the caller's hash is pushed around it).
+    pub(crate) fn child_value(
+        &mut self,
+        parent: &Position,
+        child: &Position,
+        depth: i32,
+        ply: usize,
+        alpha: Value,
+        beta: Value,
+    ) -> Value {
+        self.stack.push(parent.hash());
+        let v = -self.negamax(child, depth, ply + 1, -beta, -alpha, false, true);
+        self.stack.pop();
+        v
+    }
+
+    /// Whether `m` meets chance in this position's variant.
+    #[inline]
+    pub(crate) fn is_chance(&self, pos: &Position, m: Move) -> bool {
+        !matches!(pos.variant().chance, rules::chance::ChanceRule::None) && !pos.chance(m).is_certain()
+    }
+
+    /// Scores moves for ordering.
+    fn score_moves(&self, pos: &Position, moves: &MoveList, scores: &mut [i32], tt_move: u32, ply: usize) {
+        let killers = self.history.killers(ply);
+        for (i, &m) in moves.iter().enumerate() {
+            scores[i] = if m.raw() == tt_move {
+                TT_MOVE
+            } else if let Some(victim) = self.victim_value(pos, m) {
+                let attacker = pos.moving_role(m).map_or(0, |r| self.eval.value(r).min(2_000));
+                let promo = m.promotion_role().map_or(0, |r| self.eval.value(r));
+                let mvv = victim * 16 + promo * 8 - attacker / 8;
+                if attacker <= victim || see_ge(pos, self.eval, m, 0) {
+                    GOOD_CAPTURE + mvv
+                } else {
+                    BAD_CAPTURE + mvv
+                }
+            } else if let Some(r) = m.promotion_role() {
+                if self.is_best_promotion(pos, r) {
+                    GOOD_CAPTURE + self.eval.value(r) * 8
+                } else {
+                    UNDERPROMOTION + self.eval.value(r)
+                }
+            } else if killers[0] == Some(m) {
+                KILLER + 2
+            } else if killers[1] == Some(m) {
+                KILLER + 1
+            } else {
+                self.history.score(pos, m)
+            };
+        }
+    }
+
+    /// The value of what `m` captures, if it is a capture.
+    #[inline]
+    pub(crate) fn victim_value(&self, pos: &Position, m: Move) -> Option<i32> {
+        match m.kind() {
+            MoveKind::EnPassant => Some(pos.variant().pawn().map_or(100, |p| self.eval.value(p))),
+            MoveKind::Normal | MoveKind::DoubleStep => {
+                let b = pos.board();
+                if b.by_color(!pos.turn()).contains(m.to()) {
+                    b.role_at(m.to()).map(|r| self.eval.value(r).min(20_000))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn is_best_promotion(&self, pos: &Position, r: rules::Role) -> bool {
+        let best = pos.variant().promotion.iter().map(|&p| self.eval.value(p)).max().unwrap_or(0);
+        self.eval.value(r) >= best
+    }
+
+    /// Moves the best-scored remaining move to index `i`.
+    #[inline]
+    fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+        let mut best = i;
+        for j in i + 1..moves.len() {
+            if scores[j] > scores[best] {
+                best = j;
+            }
+        }
+        moves.swap(i, best);
+        scores.swap(i, best);
+        moves[i]
+    }
+
+    /// Whether the side to move has material other than pawns and the king (null move is
+    /// unsound in pawn endings).
+    fn has_pieces(&self, pos: &Position) -> bool {
+        let v = pos.variant();
+        let us = pos.turn();
+        let b = pos.board();
+        let mut other = b.by_color(us);
+        if let Some(p) = v.pawn() {
+            other = other - b.pieces(us, p);
+        }
+        if let Some(k) = v.king() {
+            other = other - b.pieces(us, k);
+        }
+        other.any() || !pos.hand(us).is_empty()
+    }
+
+    /// The principal search node.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn negamax(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: Value,
+        mut beta: Value,
+        pv_node: bool,
+        null_ok: bool,
+    ) -> Value {
+        self.pv_len[ply] = 0;
+        // Step 1. Terminal positions, draws and mate-distance pruning.
+        if ply > 0 {
+            if let Some(v) = self.terminal(pos, ply) {
+                self.count_node(ply);
+                return v;
+            }
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                self.count_node(ply);
+                return alpha;
+            }
+        }
+        // Step 2. The horizon.
+        if depth <= 0 || ply >= MAX_PLY {
+            return if self.params.qsearch && ply < MAX_PLY {
+                self.qsearch(pos, ply, alpha, beta, 0)
+            } else {
+                self.count_node(ply);
+                self.eval.evaluate(pos)
+            };
+        }
+        self.count_node(ply);
+        if self.aborted {
+            return 0;
+        }
+
+        // Step 3. Transposition table.
+        let key = pos.hash();
+        let entry = self.tt.probe(key);
+        let tt_move = entry.map_or(0, |e| e.mv);
+        if let Some(e) = entry {
+            if self.params.tt_cutoffs && !pv_node && e.depth >= depth {
+                let v = from_tt(e.value, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+
+        // Step 4. Static evaluation and the prunings it allows.
+        let in_check = self.in_check(pos);
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            match entry {
+                Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
+                _ => self.eval.evaluate(pos),
+            }
+        };
+        if self.params.futility && !pv_node && !in_check && depth <= 6 && beta.abs() < MATE_BOUND {
+            let margin = self.params.futility_margin * depth;
+            if static_eval - margin >= beta {
+                return static_eval - margin;
+            }
+        }
+        if self.params.null_move
+            && !pv_node
+            && null_ok
+            && !in_check
+            && depth >= 3
+            && static_eval >= beta
+            && beta.abs() < MATE_BOUND
+            && self.has_pieces(pos)
+        {
+            let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+            let mut child = pos.clone();
+            child.pass_turn();
+            self.stack.push(key);
+            let v = -self.negamax(&child, depth - 1 - r, ply + 1, -beta, -beta + 1, false, false);
+            self.stack.pop();
+            if self.aborted {
+                return 0;
+            }
+            if v >= beta {
+                return if v >= MATE_BOUND { beta } else { v };
+            }
+        }
+        // Internal iterative reduction: without a move to try first, search less.
+        if tt_move == 0 && depth >= 5 && self.params.lmr {
+            depth -= 1;
+        }
+
+        // Step 5. Moves, ordered.
+        let mut moves = MoveList::new();
+        pos.gen_legal(&mut moves);
+        if moves.is_empty() {
+            return self.no_moves(pos, ply);
+        }
+        let mut scores = [0i32; rules::moves::MOVE_LIST_CAPACITY];
+        let scores = &mut scores[..moves.len()];
+        self.score_moves(pos, &moves, scores, tt_move, ply);
+
+        // Step 6. The move loop.
+        let mut best = -INFINITE;
+        let mut best_move: Option<Move> = None;
+        let mut quiets = arrayvec::ArrayVec::<Move, 64>::new();
+        let original_alpha = alpha;
+        let mut searched = 0usize;
+        for i in 0..moves.len() {
+            let m = Searcher::pick(&mut moves, scores, i);
+            let capture_or_promo = self.victim_value(pos, m).is_some() || m.promotion_role().is_some();
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let gives_check = self.params.check_matters && child.is_check();
+            let quiet = !capture_or_promo && !gives_check;
+
+            // Step 7. Prune hopeless moves at low depth (never before something is searched).
+            if self.params.futility && !pv_node && !in_check && best > -MATE_BOUND && searched > 0 {
+                if quiet {
+                    if depth <= 4 && quiets.len() >= 3 + (depth * depth) as usize * 2 {
+                        continue;
+                    }
+                    if depth <= 3 && static_eval + 100 + 100 * depth <= alpha {
+                        continue;
+                    }
+                } else if depth <= 4 && scores[i] < GOOD_CAPTURE && !see_ge(pos, self.eval, m, -90 * depth) {
+                    continue;
+                }
+            }
+
+            let extension = i32::from(self.params.check_extension && gives_check && ply < MAX_PLY / 2);
+            let new_depth = depth - 1 + extension;
+            let v = if self.is_chance(pos, m) {
+                self.chance_node(pos, m, new_depth, ply, alpha, beta)
+            } else if searched == 0 {
+                self.move_value(pos, m, &child, new_depth, ply, alpha, beta, pv_node)
+            } else {
+                // Step 8. Late-move reductions and the principal-variation re-searches.
+                let mut r = 0;
+                if self.params.lmr && depth >= 3 && quiet && !in_check && searched >= if pv_node { 3 } else { 2 } {
+                    r = self.lmr[depth.min(63) as usize][searched.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if scores[i] >= KILLER {
+                        r -= 1;
+                    }
+                    r -= (scores[i] / 6000).clamp(-2, 2);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut v = self.move_value(pos, m, &child, new_depth - r, ply, alpha, alpha + 1, false);
+                if v > alpha && r > 0 {
+                    v = self.move_value(pos, m, &child, new_depth, ply, alpha, alpha + 1, false);
+                }
+                if v > alpha && v < beta && pv_node {
+                    v = self.move_value(pos, m, &child, new_depth, ply, alpha, beta, true);
+                }
+                v
+            };
+            searched += 1;
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    alpha = v;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        if !capture_or_promo {
+                            self.history.reward(pos, ply, m, depth, &quiets);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !capture_or_promo && !quiets.is_full() {
+                quiets.push(m);
+            }
+        }
+
+        // Step 9. Store the result.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha && best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { static_eval };
+        self.tt.store(key, best_move.map_or(0, |m| m.raw()), to_tt(best, ply), stored_eval, depth, bound);
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][0] = Some(m);
+        let n = self.pv_len[ply + 1].min(MAX_PLY - 1);
+        for i in 0..n {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = n + 1;
+    }
+
+    /// Quiescence: captures and promotions until the position is quiet (all moves in check).
+    pub(crate) fn qsearch(&mut self, pos: &Position, ply: usize, mut alpha: Value, beta: Value, qply: usize) -> Value {
+        self.pv_len[ply] = 0;
+        self.count_node(ply);
+        if self.aborted {
+            return 0;
+        }
+        let v = pos.variant();
+        if v.win == WinCondition::KingCapture && v.king().is_some() && pos.king_square(pos.turn()).is_none() {
+            return mated_in(ply);
+        }
+        let in_check = self.in_check(pos);
+        let stand_pat = if in_check { -INFINITE } else { self.eval.evaluate(pos) };
+        if !in_check {
+            if stand_pat >= beta || qply >= MAX_QPLY || ply >= MAX_PLY {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+        }
+        let mut moves = MoveList::new();
+        pos.gen_legal(&mut moves);
+        if moves.is_empty() {
+            return if in_check { mated_in(ply) } else { stand_pat };
+        }
+        let mut scores = [0i32; rules::moves::MOVE_LIST_CAPACITY];
+        let mut n = 0;
+        // Keep the tactical moves (all moves when in check), scored by MVV-LVA.
+        for i in 0..moves.len() {
+            let m = moves[i];
+            let victim = self.victim_value(pos, m);
+            let promo = m.promotion_role().filter(|&r| self.is_best_promotion(pos, r));
+            if in_check || victim.is_some() || promo.is_some() {
+                let attacker = pos.moving_role(m).map_or(0, |r| self.eval.value(r).min(2_000));
+                moves[n] = m;
+                scores[n] = victim.unwrap_or(0) * 16 + promo.map_or(0, |r| self.eval.value(r)) * 8 - attacker / 8;
+                n += 1;
+            }
+        }
+        moves.truncate(n);
+        let scores = &mut scores[..n];
+        let mut best = stand_pat;
+        for i in 0..moves.len() {
+            let m = Searcher::pick(&mut moves, scores, i);
+            if !in_check {
+                // Delta pruning and losing exchanges.
+                let gain =
+                    self.victim_value(pos, m).unwrap_or(0) + m.promotion_role().map_or(0, |r| self.eval.value(r));
+                if stand_pat + gain + 200 <= alpha && m.promotion_role().is_none() {
+                    continue;
+                }
+                if !see_ge(pos, self.eval, m, 0) {
+                    continue;
+                }
+            }
+            let v = if self.is_chance(pos, m) {
+                self.chance_qsearch(pos, m, ply, qply)
+            } else {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                -self.qsearch(&child, ply + 1, -beta, -alpha, qply + 1)
+            };
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,86 @@
+//! Search limits (depth, nodes, move time, clocks) and the time budget derived from them.
+//! A soft limit stops iterative deepening between iterations; a hard limit aborts a search.
+
+use rules::Color;
+use std::time::Duration;
+
+/// What bounds a search. [`Limits::default`] (nothing set) searches until stopped or
+/// until the maximum depth.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum depth in plies.
+    pub depth: Option<u32>,
+    /// Maximum nodes.
+    pub nodes: Option<u64>,
+    /// Exact time for this move.
+    pub movetime: Option<Duration>,
+    /// Clock times, `[white, black]`.
+    pub time: [Option<Duration>; 2],
+    /// Increments per move, `[white, black]`.
+    pub inc: [Option<Duration>; 2],
+    /// Moves until the next time control.
+    pub movestogo: Option<u32>,
+    /// Search until told to stop.
+    pub infinite: bool,
+}
+
+impl Limits {
+    /// A fixed depth.
+    pub fn depth(d: u32) -> Limits {
+        Limits { depth: Some(d), ..Limits::default() }
+    }
+
+    /// A fixed node count.
+    pub fn nodes(n: u64) -> Limits {
+        Limits { nodes: Some(n), ..Limits::default() }
+    }
+
+    /// A fixed time per move.
+    pub fn movetime(t: Duration) -> Limits {
+        Limits { movetime: Some(t), ..Limits::default() }
+    }
+
+    /// The time budget for the side to move: `(soft, hard)`, or `None` for no time limit.
+    pub fn budget(&self, us: Color) -> Option<(Duration, Duration)> {
+        if self.infinite {
+            return None;
+        }
+        if let Some(t) = self.movetime {
+            // Leave a little for the reply to travel.
+            let t = t.saturating_sub(Duration::from_millis(5)).max(Duration::from_millis(1));
+            return Some((t, t));
+        }
+        let left = self.time[us.index()]?;
+        let inc = self.inc[us.index()].unwrap_or_default();
+        let overhead = Duration::from_millis(20);
+        let usable = left.saturating_sub(overhead);
+        let moves = self.movestogo.map_or(30, |m| m.clamp(1, 30)) as u32;
+        let mut soft = usable / moves + inc * 3 / 4;
+        let cap = usable * 2 / 5;
+        if moves == 1 {
+            soft = usable * 9 / 10;
+        }
+        soft = soft.min(cap.max(Duration::from_millis(1)));
+        let hard = (soft * 4).min(usable * 3 / 5).max(soft);
+        Some((soft.max(Duration::from_millis(1)), hard.max(Duration::from_millis(1))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets() {
+        let l = Limits { time: [Some(Duration::from_secs(60)), None], ..Limits::default() };
+        let (soft, hard) = l.budget(Color::White).unwrap();
+        assert!(soft > Duration::from_millis(1500) && soft < Duration::from_millis(2500));
+        assert!(hard >= soft && hard < Duration::from_secs(30));
+        assert_eq!(l.budget(Color::Black), None);
+        let l = Limits::movetime(Duration::from_millis(100));
+        assert_eq!(l.budget(Color::Black), Some((Duration::from_millis(95), Duration::from_millis(95))));
+        let tiny = Limits { time: [Some(Duration::from_millis(30)), None], ..Limits::default() };
+        let (s, h) = tiny.budget(Color::White).unwrap();
+        assert!(s <= h && h <= Duration::from_millis(30));
+    }
+}

@@ -1,0 +1,1 @@
+//! Placeholder: matches between UCI engines (being written).

@@ -1,0 +1,1 @@
+//! Placeholder: driving an external UCI engine as a process (being written).
