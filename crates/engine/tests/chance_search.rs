@@ -1,0 +1,148 @@
+//! The pruned chance search (alpha-beta with Star1/Star2 chance nodes, PVS, aspiration,
+//! move ordering) returns exactly the value of a plain expectiminimax without pruning.
+//!
+//! Positions: random playouts in two chance variants on 5x5 (every move succeeds with
+//! probability 1/2, or 3/10) and in coin-flip chess; depths 1 to 3.
+
+use engine::expectimax::weights;
+use engine::score::{Value, MATE};
+use engine::{Engine, Evaluator, Limits, SearchParams};
+use rand::Rng;
+use rules::chance::ChanceRule;
+use rules::variant::{load, InsufficientMaterial, WinCondition};
+use rules::{variants, Position, Variant};
+
+/// Gardner minichess where every move succeeds with probability `n/d`.
+fn chance_gardner(n: u64, d: u64) -> &'static Variant {
+    let mut r = variants::gardner::rules();
+    r.name = format!("gardner-chance-{n}-{d}");
+    r.chance = ChanceRule::MoveSuccess { numerator: n, denominator: d };
+    load(r).expect("valid variant")
+}
+
+/// Plain expectiminimax to `depth`, with the same terminal rules as the search.
+fn expectiminimax(pos: &Position, depth: u32, ply: usize, path: &mut Vec<u64>, eval: &Evaluator) -> Value {
+    let v = pos.variant();
+    let check_matters = !v.self_check && v.win == WinCondition::Checkmate;
+    if ply > 0 {
+        if v.win == WinCondition::KingCapture && pos.king_square(pos.turn()).is_none() {
+            return -MATE + ply as Value;
+        }
+        let h = pos.halfmoves() as usize;
+        if v.draws.fifty_move && h >= 100 && (!(check_matters && pos.is_check()) || pos.has_legal_move()) {
+            return 0;
+        }
+        if v.draws.repetition && h >= 2 && path.iter().rev().take(h).any(|&k| k == pos.hash()) {
+            return 0;
+        }
+        if v.draws.insufficient != InsufficientMaterial::Never
+            && pos.board().occupied().count() <= 4
+            && pos.is_insufficient_material()
+        {
+            return 0;
+        }
+    }
+    if depth == 0 {
+        return eval.evaluate(pos);
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return if v.win == WinCondition::Checkmate && pos.is_check() { -MATE + ply as Value } else { 0 };
+    }
+    let mut best = Value::MIN;
+    path.push(pos.hash());
+    for &m in &moves {
+        let (w, d) = weights(pos.chance(m).outcomes());
+        let mut sum = 0i64;
+        for (event, wi) in w {
+            let mut child = pos.clone();
+            child.play_event(m, event);
+            sum += wi * -(expectiminimax(&child, depth - 1, ply + 1, path, eval) as i64);
+        }
+        best = best.max(sum.div_euclid(d) as Value);
+    }
+    path.pop();
+    best
+}
+
+/// Positions from seeded random playouts (successful moves only), not yet over.
+fn random_positions(v: &'static Variant, count: usize, seed: u64, max_plies: u32) -> Vec<Position> {
+    let mut rng = rules::chance::seeded_rng(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = Position::start(v);
+        let plies = rng.gen_range(0..=max_plies);
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+        }
+        if pos.has_legal_move() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+fn check_variant(v: &'static Variant, count: usize, seed: u64, max_plies: u32, max_depth: u32) {
+    let eval = Evaluator::new(v);
+    let mut engine = Engine::with_hash(4);
+    engine.set_params(Some(SearchParams::exact(v)));
+    let mut mismatches = Vec::new();
+    for pos in random_positions(v, count, seed, max_plies) {
+        engine.clear();
+        for depth in 1..=max_depth {
+            let expected = expectiminimax(&pos, depth, 0, &mut Vec::new(), &eval);
+            let got = engine.search(pos.clone(), &[], Limits::depth(depth), |_| {}).value;
+            if got != expected {
+                mismatches.push(format!("{} depth {depth}: search {got}, expectiminimax {expected}", pos.fen()));
+            }
+        }
+    }
+    assert!(mismatches.is_empty(), "{} mismatches:\n{}", mismatches.len(), mismatches.join("\n"));
+}
+
+#[test]
+fn star1_star2_equal_expectiminimax_on_5x5_half() {
+    check_variant(chance_gardner(1, 2), 200, 1, 24, 3);
+}
+
+#[test]
+fn star1_star2_equal_expectiminimax_on_5x5_three_tenths() {
+    check_variant(chance_gardner(3, 10), 200, 2, 24, 3);
+}
+
+#[test]
+fn star1_star2_equal_expectiminimax_in_coinflip_chess() {
+    // Full chess branches widely: depth 2 on 100 positions.
+    let coinflip = variants::by_name("coinflip").expect("built in");
+    check_variant(coinflip, 100, 3, 40, 2);
+}
+
+#[test]
+fn pruning_actually_prunes() {
+    // The same values with fewer nodes than the tree has: Star1/Star2 cut.
+    let v = chance_gardner(1, 2);
+    let pos = Position::start(v);
+    let mut engine = Engine::with_hash(4);
+    engine.set_params(Some(SearchParams::exact(v)));
+    let r = engine.search(pos.clone(), &[], Limits::depth(3), |_| {});
+    fn tree(pos: &Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut n = 1;
+        for m in pos.legal_moves() {
+            for (e, _) in pos.chance(m).outcomes() {
+                let mut c = pos.clone();
+                c.play_event(m, *e);
+                n += tree(&c, depth - 1);
+            }
+        }
+        n
+    }
+    let full = tree(&pos, 3);
+    assert!(r.nodes < full, "search visited {} nodes, the full tree has {full}", r.nodes);
+}
