@@ -1,1 +1,376 @@
-//! Placeholder: uci (being written).
+//! The UCI protocol loop with Fairy-Stockfish's variant conventions (`UCI_Variant`, drops as
+//! `P@e4`, FENs with pockets and any board size), driving the [`Engine`] in the background.
+//!
+//! Commands: `uci`, `isready`, `setoption` (`Hash`, `Threads`, `Clear Hash`, `UCI_Variant`),
+//! `ucinewgame`, `position startpos|fen ... [moves ...]`, `go` (`wtime btime winc binc
+//! movestogo movetime nodes depth mate infinite ponder`, and `go perft N`), `stop`,
+//! `ponderhit`, `quit`, and `d` (a diagram with the FEN).
+//!
+//! Readings worth knowing:
+//! - Bad input never ends the loop: it gets one `info string error: ...` line. A bad FEN keeps
+//!   the previous position; an illegal move in `position ... moves` keeps the position reached
+//!   before it; a `go` with a bad number does not search.
+//! - After `setoption name UCI_Variant value X` the position is X's start position and the
+//!   engine prints Fairy-Stockfish's line `info string variant X files F ranks R pocket P
+//!   template T startpos FEN` (pocket as Fairy-Stockfish counts it: every piece kind of a drop
+//!   variant, 6 for crazyhouse).
+//! - `go ponder` searches until `stop` or `ponderhit` (both end the search and print its
+//!   move): the engine does not advertise pondering, so GUIs do not send it.
+//! - At the end of input a running search finishes (an infinite one is stopped) and prints its
+//!   move, so `echo "go depth 6" | fairylab uci` answers; `quit` stops at once.
+//! - In chance variants the moves of `position` are played as if they succeeded.
+//!
+//! ```
+//! use std::io::Cursor;
+//! let out = std::sync::Arc::new(std::sync::Mutex::new(Vec::<u8>::new()));
+//! let input = Cursor::new("uci\nposition startpos moves e2e4\ngo depth 2\n");
+//! engine::uci::run(input, out.clone()).unwrap();
+//! let text = String::from_utf8(out.lock().unwrap().clone()).unwrap();
+//! assert!(text.contains("uciok") && text.contains("bestmove "));
+//! ```
+
+use crate::engine::{Info, Report, SearchResult};
+use crate::protocol::{self, parse_number, send, uci_line, variant_by_name, Output, Session};
+use crate::time::Limits;
+use crate::tt::DEFAULT_MB;
+use crate::Engine;
+use rules::perft::{divide, perft};
+use rules::uci::to_uci;
+use rules::{variants, Position};
+use std::io::{self, BufRead};
+use std::time::Duration;
+
+/// The largest `Hash` value accepted, in MiB.
+const MAX_HASH_MB: usize = 65536;
+
+/// Runs the UCI loop on `input` until `quit` or the end of input, writing replies to `output`.
+///
+/// # Errors
+///
+/// Reading the input or writing the output failed (e.g. the GUI closed the pipe).
+pub fn run<R: BufRead>(input: R, output: Output) -> io::Result<()> {
+    let mut uci = Uci::new(output);
+    for line in protocol::lines(input) {
+        if uci.handle(&line?)? == Flow::Quit {
+            return Ok(());
+        }
+    }
+    uci.finish_search();
+    Ok(())
+}
+
+/// Whether the loop goes on after a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// What `go` asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Go {
+    Search(Limits),
+    Perft(u32),
+}
+
+/// The state of one UCI session.
+struct Uci {
+    out: Output,
+    engine: Engine,
+    session: Session,
+    /// Whether the running search (if any) waits for `stop`.
+    infinite: bool,
+}
+
+impl Uci {
+    fn new(out: Output) -> Uci {
+        let chess = variants::all()[0];
+        Uci { out, engine: Engine::with_hash(DEFAULT_MB), session: Session::new(chess), infinite: false }
+    }
+
+    fn send(&self, line: &str) -> io::Result<()> {
+        send(&self.out, line)
+    }
+
+    fn error(&self, message: &str) -> io::Result<()> {
+        self.send(&format!("info string error: {message}"))
+    }
+
+    /// Lets a running search end (stopping it if it would wait for `stop`).
+    fn finish_search(&mut self) {
+        if self.infinite {
+            self.engine.stop();
+        }
+        self.engine.wait();
+        self.infinite = false;
+    }
+
+    fn handle(&mut self, line: &str) -> io::Result<Flow> {
+        let mut tokens = line.split_whitespace();
+        let Some(command) = tokens.next() else { return Ok(Flow::Continue) };
+        let rest: Vec<&str> = tokens.collect();
+        match command {
+            "uci" => self.identify()?,
+            "isready" => self.send("readyok")?,
+            "debug" | "register" => {}
+            "setoption" => self.set_option(&rest)?,
+            "ucinewgame" => {
+                self.finish_search();
+                self.engine.clear();
+                self.session.reset(self.session.variant());
+            }
+            "position" => self.position(&rest)?,
+            "go" => self.go(&rest)?,
+            "stop" | "ponderhit" => self.engine.stop(),
+            "quit" => {
+                self.engine.stop();
+                self.engine.wait();
+                return Ok(Flow::Quit);
+            }
+            "d" => {
+                for l in self.session.diagram() {
+                    self.send(&l)?;
+                }
+            }
+            other => self.error(&format!("unknown command '{other}'"))?,
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn identify(&self) -> io::Result<()> {
+        self.send(&format!("id name fairylab {}", env!("CARGO_PKG_VERSION")))?;
+        self.send("id author fairylab developers")?;
+        self.send("")?;
+        self.send(&format!("option name Hash type spin default {DEFAULT_MB} min 1 max {MAX_HASH_MB}"))?;
+        self.send("option name Threads type spin default 1 min 1 max 1")?;
+        self.send("option name Clear Hash type button")?;
+        let vars: String = variants::all().iter().map(|v| format!(" var {}", v.name)).collect();
+        self.send(&format!("option name UCI_Variant type combo default chess{vars}"))?;
+        self.send("uciok")
+    }
+
+    /// `setoption name <name> [value <value>]`; names are case-insensitive.
+    fn set_option(&mut self, args: &[&str]) -> io::Result<()> {
+        if args.first() != Some(&"name") {
+            return self.error("setoption needs 'name <option> [value <value>]'");
+        }
+        let value_at = args.iter().position(|t| *t == "value").unwrap_or(args.len());
+        let name = args[1..value_at].join(" ");
+        let value = args.get(value_at + 1..).map(|v| v.join(" ")).unwrap_or_default();
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => match value.parse::<usize>() {
+                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
+                    self.finish_search();
+                    self.engine.set_hash(mb);
+                }
+                _ => self.error(&format!("bad value '{value}' for Hash (1 to {MAX_HASH_MB} MiB)"))?,
+            },
+            "threads" => {
+                if value != "1" {
+                    self.error(&format!("bad value '{value}' for Threads (only 1 is supported)"))?;
+                }
+            }
+            "clear hash" => {
+                self.finish_search();
+                self.engine.clear();
+            }
+            "uci_variant" => match variant_by_name(&value) {
+                Ok(v) => {
+                    self.session.reset(v);
+                    self.send(&format!("info string variant {} {}", v.name, self.session.variant_info()))?;
+                }
+                Err(e) => self.error(&format!("{e}; keeping {}", self.session.variant().name))?,
+            },
+            _ => self.error(&format!("unknown option '{name}'"))?,
+        }
+        Ok(())
+    }
+
+    /// `position startpos|fen <fen> [moves ...]`.
+    fn position(&mut self, args: &[&str]) -> io::Result<()> {
+        let moves_at = args.iter().position(|t| *t == "moves").unwrap_or(args.len());
+        let moves = args.get(moves_at + 1..).unwrap_or(&[]);
+        let mut next = self.session.clone();
+        match args.first() {
+            Some(&"startpos") if moves_at == 1 => next.reset(next.variant()),
+            Some(&"fen") if moves_at > 1 => {
+                let fen = args[1..moves_at].join(" ");
+                if let Err(e) = next.set_fen(&fen) {
+                    return self.error(&format!(
+                        "bad FEN '{fen}' for {}: {e}; keeping the previous position",
+                        next.variant().name
+                    ));
+                }
+            }
+            _ => return self.error("position needs 'startpos' or 'fen <FEN>', then optionally 'moves ...'"),
+        }
+        let result = next.play_all(moves.iter().copied());
+        self.session = next;
+        if let Err(e) = result {
+            self.error(&format!("{e}; the position is the one before that move"))?;
+        }
+        Ok(())
+    }
+
+    fn go(&mut self, args: &[&str]) -> io::Result<()> {
+        let go = match parse_go(args) {
+            Ok(go) => go,
+            Err(e) => return self.error(&format!("go: {e}; not searching")),
+        };
+        self.finish_search();
+        match go {
+            Go::Perft(depth) => self.perft(depth),
+            Go::Search(limits) => {
+                if args.contains(&"searchmoves") {
+                    self.send("info string searchmoves is not supported: searching all moves")?;
+                }
+                self.infinite = limits.infinite;
+                let pos = self.session.position().clone();
+                let out = self.out.clone();
+                let root = pos.clone();
+                self.engine.start(pos, self.session.history(), limits, move |report| {
+                    // The search thread cannot do anything useful about a closed output.
+                    let _ = match report {
+                        Report::Info(i) => send(&out, &info_line(&root, &i)),
+                        Report::Done(r) => send_bestmove(&out, &root, &r),
+                    };
+                });
+                Ok(())
+            }
+        }
+    }
+
+    /// `go perft N`: the count below each legal move, then the total (as Stockfish prints it).
+    fn perft(&self, depth: u32) -> io::Result<()> {
+        let pos = self.session.position();
+        let mut split: Vec<(String, u64)> = if depth == 0 {
+            Vec::new()
+        } else {
+            divide(pos, depth).into_iter().map(|(m, n)| (to_uci(pos, m), n)).collect()
+        };
+        split.sort();
+        for (m, n) in &split {
+            self.send(&format!("{m}: {n}"))?;
+        }
+        let total = if depth == 0 { perft(pos, 0) } else { split.iter().map(|(_, n)| n).sum() };
+        self.send("")?;
+        self.send(&format!("Nodes searched: {total}"))?;
+        self.send("")
+    }
+}
+
+/// Parses the arguments of `go`.
+fn parse_go(args: &[&str]) -> Result<Go, String> {
+    let mut limits = Limits::default();
+    let mut it = args.iter().copied().peekable();
+    let millis = |name: &str, text: Option<&str>| -> Result<Duration, String> {
+        // Some GUIs send a negative remaining time once the flag has fallen.
+        let ms: i64 = parse_number(name, text)?;
+        Ok(Duration::from_millis(ms.max(0) as u64))
+    };
+    while let Some(token) = it.next() {
+        match token {
+            "wtime" => limits.time[0] = Some(millis(token, it.next())?),
+            "btime" => limits.time[1] = Some(millis(token, it.next())?),
+            "winc" => limits.inc[0] = Some(millis(token, it.next())?),
+            "binc" => limits.inc[1] = Some(millis(token, it.next())?),
+            "movetime" => limits.movetime = Some(millis(token, it.next())?),
+            "movestogo" => limits.movestogo = Some(parse_number(token, it.next())?),
+            "nodes" => limits.nodes = Some(parse_number(token, it.next())?),
+            "depth" => limits.depth = Some(parse_number(token, it.next())?),
+            "mate" => {
+                let moves: u32 = parse_number(token, it.next())?;
+                limits.depth = Some(moves.saturating_mul(2).saturating_sub(1).max(1));
+            }
+            "infinite" | "ponder" => limits.infinite = true,
+            "perft" => return Ok(Go::Perft(parse_number(token, it.next())?)),
+            "searchmoves" => {
+                // Skip the moves: everything up to the next keyword.
+                while it.peek().is_some_and(|t| !is_go_keyword(t)) {
+                    it.next();
+                }
+            }
+            other => return Err(format!("unknown parameter '{other}'")),
+        }
+    }
+    Ok(Go::Search(limits))
+}
+
+fn is_go_keyword(t: &str) -> bool {
+    matches!(
+        t,
+        "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movetime"
+            | "movestogo"
+            | "nodes"
+            | "depth"
+            | "mate"
+            | "infinite"
+            | "ponder"
+            | "perft"
+            | "searchmoves"
+    )
+}
+
+/// `info depth ... pv ...` for one iteration.
+fn info_line(root: &Position, i: &Info) -> String {
+    let bound = match i.lower_bound {
+        Some(true) => " lowerbound",
+        Some(false) => " upperbound",
+        None => "",
+    };
+    let mut line = format!(
+        "info depth {} seldepth {} score {}{bound} nodes {} nps {} hashfull {} time {}",
+        i.depth,
+        i.seldepth.max(i.depth),
+        i.score,
+        i.nodes,
+        i.nps(),
+        i.hashfull,
+        i.time.as_millis()
+    );
+    let pv = uci_line(root, &i.pv);
+    if !pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&pv);
+    }
+    line
+}
+
+/// `bestmove M [ponder P]`, or Stockfish's `bestmove (none)` (after a depth-0 score) when
+/// there is no legal move.
+fn send_bestmove(out: &Output, root: &Position, r: &SearchResult) -> io::Result<()> {
+    let legal = root.legal_moves();
+    let Some(&first) = legal.first() else {
+        let score = if root.is_check() { "mate 0" } else { "cp 0" };
+        send(out, &format!("info depth 0 score {score}"))?;
+        return send(out, "bestmove (none)");
+    };
+    let best = match r.best {
+        Some(m) if root.is_legal(m) => m,
+        other => {
+            // Never hand the GUI an illegal move: say so and play a legal one.
+            let text = other.map_or_else(|| "no move".to_string(), |m| format!("{m:?}"));
+            send(
+                out,
+                &format!(
+                    "info string error: the search returned {text}, not a legal move; playing the first legal move"
+                ),
+            )?;
+            first
+        }
+    };
+    let line = match r.ponder {
+        Some(p) if r.best == Some(best) => uci_line(root, &[best, p]),
+        _ => uci_line(root, &[best]),
+    };
+    let mut words = line.split(' ');
+    let best_text = words.next().unwrap_or_default();
+    match words.next() {
+        Some(p) => send(out, &format!("bestmove {best_text} ponder {p}")),
+        None => send(out, &format!("bestmove {best_text}")),
+    }
+}

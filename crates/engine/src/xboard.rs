@@ -1,1 +1,612 @@
-//! Placeholder: xboard (being written).
+//! The XBoard (CECP protocol 2) loop: variants by XBoard's names, `setup` for engine-defined
+//! variants, clocks and levels, force mode, and the engine's `move` replies and result claims.
+//!
+//! Input is read on its own thread, so `?`, `force`, `ping` and `quit` are heard while the
+//! engine thinks; every state change happens on the loop's thread, in the order events come.
+//!
+//! Readings worth knowing:
+//! - Variant names: `chess` is `normal` and `crazyhouse` is `crazyhouse` (XBoard knows both);
+//!   every other built-in variant is offered by its own name and, if its board is not 8x8,
+//!   also as `WxH+P_parent` (Gardner: `5x5+0_fairy`). After `variant X` for a variant XBoard
+//!   does not know, the engine describes it as Fairy-Stockfish does: `setup (PIECETOCHAR) WxH+P_parent
+//!   FEN` and one `piece L& BETZA` line per piece (pawn double steps, castling and drops as
+//!   Betza suffixes), so XBoard can draw and check it.
+//! - Without `st`, a clock (`level`, `time`) or `sd`, the engine thinks one second per move;
+//!   `sd` combines with either.
+//! - Bad input never ends the loop: `Error (unknown command): foo`, `Illegal move: e2e5`,
+//!   `tellusererror Illegal position: ...` (the previous position stays), `Error (unknown
+//!   variant): x`, `Error (bad holdings): ...`, `Error (bad argument): ...`.
+//! - When a move ends the game by fairylab's rules and the engine is playing (not in force
+//!   mode), it claims the result: `1-0 {White mates}`, `1/2-1/2 {Stalemate}`, ...
+//! - `holding [PN] [b]` replaces both hands (crazyhouse from an ICS); `undo` takes back one
+//!   ply, `remove` two. In chance variants every move is played as if it succeeded.
+//! - At the end of input a running search finishes and its move is printed.
+//!
+//! ```
+//! use std::io::Cursor;
+//! let out = std::sync::Arc::new(std::sync::Mutex::new(Vec::<u8>::new()));
+//! let input = Cursor::new("xboard\nprotover 2\nnew\nvariant gardner\nsd 2\ngo\n");
+//! engine::xboard::run(input, out.clone()).unwrap();
+//! let text = String::from_utf8(out.lock().unwrap().clone()).unwrap();
+//! assert!(text.contains("feature ") && text.contains("\nmove "));
+//! ```
+
+use crate::engine::{Info, Report, SearchResult};
+use crate::protocol::{self, pocket_size, send, template, uci_line, Output, Session};
+use crate::score::Score;
+use crate::time::Limits;
+use crate::Engine;
+use rules::betza::parse_betza;
+use rules::fen::ParseFenError;
+use rules::outcome::{EndReason, Outcome};
+use rules::uci::to_uci;
+use rules::{variants, Color, Position, Variant};
+use std::io::{self, BufRead};
+use std::sync::mpsc::{self, Sender};
+use std::time::Duration;
+
+/// Thinking time per move when the GUI set no time control and no depth.
+const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
+
+/// Runs the XBoard loop on `input` until `quit` or the end of input, writing to `output`.
+///
+/// # Errors
+///
+/// Writing the output failed (e.g. the GUI closed the pipe), or no input thread could start.
+pub fn run<R: BufRead + Send + 'static>(input: R, output: Output) -> io::Result<()> {
+    let (tx, rx) = mpsc::channel();
+    let reader = tx.clone();
+    std::thread::Builder::new().name("xboard-input".into()).spawn(move || {
+        for line in protocol::lines(input) {
+            let Ok(line) = line else { break };
+            if reader.send(Event::Line(line)).is_err() {
+                return;
+            }
+        }
+        let _ = reader.send(Event::Eof);
+    })?;
+    let mut xb = XBoard::new(output, tx);
+    let mut input_ended = false;
+    // The loop holds a sender itself (for the search), so `recv` only fails if that is gone.
+    while let Ok(event) = rx.recv() {
+        match event {
+            Event::Line(line) => {
+                if xb.handle(&line)? == Flow::Quit {
+                    xb.abort();
+                    return Ok(());
+                }
+            }
+            Event::Eof => input_ended = true,
+            Event::Report(id, report) => xb.report(id, report)?,
+        }
+        if input_ended && xb.search.is_none() {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// What the loop thread hears: input lines and search reports.
+enum Event {
+    Line(String),
+    Eof,
+    Report(u64, Report),
+}
+
+/// Whether the loop goes on after a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The time control and clocks the GUI sent.
+#[derive(Debug, Clone, Copy, Default)]
+struct Clock {
+    /// Moves per session (`level`); 0 is the whole game.
+    mps: u32,
+    /// Base time of `level`.
+    base: Option<Duration>,
+    /// Increment per move.
+    inc: Duration,
+    /// Exact time per move (`st`).
+    st: Option<Duration>,
+    /// Depth limit (`sd`).
+    sd: Option<u32>,
+    /// The engine's and the opponent's clocks (`time`, `otim`).
+    mine: Option<Duration>,
+    theirs: Option<Duration>,
+}
+
+/// A search in the background.
+struct Running {
+    id: u64,
+    root: Position,
+}
+
+/// The state of one XBoard session.
+struct XBoard {
+    out: Output,
+    events: Sender<Event>,
+    engine: Engine,
+    session: Session,
+    /// In force mode the engine only records moves.
+    force: bool,
+    /// The side the engine plays when not in force mode.
+    engine_color: Color,
+    post: bool,
+    clock: Clock,
+    search: Option<Running>,
+    next_id: u64,
+}
+
+impl XBoard {
+    fn new(out: Output, events: Sender<Event>) -> XBoard {
+        XBoard {
+            out,
+            events,
+            engine: Engine::new(),
+            session: Session::new(variants::all()[0]),
+            force: false,
+            engine_color: Color::Black,
+            post: false,
+            clock: Clock::default(),
+            search: None,
+            next_id: 0,
+        }
+    }
+
+    fn send(&self, line: &str) -> io::Result<()> {
+        send(&self.out, line)
+    }
+
+    /// Ends a running search without playing its move.
+    fn abort(&mut self) {
+        if self.search.take().is_some() {
+            self.engine.stop();
+            self.engine.wait();
+        }
+    }
+
+    fn handle(&mut self, line: &str) -> io::Result<Flow> {
+        let line = line.trim();
+        let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        let args: Vec<&str> = rest.split_whitespace().collect();
+        match command {
+            "" | "xboard" | "accepted" | "rejected" | "hard" | "easy" | "post" | "nopost" | "computer" | "name"
+            | "random" | "ics" | "bk" | "hint" | "nps" | "cores" | "draw" | "white" | "black" | "." | "exit"
+            | "option" | "analyze" | "edit" | "pause" | "resume" => match command {
+                "post" => self.post = true,
+                "nopost" => self.post = false,
+                "analyze" | "edit" | "pause" | "resume" => {
+                    self.send(&format!("Error (not supported): {command}"))?;
+                }
+                _ => {}
+            },
+            "protover" => self.features()?,
+            "ping" => self.send(&format!("pong {rest}"))?,
+            "new" => {
+                self.abort();
+                self.engine.clear();
+                self.session.reset(variants::all()[0]);
+                self.force = false;
+                self.engine_color = Color::Black;
+                self.clock.sd = None;
+                self.clock.mine = None;
+                self.clock.theirs = None;
+            }
+            "variant" => self.variant(rest)?,
+            "force" | "result" => {
+                self.abort();
+                self.force = true;
+            }
+            "go" => {
+                self.abort();
+                self.force = false;
+                self.engine_color = self.session.turn();
+                self.think()?;
+            }
+            "playother" => {
+                self.abort();
+                self.force = false;
+                self.engine_color = !self.session.turn();
+            }
+            "?" => {
+                if self.search.is_some() {
+                    self.engine.stop();
+                }
+            }
+            "level" | "st" | "sd" | "time" | "otim" => {
+                if let Err(e) = self.time_control(command, &args) {
+                    self.send(&format!("Error (bad argument): {line}: {e}"))?;
+                }
+            }
+            "memory" => match args.first().and_then(|a| a.parse::<usize>().ok()).filter(|&mb| mb >= 1) {
+                Some(mb) => {
+                    self.abort();
+                    self.engine.set_hash(mb);
+                }
+                None => self.send(&format!("Error (bad argument): {line}"))?,
+            },
+            "setboard" => {
+                self.abort();
+                if let Err(e) = self.session.set_fen(rest) {
+                    self.send(&format!("tellusererror Illegal position: {}", reason(&e)))?;
+                }
+            }
+            "holding" => self.holding(rest)?,
+            "undo" | "remove" => {
+                self.abort();
+                self.session.undo(if command == "undo" { 1 } else { 2 });
+            }
+            "usermove" => self.user_move(rest)?,
+            "quit" => return Ok(Flow::Quit),
+            other => {
+                // A bare move (protocol 1 style) is accepted when it is legal here.
+                if args.is_empty() && rules::uci::parse_uci(self.session.position(), other).is_ok() {
+                    self.user_move(other)?;
+                } else {
+                    self.send(&format!("Error (unknown command): {other}"))?;
+                }
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn features(&self) -> io::Result<()> {
+        let mut names = Vec::new();
+        for v in variants::all() {
+            names.extend(xboard_names(v));
+        }
+        self.send(&format!(
+            "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 \
+             colors=0 memory=1 myname=\"fairylab {}\" variants=\"{}\" done=1",
+            env!("CARGO_PKG_VERSION"),
+            names.join(",")
+        ))
+    }
+
+    fn variant(&mut self, name: &str) -> io::Result<()> {
+        self.abort();
+        let Some(v) = variant_from_xboard(name) else {
+            return self.send(&format!("Error (unknown variant): {name}"));
+        };
+        self.session.reset(v);
+        if !is_xboard_standard(v) {
+            for line in setup_lines(v) {
+                self.send(&line)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn time_control(&mut self, command: &str, args: &[&str]) -> Result<(), String> {
+        let seconds = |text: Option<&&str>| -> Result<Duration, String> {
+            let text = text.ok_or("missing number")?;
+            let s: f64 = text.parse().map_err(|_| format!("bad number '{text}'"))?;
+            if s.is_finite() && s >= 0.0 {
+                Ok(Duration::from_secs_f64(s))
+            } else {
+                Err(format!("bad number '{text}'"))
+            }
+        };
+        let centis = |text: Option<&&str>| -> Result<Duration, String> {
+            let text = text.ok_or("missing number")?;
+            // A clock may run below zero once the flag falls.
+            let cs: i64 = text.parse().map_err(|_| format!("bad number '{text}'"))?;
+            Ok(Duration::from_millis(cs.max(0) as u64 * 10))
+        };
+        match command {
+            "level" => {
+                if args.len() != 3 {
+                    return Err("expected 'level MPS BASE INC'".into());
+                }
+                let mps: u32 = args[0].parse().map_err(|_| format!("bad number '{}'", args[0]))?;
+                let base = match args[1].split_once(':') {
+                    Some((m, s)) => {
+                        let m: u64 = m.parse().map_err(|_| format!("bad time '{}'", args[1]))?;
+                        let s: u64 = s.parse().map_err(|_| format!("bad time '{}'", args[1]))?;
+                        Duration::from_secs(m * 60 + s)
+                    }
+                    None => seconds(args.get(1))? * 60,
+                };
+                let inc = seconds(args.get(2))?;
+                self.clock = Clock { mps, base: Some(base), inc, st: None, ..self.clock };
+            }
+            "st" => self.clock.st = Some(seconds(args.first())?),
+            "sd" => {
+                let text = args.first().ok_or("missing depth")?;
+                let d: u32 = text.parse().map_err(|_| format!("bad depth '{text}'"))?;
+                self.clock.sd = Some(d.max(1));
+            }
+            "time" => self.clock.mine = Some(centis(args.first())?),
+            _ => self.clock.theirs = Some(centis(args.first())?),
+        }
+        Ok(())
+    }
+
+    /// `holding [WHITE] [BLACK]` (anything after the brackets is ignored).
+    fn holding(&mut self, rest: &str) -> io::Result<()> {
+        let parts: Vec<&str> = rest.split(['[', ']']).collect();
+        // "[PN] [b]" splits into "", "PN", " ", "b", ...
+        let (Some(white), Some(black)) = (parts.get(1), parts.get(3)) else {
+            return self.send(&format!("Error (bad holdings): {rest}"));
+        };
+        let was_thinking = self.search.is_some();
+        self.abort();
+        if let Err(e) = self.session.set_hands(white, black) {
+            self.send(&format!("Error (bad holdings): {rest}: {}", reason(&e)))?;
+        }
+        if was_thinking {
+            self.think()?;
+        }
+        Ok(())
+    }
+
+    fn user_move(&mut self, text: &str) -> io::Result<()> {
+        self.abort();
+        if self.session.play_uci(text).is_err() {
+            return self.send(&format!("Illegal move: {text}"));
+        }
+        if self.force {
+            return Ok(());
+        }
+        if let Some(o) = self.session.outcome() {
+            return self.send(&result_line(&o));
+        }
+        if self.session.turn() == self.engine_color {
+            self.think()?;
+        }
+        Ok(())
+    }
+
+    /// Starts thinking about the engine's move (or claims the result if the game is over).
+    fn think(&mut self) -> io::Result<()> {
+        if let Some(o) = self.session.outcome() {
+            return self.send(&result_line(&o));
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        let pos = self.session.position().clone();
+        let events = self.events.clone();
+        self.search = Some(Running { id, root: pos.clone() });
+        self.engine.start(pos, self.session.history(), self.limits(), move |r| {
+            // The loop may be gone (quit); then nobody needs the report.
+            let _ = events.send(Event::Report(id, r));
+        });
+        Ok(())
+    }
+
+    /// The search limits from the time control.
+    fn limits(&self) -> Limits {
+        let c = &self.clock;
+        let mut limits = Limits { depth: c.sd, ..Limits::default() };
+        let us = self.session.turn();
+        if let Some(st) = c.st {
+            limits.movetime = Some(st);
+        } else if c.mine.is_some() || c.base.is_some() {
+            limits.time[us.index()] = c.mine.or(c.base);
+            limits.time[(!us).index()] = c.theirs.or(c.base);
+            limits.inc = [Some(c.inc); 2];
+            if c.mps > 0 {
+                let game = self.session.game();
+                let first = usize::from(game.start().turn() == us);
+                let ours = (game.moves().len() + first) / 2;
+                limits.movestogo = Some(c.mps - (ours as u32 % c.mps));
+            }
+        } else if c.sd.is_none() {
+            limits.movetime = Some(DEFAULT_MOVE_TIME);
+        }
+        limits
+    }
+
+    fn report(&mut self, id: u64, report: Report) -> io::Result<()> {
+        let Some(running) = self.search.as_ref().filter(|r| r.id == id) else { return Ok(()) };
+        match report {
+            Report::Info(i) => {
+                if self.post {
+                    self.send(&thinking_line(&running.root, &i))?;
+                }
+            }
+            Report::Done(r) => {
+                let root = running.root.clone();
+                self.search = None;
+                self.engine.wait();
+                self.play_result(&root, &r)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays the searched move: `move M`, then the result if the game is over.
+    fn play_result(&mut self, root: &Position, r: &SearchResult) -> io::Result<()> {
+        let legal = root.legal_moves();
+        let best = match r.best {
+            Some(m) if root.is_legal(m) => Some(m),
+            Some(m) => {
+                // Never hand the GUI an illegal move: say so and play a legal one.
+                self.send(&format!("telluser fairylab: the search returned an illegal move ({m:?})"))?;
+                legal.first().copied()
+            }
+            None => legal.first().copied(),
+        };
+        let Some(m) = best else {
+            if let Some(o) = self.session.outcome() {
+                self.send(&result_line(&o))?;
+            }
+            return Ok(());
+        };
+        let text = to_uci(root, m);
+        if self.session.play(m).is_err() {
+            return self.send(&format!("telluser fairylab: lost track of the position; {text} not played"));
+        }
+        self.send(&format!("move {text}"))?;
+        if let Some(o) = self.session.outcome() {
+            self.send(&result_line(&o))?;
+        }
+        Ok(())
+    }
+}
+
+/// The names XBoard may use for a variant: `normal` for chess, the name itself otherwise,
+/// plus `WxH+P_parent` for boards other than 8x8.
+fn xboard_names(v: &Variant) -> Vec<String> {
+    if v.name == "chess" {
+        return vec!["normal".into()];
+    }
+    let mut names = vec![v.name.clone()];
+    if v.geometry.files() != 8 || v.geometry.ranks() != 8 {
+        names.push(size_name(v));
+    }
+    names
+}
+
+/// `WxH+P_parent`, XBoard's name for a board size, holdings size and parent variant.
+fn size_name(v: &Variant) -> String {
+    format!("{}x{}+{}_{}", v.geometry.files(), v.geometry.ranks(), pocket_size(v), template(v))
+}
+
+/// Whether XBoard knows the variant by itself (no `setup` needed).
+fn is_xboard_standard(v: &Variant) -> bool {
+    v.name == "chess" || v.name == "crazyhouse"
+}
+
+/// The variant XBoard means by `name`.
+fn variant_from_xboard(name: &str) -> Option<&'static Variant> {
+    let name = name.trim();
+    if name.eq_ignore_ascii_case("normal") {
+        return variants::by_name("chess");
+    }
+    variants::by_name(name).or_else(|| variants::all().iter().copied().find(|v| size_name(v) == name))
+}
+
+/// The XBoard piece slot of each piece, as in Fairy-Stockfish's `pieceToCharTable`: pawn,
+/// knight, bishop, rook, queen first, the king last, other pieces in the free slots between.
+fn piece_to_char(v: &Variant) -> String {
+    const SLOTS: usize = 22;
+    let mut table = ['.'; SLOTS];
+    let mut others = Vec::new();
+    for p in &v.pieces {
+        let slot = if p.royal {
+            Some(SLOTS - 1)
+        } else if p.pawn {
+            Some(0)
+        } else {
+            "pnbrq".find(p.letter)
+        };
+        match slot.filter(|&s| table[s] == '.') {
+            Some(s) => table[s] = p.letter,
+            None => others.push(p.letter),
+        }
+    }
+    for letter in others {
+        if let Some(slot) = table[..SLOTS - 1].iter().position(|&c| c == '.') {
+            table[slot] = letter;
+        }
+    }
+    let white: String = table.iter().map(|c| c.to_ascii_uppercase()).collect();
+    let black: String = table.iter().collect();
+    format!("{white}{black}")
+}
+
+/// `setup (PIECETOCHAR) WxH+P_parent FEN` and `piece L& BETZA` lines for a variant XBoard
+/// does not know (pieces defined other than in Betza get no `piece` line).
+fn setup_lines(v: &Variant) -> Vec<String> {
+    let mut lines = vec![format!("setup ({}) {} {}", piece_to_char(v), size_name(v), v.start_fen)];
+    for p in &v.pieces {
+        if parse_betza(&p.source).is_err() {
+            continue;
+        }
+        let mut betza = p.source.clone();
+        if p.pawn && v.double_step[0] {
+            betza.push_str("ifmnD");
+        }
+        if p.royal {
+            if let Some(c) = v.castling {
+                betza.push_str(&format!("O{}", (c.king_to[0].abs_diff(c.king_to[1])) / 2));
+            }
+        }
+        if v.drops {
+            if p.pawn {
+                betza.push_str(&format!("j@{}", v.geometry.ranks() - 1));
+            } else {
+                betza.push_str(&format!("@{}", v.geometry.ranks()));
+            }
+        }
+        lines.push(format!("piece {}& {betza}", p.letter.to_ascii_uppercase()));
+    }
+    lines
+}
+
+/// The result claim for a finished game.
+fn result_line(o: &Outcome) -> String {
+    let reason = match *o {
+        Outcome::Decisive { winner, reason: EndReason::Checkmate } => format!("{} mates", side_name(winner)),
+        Outcome::Decisive { winner, reason: EndReason::KingCaptured } => {
+            format!("{} captures the king", side_name(winner))
+        }
+        Outcome::Decisive { winner, .. } => format!("{} wins", side_name(winner)),
+        Outcome::Draw { reason: EndReason::Stalemate } => "Stalemate".into(),
+        Outcome::Draw { reason: EndReason::FiftyMoves } => "Draw by fifty-move rule".into(),
+        Outcome::Draw { reason: EndReason::Repetition } => "Draw by repetition".into(),
+        Outcome::Draw { reason: EndReason::InsufficientMaterial } => "Insufficient material".into(),
+        Outcome::Draw { .. } => "Draw".into(),
+    };
+    format!("{} {{{reason}}}", o.result())
+}
+
+/// Why a FEN or holdings failed, without repeating "illegal position".
+fn reason(e: &ParseFenError) -> String {
+    match e {
+        ParseFenError::Illegal(p) => p.to_string(),
+        other => other.to_string(),
+    }
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// A `post` line: depth, score in centipawns (mates as ±(100000 + moves)), time in
+/// centiseconds, nodes and the principal variation.
+fn thinking_line(root: &Position, i: &Info) -> String {
+    let score = match i.score {
+        Score::Cp(cp) => cp,
+        Score::Mate(m) if m >= 0 => 100_000 + m,
+        Score::Mate(m) => -100_000 + m,
+    };
+    format!("{} {} {} {} {}", i.depth, score, i.time.as_millis() / 10, i.nodes, uci_line(root, &i.pv))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gardner_is_described_like_fairy_stockfish() {
+        let g = variants::by_name("gardner").unwrap();
+        assert_eq!(xboard_names(g), vec!["gardner".to_string(), "5x5+0_fairy".to_string()]);
+        assert_eq!(variant_from_xboard("5x5+0_fairy").map(|v| v.name.as_str()), Some("gardner"));
+        assert_eq!(variant_from_xboard("normal").map(|v| v.name.as_str()), Some("chess"));
+        let lines = setup_lines(g);
+        assert_eq!(
+            lines[0],
+            "setup (PNBRQ................Kpnbrq................k) 5x5+0_fairy rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1"
+        );
+        assert!(lines.contains(&"piece P& fmWfcF".to_string()));
+        let chess = variants::by_name("chess").unwrap();
+        assert!(setup_lines(chess).contains(&"piece K& KO2".to_string()));
+        assert!(setup_lines(chess).contains(&"piece P& fmWfcFifmnD".to_string()));
+    }
+
+    #[test]
+    fn results_name_the_reason() {
+        let mate = Outcome::Decisive { winner: Color::White, reason: EndReason::Checkmate };
+        assert_eq!(result_line(&mate), "1-0 {White mates}");
+        assert_eq!(result_line(&Outcome::Draw { reason: EndReason::Stalemate }), "1/2-1/2 {Stalemate}");
+    }
+}

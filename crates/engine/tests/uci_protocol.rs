@@ -1,0 +1,245 @@
+//! The UCI loop driven in memory: handshake, variants, positions with drops, searches,
+//! perft, repetition history, stop, and one error line per bad input with the loop going on.
+
+mod common;
+
+use common::{run_script, Client};
+use rules::game::Game;
+use rules::uci::parse_uci;
+use rules::{variants, Position};
+
+fn uci(script: &str) -> Vec<String> {
+    run_script(|i, o| engine::uci::run(i, o), script)
+}
+
+fn client() -> Client {
+    Client::start(|i, o| engine::uci::run(i, o))
+}
+
+/// The FEN the `d` command prints.
+fn fen_of(lines: &[String]) -> String {
+    let fens: Vec<&String> = lines.iter().filter(|l| l.starts_with("Fen: ")).collect();
+    fens.last().expect("a Fen: line")[5..].to_string()
+}
+
+#[test]
+fn handshake_lists_options_and_every_variant() {
+    let out = uci("uci\nisready\n");
+    assert!(out[0].starts_with("id name fairylab "), "{out:?}");
+    assert!(out.contains(&"id author fairylab developers".to_string()));
+    assert!(out.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
+    assert!(out.contains(&"option name Threads type spin default 1 min 1 max 1".to_string()));
+    assert!(out.contains(&"option name Clear Hash type button".to_string()));
+    let combo = out.iter().find(|l| l.starts_with("option name UCI_Variant type combo default chess")).expect("combo");
+    for v in variants::all() {
+        assert!(combo.contains(&format!(" var {}", v.name)), "{combo}");
+    }
+    let uciok = out.iter().position(|l| l == "uciok").expect("uciok");
+    assert_eq!(out[uciok + 1], "readyok");
+}
+
+#[test]
+fn variant_switch_prints_fairy_stockfish_line() {
+    let out = uci("setoption name UCI_Variant value gardner\nsetoption name uci_variant value crazyhouse\nd\n");
+    assert_eq!(
+        out[0],
+        "info string variant gardner files 5 ranks 5 pocket 0 template fairy startpos rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1"
+    );
+    assert_eq!(
+        out[1],
+        "info string variant crazyhouse files 8 ranks 8 pocket 6 template crazyhouse startpos \
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"
+    );
+    assert_eq!(fen_of(&out), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1");
+}
+
+#[test]
+fn positions_with_moves_drops_and_pockets() {
+    let out = uci("setoption name UCI_Variant value crazyhouse\n\
+         position startpos moves e2e4 d7d5 e4d5 d8d5 b1c3 d5a5 P@e6\nd\n\
+         position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[Pp] w KQkq - 2 3 moves P@d5 p@d4\nd\n");
+    let fens: Vec<&String> = out.iter().filter(|l| l.starts_with("Fen: ")).collect();
+    assert_eq!(fens[0], "Fen: rnb1kbnr/ppp1pppp/4P3/q7/8/2N5/PPPP1PPP/R1BQKBNR[p] b KQkq - 0 4");
+    assert_eq!(fens[1], "Fen: r1bqkbnr/pppp1ppp/2n5/3Pp3/3pP3/5N2/PPPP1PPP/RNBQKB1R[] w KQkq - 0 4");
+    assert!(!out.iter().any(|l| l.contains("error")), "{out:?}");
+    // Gardner: a 5x5 FEN.
+    let out = uci(
+        "setoption name UCI_Variant value gardner\nposition fen rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1 moves a2a3\nd\n",
+    );
+    assert_eq!(fen_of(&out), "rnbqk/ppppp/P4/1PPPP/RNBQK b - - 0 1");
+}
+
+#[test]
+fn go_depth_gives_a_legal_bestmove_with_info_lines() {
+    let out = uci("position startpos moves e2e4 e7e5\ngo depth 3\n");
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth ")).collect();
+    assert!(infos.len() >= 3, "{out:?}");
+    for i in &infos {
+        assert!(i.contains(" seldepth ") && i.contains(" score ") && i.contains(" nodes ") && i.contains(" nps "));
+        assert!(i.contains(" hashfull ") && i.contains(" time ") && i.contains(" pv "), "{i}");
+    }
+    let best = out.last().expect("output");
+    assert!(best.starts_with("bestmove "), "{out:?}");
+    let mut pos = Position::start(variants::by_name("chess").unwrap());
+    for m in ["e2e4", "e7e5"] {
+        let mv = parse_uci(&pos, m).unwrap();
+        pos.play(mv).unwrap();
+    }
+    let words: Vec<&str> = best.split_whitespace().collect();
+    let m = parse_uci(&pos, words[1]).expect("legal bestmove");
+    if words.len() == 4 {
+        assert_eq!(words[2], "ponder");
+        pos.play(m).unwrap();
+        parse_uci(&pos, words[3]).expect("legal ponder move");
+    }
+}
+
+#[test]
+fn crazyhouse_search_may_drop() {
+    // White to move has a pawn in hand and mates by dropping... or at least plays legally.
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[Pp] w KQkq - 2 3";
+    let out = uci(&format!("setoption name UCI_Variant value crazyhouse\nposition fen {fen}\ngo depth 3\n"));
+    let best = out.last().expect("output");
+    let pos = Position::from_fen(variants::by_name("crazyhouse").unwrap(), fen).unwrap();
+    parse_uci(&pos, best.split_whitespace().nth(1).expect("move")).expect("legal bestmove");
+}
+
+#[test]
+fn perft_splits_like_stockfish() {
+    let out = uci("position startpos\ngo perft 3\n");
+    assert!(out.contains(&"e2e4: 600".to_string()), "{out:?}");
+    assert_eq!(out.iter().filter(|l| l.contains(": ") && !l.starts_with("Nodes")).count(), 20);
+    assert!(out.contains(&"Nodes searched: 8902".to_string()));
+    let out = uci("setoption name UCI_Variant value crazyhouse\nposition startpos\ngo perft 2\n");
+    assert!(out.contains(&"Nodes searched: 400".to_string()), "{out:?}");
+}
+
+#[test]
+fn no_legal_move_gives_bestmove_none() {
+    // Fool's mate: White is mated.
+    let out = uci("position startpos moves f2f3 e7e5 g2g4 d8h4\ngo depth 3\n");
+    assert_eq!(out, vec!["info depth 0 score mate 0".to_string(), "bestmove (none)".to_string()]);
+}
+
+#[test]
+fn game_history_reaches_the_search() {
+    // White's king can only shuttle h1-g1; Black is a queen and a rook up.
+    let fen = "kq3r2/8/8/8/8/7p/7P/7K w - - 0 1";
+    let score_of = |out: &[String]| -> String {
+        let last = out.iter().filter(|l| l.starts_with("info depth")).last().expect("info").clone();
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let i = words.iter().position(|w| *w == "score").expect("score");
+        format!("{} {}", words[i + 1], words[i + 2])
+    };
+    // Without history, Kg1 is just lost material.
+    let alone = uci(&format!("position fen {fen}\ngo depth 3\n"));
+    assert_ne!(score_of(&alone), "cp 0", "{alone:?}");
+    // After Kg1 Rf7 Kh1 Rf8, Kg1 repeats a position of the game: a draw by the search's rule.
+    let with_history = uci(&format!("position fen {fen} moves h1g1 f8f7 g1h1 f7f8\ngo depth 3\n"));
+    assert_eq!(score_of(&with_history), "cp 0", "{with_history:?}");
+    assert_eq!(with_history.last().map(String::as_str), Some("bestmove h1g1"));
+}
+
+#[test]
+fn stop_ends_an_infinite_search() {
+    let mut c = client();
+    c.send("position startpos");
+    c.send("go infinite");
+    c.expect_prefix("info depth 2");
+    c.send("isready");
+    c.expect("readyok", |l| l == "readyok");
+    c.send("stop");
+    let best = c.expect_prefix("bestmove ");
+    assert!(!best.contains("(none)"));
+    c.send("quit");
+    assert!(c.finish().is_empty());
+}
+
+#[test]
+fn quit_stops_a_search_and_the_end_of_input_lets_it_finish() {
+    let mut c = client();
+    c.send("go infinite");
+    c.expect_prefix("info depth 1");
+    c.send("quit");
+    let rest = c.finish();
+    assert!(rest.iter().any(|l| l.starts_with("bestmove ")), "{rest:?}");
+    // End of input: a finite search completes to its depth.
+    let out = uci("go depth 4\n");
+    assert!(out.iter().any(|l| l.starts_with("info depth 4 ")), "{out:?}");
+    assert!(out.last().is_some_and(|l| l.starts_with("bestmove ")));
+}
+
+#[test]
+fn bad_input_gets_one_error_line_and_the_loop_goes_on() {
+    let cases: &[(&str, &str)] = &[
+        ("foo bar", "info string error: unknown command 'foo'"),
+        ("setoption name UCI_Variant value nosuch", "info string error: unknown variant 'nosuch'"),
+        ("setoption name Hash value lots", "info string error: bad value 'lots' for Hash"),
+        ("setoption name Hash value 0", "info string error: bad value '0' for Hash"),
+        ("setoption name Threads value 4", "info string error: bad value '4' for Threads"),
+        ("setoption name Contempt value 3", "info string error: unknown option 'Contempt'"),
+        ("setoption value 3", "info string error: setoption needs"),
+        ("go depth deep", "info string error: go: bad value 'deep' for depth; not searching"),
+        ("go wtime", "info string error: go: wtime needs a value"),
+        ("go sideways", "info string error: go: unknown parameter 'sideways'"),
+        ("go perft -1", "info string error: go: bad value '-1' for perft"),
+        ("position", "info string error: position needs 'startpos' or 'fen <FEN>'"),
+        ("position somewhere", "info string error: position needs 'startpos' or 'fen <FEN>'"),
+        ("position fen moves e2e4", "info string error: position needs 'startpos' or 'fen <FEN>'"),
+    ];
+    // Each case: the command, then isready: exactly one error line, then readyok.
+    for (command, error) in cases {
+        let out = uci(&format!("{command}\nisready\n"));
+        assert_eq!(out.len(), 2, "{command}: {out:?}");
+        assert!(out[0].starts_with(error), "{command}: {out:?}");
+        assert_eq!(out[1], "readyok", "{command}");
+    }
+}
+
+#[test]
+fn bad_positions_keep_the_last_good_one() {
+    let out = uci("position startpos moves e2e4\n\
+         position fen 8/8/8 w - - 0 1\nd\n\
+         position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4 e7e5 e1e3 g1f3\nd\n\
+         position startpos moves e2e4 X@e5\nd\n\
+         position fen 4k3/8/8/8/8/8/8/4K2Q b - - 0 1\nd\n\
+         go depth 1\n");
+    let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("info string error:")).collect();
+    assert_eq!(errors.len(), 3, "{out:?}");
+    assert!(errors[0].contains("bad FEN '8/8/8 w - - 0 1'") && errors[0].ends_with("keeping the previous position"));
+    assert!(errors[1].contains("move 3 of the list") && errors[1].contains("e1e3"), "{}", errors[1]);
+    assert!(errors[1].ends_with("the position is the one before that move"));
+    assert!(errors[2].contains("move 2 of the list") && errors[2].contains("X@e5"), "{}", errors[2]);
+    let fens: Vec<&String> = out.iter().filter(|l| l.starts_with("Fen: ")).collect();
+    assert_eq!(fens[0], "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    assert_eq!(fens[1], "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    assert_eq!(fens[2], "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    assert_eq!(fens[3], "Fen: 4k3/8/8/8/8/8/8/4K2Q b - - 0 1");
+    assert!(out.last().is_some_and(|l| l.starts_with("bestmove ")));
+}
+
+#[test]
+fn engine_plays_a_game_against_itself_through_the_protocol() {
+    // Gardner, each move from a fresh `position ... moves` like a GUI sends it.
+    let gardner = variants::by_name("gardner").unwrap();
+    let mut game = Game::new(Position::start(gardner));
+    let mut moves: Vec<String> = Vec::new();
+    let mut c = client();
+    c.send("uci");
+    c.expect("uciok", |l| l == "uciok");
+    c.send("setoption name UCI_Variant value gardner");
+    c.expect_prefix("info string variant gardner");
+    c.send("ucinewgame");
+    while game.outcome().is_none() {
+        assert!(moves.len() < 600, "game too long");
+        c.send(&format!("position startpos moves {}", moves.join(" ")));
+        c.send("go depth 2");
+        let best = c.expect_prefix("bestmove ");
+        let text = best.split_whitespace().nth(1).expect("move").to_string();
+        let m = parse_uci(game.position(), &text).unwrap_or_else(|e| panic!("{e}"));
+        game.play(m).unwrap();
+        moves.push(text);
+    }
+    c.send("quit");
+    c.finish();
+}
