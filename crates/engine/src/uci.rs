@@ -16,6 +16,8 @@
 //!   variant, 6 for crazyhouse).
 //! - `go ponder` searches until `stop` or `ponderhit` (both end the search and print its
 //!   move): the engine does not advertise pondering, so GUIs do not send it.
+//! - A `go`, `ucinewgame` or table change during a search stops that search first (it prints
+//!   its `bestmove`); `position` and `isready` do not disturb it.
 //! - At the end of input a running search finishes (an infinite one is stopped) and prints its
 //!   move, so `echo "go depth 6" | fairylab uci` answers; `quit` stops at once.
 //! - In chance variants the moves of `position` are played as if they succeeded.
@@ -96,7 +98,14 @@ impl Uci {
         self.send(&format!("info string error: {message}"))
     }
 
-    /// Lets a running search end (stopping it if it would wait for `stop`).
+    /// Stops a running search (it still prints its `bestmove`).
+    fn stop_search(&mut self) {
+        self.engine.stop();
+        self.engine.wait();
+        self.infinite = false;
+    }
+
+    /// Lets a running search end by its limits (stopping it if it would wait for `stop`).
     fn finish_search(&mut self) {
         if self.infinite {
             self.engine.stop();
@@ -115,7 +124,7 @@ impl Uci {
             "debug" | "register" => {}
             "setoption" => self.set_option(&rest)?,
             "ucinewgame" => {
-                self.finish_search();
+                self.stop_search();
                 self.engine.clear();
                 self.session.reset(self.session.variant());
             }
@@ -123,8 +132,7 @@ impl Uci {
             "go" => self.go(&rest)?,
             "stop" | "ponderhit" => self.engine.stop(),
             "quit" => {
-                self.engine.stop();
-                self.engine.wait();
+                self.stop_search();
                 return Ok(Flow::Quit);
             }
             "d" => {
@@ -160,7 +168,7 @@ impl Uci {
         match name.to_ascii_lowercase().as_str() {
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
-                    self.finish_search();
+                    self.stop_search();
                     self.engine.set_hash(mb);
                 }
                 _ => self.error(&format!("bad value '{value}' for Hash (1 to {MAX_HASH_MB} MiB)"))?,
@@ -171,7 +179,7 @@ impl Uci {
                 }
             }
             "clear hash" => {
-                self.finish_search();
+                self.stop_search();
                 self.engine.clear();
             }
             "uci_variant" => match variant_by_name(&value) {
@@ -217,7 +225,8 @@ impl Uci {
             Ok(go) => go,
             Err(e) => return self.error(&format!("go: {e}; not searching")),
         };
-        self.finish_search();
+        // A `go` during a search (a GUI error) replaces it rather than waiting behind it.
+        self.stop_search();
         match go {
             Go::Perft(depth) => self.perft(depth),
             Go::Search(limits) => {

@@ -9,11 +9,11 @@ use rules::uci::parse_uci;
 use rules::{variants, Position};
 
 fn uci(script: &str) -> Vec<String> {
-    run_script(|i, o| engine::uci::run(i, o), script)
+    run_script(engine::uci::run, script)
 }
 
 fn client() -> Client {
-    Client::start(|i, o| engine::uci::run(i, o))
+    Client::start(engine::uci::run)
 }
 
 /// The FEN the `d` command prints.
@@ -126,7 +126,7 @@ fn game_history_reaches_the_search() {
     // White's king can only shuttle h1-g1; Black is a queen and a rook up.
     let fen = "kq3r2/8/8/8/8/7p/7P/7K w - - 0 1";
     let score_of = |out: &[String]| -> String {
-        let last = out.iter().filter(|l| l.starts_with("info depth")).last().expect("info").clone();
+        let last = out.iter().rfind(|l| l.starts_with("info depth")).expect("info").clone();
         let words: Vec<&str> = last.split_whitespace().collect();
         let i = words.iter().position(|w| *w == "score").expect("score");
         format!("{} {}", words[i + 1], words[i + 2])
@@ -153,6 +153,23 @@ fn stop_ends_an_infinite_search() {
     assert!(!best.contains("(none)"));
     c.send("quit");
     assert!(c.finish().is_empty());
+}
+
+#[test]
+fn go_during_a_search_replaces_it() {
+    let mut c = client();
+    c.send("go infinite");
+    c.expect_prefix("info depth 1");
+    c.send("position startpos moves e2e4");
+    c.send("go depth 2");
+    let first = c.expect_prefix("bestmove ");
+    let second = c.expect_prefix("bestmove ");
+    assert!(!first.contains("(none)"));
+    let mut pos = Position::start(variants::by_name("chess").unwrap());
+    pos.play(parse_uci(&pos, "e2e4").unwrap()).unwrap();
+    parse_uci(&pos, second.split_whitespace().nth(1).expect("move")).expect("a reply to e2e4");
+    c.send("quit");
+    c.finish();
 }
 
 #[test]

@@ -1,0 +1,286 @@
+//! The XBoard loop driven like a GUI: handshake, engine-defined variants, whole Gardner games
+//! (engine against itself, and against scripted random moves with take-backs), clocks, `?`,
+//! crazyhouse holdings, and one error line per bad input with the loop going on.
+
+mod common;
+
+use common::{run_script, Client, XorShift};
+use rules::game::Game;
+use rules::outcome::Outcome;
+use rules::uci::{parse_uci, to_uci};
+use rules::{variants, Position};
+use std::time::{Duration, Instant};
+
+fn xboard(script: &str) -> Vec<String> {
+    run_script(engine::xboard::run, script)
+}
+
+fn client() -> Client {
+    Client::start(engine::xboard::run)
+}
+
+fn is_result(line: &str) -> bool {
+    ["1-0 {", "0-1 {", "1/2-1/2 {"].iter().any(|p| line.starts_with(p))
+}
+
+/// The result prefix XBoard expects for an outcome.
+fn result_of(o: &Outcome) -> String {
+    format!("{} {{", o.result())
+}
+
+/// The feature line's variant list.
+fn advertised_variants(features: &str) -> Vec<String> {
+    let start = features.find("variants=\"").expect("variants feature") + 10;
+    let end = start + features[start..].find('"').expect("closing quote");
+    features[start..end].split(',').map(str::to_string).collect()
+}
+
+#[test]
+fn handshake_advertises_features_and_variants() {
+    let out = xboard("xboard\nprotover 2\nping 7\n");
+    assert_eq!(out.len(), 2, "{out:?}");
+    let f = &out[0];
+    for feature in ["ping=1", "setboard=1", "usermove=1", "san=0", "time=1", "draw=0", "sigint=0", "sigterm=0"] {
+        assert!(f.contains(feature), "{feature} in {f}");
+    }
+    assert!(f.contains("reuse=1") && f.contains("analyze=0") && f.contains("colors=0"));
+    assert!(f.contains("myname=\"fairylab ") && f.ends_with("done=1"), "{f}");
+    let names = advertised_variants(f);
+    for name in ["normal", "crazyhouse", "gardner", "5x5+0_fairy"] {
+        assert!(names.contains(&name.to_string()), "{name} in {names:?}");
+    }
+    assert_eq!(out[1], "pong 7");
+}
+
+#[test]
+fn engine_defined_variants_get_setup_and_piece_lines() {
+    let out = xboard("variant 5x5+0_fairy\nvariant normal\nvariant crazyhouse\nvariant gardner\n");
+    let setups: Vec<&String> = out.iter().filter(|l| l.starts_with("setup ")).collect();
+    // Only the variants XBoard does not know get a setup: the two Gardner names.
+    assert_eq!(setups.len(), 2, "{out:?}");
+    assert_eq!(
+        setups[0],
+        "setup (PNBRQ................Kpnbrq................k) 5x5+0_fairy rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1"
+    );
+    assert!(out.contains(&"piece P& fmWfcF".to_string()), "{out:?}");
+    assert!(out.contains(&"piece K& K".to_string()), "{out:?}");
+}
+
+#[test]
+fn end_of_input_lets_the_search_finish() {
+    let out = xboard("new\nvariant gardner\nsd 2\npost\ngo\n");
+    let m = out.iter().find(|l| l.starts_with("move ")).expect("a move");
+    let pos = Position::start(variants::by_name("gardner").unwrap());
+    parse_uci(&pos, &m[5..]).expect("legal move");
+    // `post` lines: depth, score, centiseconds, nodes, pv.
+    let thinking: Vec<&String> = out.iter().filter(|l| l.starts_with("1 ") || l.starts_with("2 ")).collect();
+    assert_eq!(thinking.len(), 2, "{out:?}");
+    let fields: Vec<&str> = thinking[1].split_whitespace().collect();
+    assert!(fields.len() >= 5 && fields[1..4].iter().all(|f| f.parse::<i64>().is_ok()), "{}", thinking[1]);
+}
+
+/// Plays Gardner through the protocol to the end: with `random_white`, scripted random legal
+/// moves for White (`usermove`, one take-back by `remove`) against the engine as Black
+/// (`playother`); otherwise the engine plays both sides (`go` every move). Checks every move
+/// and the result claim against the rules; returns the number of plies.
+fn play_gardner(c: &mut Client, variant_name: &str, random_white: bool, seed: u64) -> usize {
+    let gardner = variants::by_name("gardner").expect("gardner");
+    let start = "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1";
+    c.send("new");
+    c.send(&format!("variant {variant_name}"));
+    c.expect_prefix("setup (");
+    c.send("force");
+    c.send(&format!("setboard {start}"));
+    c.send("sd 3");
+    if random_white {
+        c.send("playother");
+    }
+    let mut game = Game::new(Position::from_fen(gardner, start).expect("start FEN"));
+    let mut rng = XorShift(seed);
+    let mut took_back = false;
+    let outcome = loop {
+        assert!(game.moves().len() < 1000, "the game does not end");
+        if random_white {
+            if game.moves().len() == 6 && !took_back {
+                took_back = true;
+                c.send("remove");
+                game = rebuild(&game, 2);
+            }
+            let pos = game.position().clone();
+            let legal = pos.legal_moves();
+            let m = legal[rng.below(legal.len())];
+            game.play(m).expect("a legal move");
+            c.send(&format!("usermove {}", to_uci(&pos, m)));
+            if let Some(o) = game.outcome() {
+                break o;
+            }
+        } else {
+            c.send("go");
+        }
+        let line = c.expect("a move", |l| l.starts_with("move ") || is_result(l) || l.starts_with("Illegal"));
+        let text = line.strip_prefix("move ").unwrap_or_else(|| panic!("expected a move, got {line}"));
+        let m = parse_uci(game.position(), text).unwrap_or_else(|e| panic!("engine move: {e}"));
+        game.play(m).expect("a legal move");
+        if let Some(o) = game.outcome() {
+            break o;
+        }
+    };
+    // The engine claims the result itself; the GUI confirms it.
+    let claim = c.expect("a result", is_result);
+    assert!(claim.starts_with(&result_of(&outcome)), "{claim} for {outcome}");
+    c.send(&format!("result {claim}"));
+    c.send("force");
+    assert!(c.sync("ping 99", "pong 99").iter().all(|l| !l.starts_with("move ")));
+    game.moves().len()
+}
+
+/// The game without its last `plies` moves.
+fn rebuild(game: &Game, plies: usize) -> Game {
+    let mut g = Game::new(game.start().clone());
+    for &m in &game.moves()[..game.moves().len() - plies] {
+        g.play(m).expect("a move of the game");
+    }
+    g
+}
+
+#[test]
+fn scripted_sessions_play_gardner_games_to_the_end() {
+    let t = Instant::now();
+    let mut c = client();
+    c.send("xboard");
+    c.send("protover 2");
+    let features = c.expect_prefix("feature ");
+    let names = advertised_variants(&features);
+    let size_name = names.iter().find(|n| n.starts_with("5x5+")).expect("a 5x5 variant").clone();
+    // Engine against itself, by its WxH name, then against random moves with a take-back.
+    let plies = play_gardner(&mut c, &size_name, false, 1);
+    eprintln!("engine against itself: {plies} plies");
+    for seed in [3, 5] {
+        let plies = play_gardner(&mut c, "gardner", true, seed);
+        eprintln!("engine against random moves (seed {seed}): {plies} plies");
+    }
+    c.send("quit");
+    c.finish();
+    assert!(t.elapsed() < Duration::from_secs(60), "took {:?}", t.elapsed());
+}
+
+#[test]
+fn move_now_and_clocks() {
+    let mut c = client();
+    c.send("new");
+    c.send("level 40 5 0");
+    c.send("time 30000");
+    c.send("otim 30000");
+    c.send("st 60");
+    c.send("go");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    c.send("?");
+    let m = c.expect_prefix("move ");
+    assert!(t.elapsed() < Duration::from_secs(10), "'?' took {:?}", t.elapsed());
+    let pos = Position::start(variants::by_name("chess").unwrap());
+    parse_uci(&pos, &m[5..]).expect("legal move");
+    // A clock with little time left answers quickly.
+    c.send("level 0 0:02 0");
+    c.send("time 100");
+    c.send("otim 100");
+    let t = Instant::now();
+    c.send("usermove e7e5");
+    c.expect_prefix("move ");
+    assert!(t.elapsed() < Duration::from_secs(2), "took {:?}", t.elapsed());
+    c.send("quit");
+    c.finish();
+}
+
+#[test]
+fn force_playother_and_undo() {
+    let mut c = client();
+    c.send("new");
+    c.send("sd 2");
+    c.send("force");
+    c.send("usermove e2e4");
+    c.send("usermove e7e5");
+    // In force mode nothing answers.
+    assert!(c.sync("ping 1", "pong 1").is_empty());
+    c.send("undo");
+    c.send("usermove c7c5");
+    c.send("playother");
+    assert!(c.sync("ping 2", "pong 2").is_empty());
+    // The engine plays Black now; White's move makes it answer.
+    c.send("force");
+    c.send("undo");
+    c.send("undo");
+    c.send("playother");
+    c.send("usermove d2d4");
+    let m = c.expect_prefix("move ");
+    let chess = variants::by_name("chess").unwrap();
+    let pos = Position::from_fen(chess, "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1").unwrap();
+    parse_uci(&pos, &m[5..]).expect("legal reply to d2d4");
+    c.send("quit");
+    c.finish();
+}
+
+#[test]
+fn crazyhouse_holdings_and_drops() {
+    let mut c = client();
+    c.send("new");
+    c.send("variant crazyhouse");
+    c.send("force");
+    c.send("setboard r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[] w KQkq - 2 3");
+    c.send("holding [Q] [n]");
+    c.send("usermove Q@d5");
+    c.send("usermove N@d4");
+    assert!(c.sync("ping 1", "pong 1").is_empty(), "{:?}", c.transcript);
+    c.send("holding [] []");
+    c.send("usermove P@e3");
+    assert_eq!(c.sync("ping 2", "pong 2"), vec!["Illegal move: P@e3".to_string()]);
+    c.send("sd 2");
+    c.send("go");
+    let m = c.expect_prefix("move ");
+    let zh = variants::by_name("crazyhouse").unwrap();
+    let pos = Position::from_fen(zh, "r1bqkbnr/pppp1ppp/2n5/3Qp3/3nP3/5N2/PPPP1PPP/RNBQKB1R[] w KQkq - 4 4").unwrap();
+    parse_uci(&pos, &m[5..]).expect("legal move");
+    c.send("quit");
+    c.finish();
+}
+
+#[test]
+fn game_over_is_claimed_after_the_users_move() {
+    // Fool's mate by the user playing Black: the engine (White) claims the result.
+    let out =
+        xboard("new\nforce\nusermove f2f3\nusermove e7e5\nusermove g2g4\nwhite\nplayother\nusermove d8h4\nping 1\n");
+    assert_eq!(out, vec!["0-1 {Black mates}".to_string(), "pong 1".to_string()], "{out:?}");
+    // Stalemate on `go`.
+    let out = xboard("new\nsetboard 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo\nping 2\n");
+    assert_eq!(out, vec!["1/2-1/2 {Stalemate}".to_string(), "pong 2".to_string()]);
+}
+
+#[test]
+fn bad_input_gets_one_error_line_and_the_loop_goes_on() {
+    let cases: &[(&str, &str)] = &[
+        ("foo", "Error (unknown command): foo"),
+        ("usermove e2e5", "Illegal move: e2e5"),
+        ("usermove zz", "Illegal move: zz"),
+        ("setboard 8/8 w - - 0 1", "tellusererror Illegal position: invalid board field"),
+        (
+            "setboard 4k3/8/8/8/8/8/8/4R1K1 w - - 0 1",
+            "tellusererror Illegal position: the side not to move is in check",
+        ),
+        ("variant shogi", "Error (unknown variant): shogi"),
+        ("level 40 five 0", "Error (bad argument): level 40 five 0"),
+        ("level 40", "Error (bad argument): level 40"),
+        ("st -3", "Error (bad argument): st -3"),
+        ("sd deep", "Error (bad argument): sd deep"),
+        ("time x", "Error (bad argument): time x"),
+        ("memory none", "Error (bad argument): memory none"),
+        ("holding [P] []", "Error (bad holdings): [P] []: pieces in hand, but this variant has no drops"),
+        ("holding P", "Error (bad holdings): P"),
+        ("analyze", "Error (not supported): analyze"),
+    ];
+    for (command, error) in cases {
+        let out = xboard(&format!("new\nforce\n{command}\nping 3\nusermove e2e4\nping 4\n"));
+        assert_eq!(out.len(), 3, "{command}: {out:?}");
+        assert!(out[0].starts_with(error), "{command}: {out:?}");
+        assert_eq!(out[1..], ["pong 3".to_string(), "pong 4".to_string()], "{command}");
+    }
+}
