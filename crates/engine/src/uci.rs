@@ -18,8 +18,9 @@
 //!   move): the engine does not advertise pondering, so GUIs do not send it.
 //! - A `go`, `ucinewgame` or table change during a search stops that search first (it prints
 //!   its `bestmove`); `position` and `isready` do not disturb it.
-//! - At the end of input a running search finishes (an infinite one is stopped) and prints its
-//!   move, so `echo "go depth 6" | fairylab uci` answers; `quit` stops at once.
+//! - At the end of input a running search finishes and prints its move, so `echo "go depth 6" |
+//!   fairylab uci` answers; a search that would only end at `stop` (`go infinite`, or no limit
+//!   for the side to move) is stopped. `quit` stops at once.
 //! - In chance variants the moves of `position` are played as if they succeeded.
 //!
 //! ```
@@ -80,14 +81,15 @@ struct Uci {
     out: Output,
     engine: Engine,
     session: Session,
-    /// Whether the running search (if any) waits for `stop`.
-    infinite: bool,
+    /// Whether the running search (if any) only ends at `stop`: `go infinite`, or a `go`
+    /// with no limit for the side to move.
+    endless: bool,
 }
 
 impl Uci {
     fn new(out: Output) -> Uci {
         let chess = variants::all()[0];
-        Uci { out, engine: Engine::with_hash(DEFAULT_MB), session: Session::new(chess), infinite: false }
+        Uci { out, engine: Engine::with_hash(DEFAULT_MB), session: Session::new(chess), endless: false }
     }
 
     fn send(&self, line: &str) -> io::Result<()> {
@@ -102,16 +104,16 @@ impl Uci {
     fn stop_search(&mut self) {
         self.engine.stop();
         self.engine.wait();
-        self.infinite = false;
+        self.endless = false;
     }
 
-    /// Lets a running search end by its limits (stopping it if it would wait for `stop`).
+    /// Lets a running search end by its limits (stopping it if it would only end at `stop`).
     fn finish_search(&mut self) {
-        if self.infinite {
+        if self.endless {
             self.engine.stop();
         }
         self.engine.wait();
-        self.infinite = false;
+        self.endless = false;
     }
 
     fn handle(&mut self, line: &str) -> io::Result<Flow> {
@@ -233,8 +235,9 @@ impl Uci {
                 if args.contains(&"searchmoves") {
                     self.send("info string searchmoves is not supported: searching all moves")?;
                 }
-                self.infinite = limits.infinite;
                 let pos = self.session.position().clone();
+                self.endless = limits.infinite
+                    || (limits.depth.is_none() && limits.nodes.is_none() && limits.budget(pos.turn()).is_none());
                 let out = self.out.clone();
                 let root = pos.clone();
                 self.engine.start(pos, self.session.history(), limits, move |report| {

@@ -184,6 +184,11 @@ fn quit_stops_a_search_and_the_end_of_input_lets_it_finish() {
     let out = uci("go depth 4\n");
     assert!(out.iter().any(|l| l.starts_with("info depth 4 ")), "{out:?}");
     assert!(out.last().is_some_and(|l| l.starts_with("bestmove ")));
+    // A search with no limit would never end by itself: the end of input stops it.
+    let out = uci("go\n");
+    assert!(out.last().is_some_and(|l| l.starts_with("bestmove ")), "{out:?}");
+    let out = uci("position startpos moves e2e4\ngo wtime 1000\n");
+    assert!(out.last().is_some_and(|l| l.starts_with("bestmove ")), "{out:?}");
 }
 
 #[test]
