@@ -296,7 +296,7 @@ pub fn uci_line(pos: &Position, moves: &[Move]) -> String {
     out.join(" ")
 }
 
-/// Parses a non-negative integer argument, naming it in the error.
+/// Parses a numeric command argument, naming the argument in the error.
 ///
 /// # Errors
 ///

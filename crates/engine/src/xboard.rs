@@ -174,16 +174,12 @@ impl XBoard {
         let rest = rest.trim();
         let args: Vec<&str> = rest.split_whitespace().collect();
         match command {
-            "" | "xboard" | "accepted" | "rejected" | "hard" | "easy" | "post" | "nopost" | "computer" | "name"
-            | "random" | "ics" | "bk" | "hint" | "nps" | "cores" | "draw" | "white" | "black" | "." | "exit"
-            | "option" | "analyze" | "edit" | "pause" | "resume" => match command {
-                "post" => self.post = true,
-                "nopost" => self.post = false,
-                "analyze" | "edit" | "pause" | "resume" => {
-                    self.send(&format!("Error (not supported): {command}"))?;
-                }
-                _ => {}
-            },
+            // Accepted silently: nothing to do for an engine that neither ponders nor talks.
+            "" | "xboard" | "accepted" | "rejected" | "hard" | "easy" | "computer" | "name" | "random" | "ics"
+            | "bk" | "hint" | "nps" | "cores" | "draw" | "white" | "black" | "." | "exit" | "option" => {}
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "analyze" | "edit" | "pause" | "resume" => self.send(&format!("Error (not supported): {command}"))?,
             "protover" => self.features()?,
             "ping" => self.send(&format!("pong {rest}"))?,
             "new" => {
