@@ -49,6 +49,25 @@ pub(crate) struct AnalyseArgs {
     hash: u64,
 }
 
+/// Arguments of `fairylab solve`.
+#[derive(Debug, Args)]
+pub(crate) struct SolveArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// An EPD file with `bm` (best move) or `am` (avoid move) opcodes in SAN; `#` starts a comment line.
+    #[arg(long, value_name = "FILE")]
+    epd: std::path::PathBuf,
+    /// Search time per position in milliseconds.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: u64,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    hash: u64,
+    /// Only the first N positions.
+    #[arg(long)]
+    limit: Option<usize>,
+}
+
 /// Arguments of `fairylab play`.
 #[derive(Debug, Args)]
 pub(crate) struct PlayArgs {
@@ -302,4 +321,91 @@ fn board_diagram(pos: &Position) -> String {
         }
     }
     s
+}
+
+/// One test position of an EPD suite.
+struct EpdCase {
+    id: String,
+    pos: Position,
+    best: Vec<rules::Move>,
+    avoid: Vec<rules::Move>,
+}
+
+/// Parses an EPD line: four FEN fields, then `opcode operands;` pairs.
+fn parse_epd(v: &'static rules::Variant, line: &str, number: usize) -> Result<EpdCase> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    if fields.len() < 4 {
+        bail!("line {number}: an EPD line needs four FEN fields");
+    }
+    let fen = format!("{} {} {} {} 0 1", fields[0], fields[1], fields[2], fields[3]);
+    let pos = Position::from_fen(v, &fen).with_context(|| format!("line {number}: FEN '{fen}'"))?;
+    let rest = fields[4..].join(" ");
+    let mut case = EpdCase { id: format!("line {number}"), pos, best: Vec::new(), avoid: Vec::new() };
+    for op in rest.split(';').map(str::trim).filter(|o| !o.is_empty()) {
+        let (code, operands) = op.split_once(char::is_whitespace).unwrap_or((op, ""));
+        match code {
+            "bm" | "am" => {
+                for san in operands.split_whitespace() {
+                    let m = parse_san(&case.pos, san)
+                        .map_err(|e| anyhow!("line {number}: {code} move '{san}' in {fen}: {e}"))?;
+                    if code == "bm" {
+                        case.best.push(m)
+                    } else {
+                        case.avoid.push(m)
+                    }
+                }
+            }
+            "id" => case.id = operands.trim_matches('"').to_string(),
+            _ => {}
+        }
+    }
+    if case.best.is_empty() && case.avoid.is_empty() {
+        bail!("line {number}: no bm or am opcode");
+    }
+    Ok(case)
+}
+
+/// `fairylab solve`: searches each EPD position for a fixed time; counts the solved ones.
+pub(crate) fn solve(a: &SolveArgs, out: &mut impl Write) -> Result<()> {
+    let v = variant(&a.variant)?;
+    let text = std::fs::read_to_string(&a.epd).with_context(|| format!("cannot read {}", a.epd.display()))?;
+    let mut cases = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        cases.push(parse_epd(v, line, i + 1)?);
+    }
+    if let Some(n) = a.limit {
+        cases.truncate(n);
+    }
+    let mut engine = Engine::with_hash(a.hash as usize);
+    let mut solved = 0;
+    let mut misses = Vec::new();
+    for case in &cases {
+        engine.clear();
+        let r = engine.search(case.pos.clone(), &[], Limits::movetime(Duration::from_millis(a.movetime)), |_| {});
+        let ok = r.best.is_some_and(|m| (case.best.is_empty() || case.best.contains(&m)) && !case.avoid.contains(&m));
+        let played = r.best.map_or("(none)".to_string(), |m| to_san(&case.pos, m));
+        let wanted: Vec<String> = case.best.iter().map(|&m| to_san(&case.pos, m)).collect();
+        if ok {
+            solved += 1;
+        } else {
+            misses.push(case.id.clone());
+        }
+        writeln!(
+            out,
+            "{:<10} {} played {played:<8} wanted {:<12} depth {:>2} score {}",
+            case.id,
+            if ok { "ok  " } else { "MISS" },
+            wanted.join(" "),
+            r.depth,
+            r.score
+        )?;
+        out.flush()?;
+    }
+    writeln!(out, "solved {solved}/{} at {} ms per position", cases.len(), a.movetime)?;
+    writeln!(out, "misses: {}", if misses.is_empty() { "none".to_string() } else { misses.join(" ") })?;
+    Ok(())
 }

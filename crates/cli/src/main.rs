@@ -39,6 +39,8 @@ enum Command {
     Bench(analysis::BenchArgs),
     /// Analyse a position: the best line with its score at each depth.
     Analyse(analysis::AnalyseArgs),
+    /// Search the positions of an EPD test suite (bm/am) and count the solved ones.
+    Solve(analysis::SolveArgs),
     /// Play a game against the engine in the terminal.
     Play(analysis::PlayArgs),
     /// Speak UCI on stdin/stdout (Fairy-Stockfish's variant conventions).
@@ -141,6 +143,7 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
         Command::Variants => variants_command(&mut out)?,
         Command::Bench(a) => analysis::bench(&a, &mut out)?,
         Command::Analyse(a) => analysis::analyse(&a, &mut out)?,
+        Command::Solve(a) => analysis::solve(&a, &mut out)?,
         Command::Uci | Command::Xboard | Command::Match(_) | Command::Play(_) => unreachable!("handled above"),
     }
     out.flush()?;

@@ -309,6 +309,7 @@ fn run(
         searcher.can_abort = depth > 1;
         let mut delta: Value = if params.aspiration && depth >= 4 && prev.abs() < MATE_BOUND { 30 } else { INFINITE };
         let (mut alpha, mut beta) = if delta < INFINITE { (prev - delta, prev + delta) } else { (-INFINITE, INFINITE) };
+        searcher.root_best = None;
         let value = loop {
             let v = searcher.root(pos, depth as i32, alpha, beta);
             if searcher.aborted {
@@ -332,7 +333,18 @@ fn run(
                 alpha = if delta > 600 { -INFINITE } else { (v - delta).max(-INFINITE) };
             }
         };
-        let Some(value) = value else { break };
+        let Some(value) = value else {
+            // Stopped inside an iteration: a root move that already beat the last best
+            // (or failed high) is better information than the last iteration's choice.
+            if let Some(m) = searcher.root_best {
+                if result.best != Some(m) {
+                    result.best = Some(m);
+                    result.ponder = None;
+                    result.pv = vec![m];
+                }
+            }
+            break;
+        };
         prev = value;
         let pv = searcher.root_pv();
         if let Some(&best) = pv.first() {

@@ -69,8 +69,19 @@ pub struct Evaluator {
     /// Roles that slide orthogonally without limit (open files matter).
     orth_riders: Vec<Role>,
     bishop: Option<Role>,
-    /// Roles other than pawn and king, for the piece loop.
-    pieces: Vec<Role>,
+    /// Roles other than pawn and king, with their mobility and king-attack weights.
+    piece_terms: Vec<PieceTerms>,
+}
+
+/// The per-piece terms of the evaluation's piece loop.
+#[derive(Debug, Clone, Copy)]
+struct PieceTerms {
+    role: Role,
+    /// Half the mean mobility: the mobility that scores zero.
+    mobility_offset: i32,
+    mobility_mg: i32,
+    mobility_eg: i32,
+    attack_weight: i32,
 }
 
 impl Evaluator {
@@ -168,6 +179,20 @@ impl Evaluator {
         let pieces: Vec<Role> = v.roles().filter(|r| !roles[r.index()].pawn && !roles[r.index()].royal).collect();
         let orth_riders = pieces.iter().copied().filter(|r| roles[r.index()].orth_rider).collect();
         let bishop = pieces.iter().copied().find(|r| roles[r.index()].bishop);
+        let piece_terms = pieces
+            .iter()
+            .map(|&r| {
+                let info = &roles[r.index()];
+                let (mobility_mg, mobility_eg) = if info.mobility > 15.0 { (2, 3) } else { (4, 4) };
+                PieceTerms {
+                    role: r,
+                    mobility_offset: (info.mobility / 2.0).round() as i32,
+                    mobility_mg,
+                    mobility_eg,
+                    attack_weight: info.attack_weight,
+                }
+            })
+            .collect();
         Evaluator {
             variant: v,
             roles,
@@ -184,7 +209,7 @@ impl Evaluator {
             king,
             orth_riders,
             bishop,
-            pieces,
+            piece_terms,
         }
     }
 
@@ -277,20 +302,15 @@ impl Evaluator {
             let ci = c.index();
             let ours = board.by_color(c);
             let safe = !(ours | pawn_attacks[1 - ci]);
-            for &r in &self.pieces {
-                let info = &self.roles[r.index()];
-                let (w_mg, w_eg) = if info.mobility > 15.0 { (2, 3) } else { (4, 4) };
-                for sq in board.pieces(c, r) {
-                    let a = pos.attacks(sq, c, r, occ);
-                    let mob = (a & safe).count() as i32;
-                    score[ci] += Pair::new(
-                        w_mg * (mob * 2 - info.mobility as i32) / 2,
-                        w_eg * (mob * 2 - info.mobility as i32) / 2,
-                    );
+            for p in &self.piece_terms {
+                for sq in board.pieces(c, p.role) {
+                    let a = pos.attacks(sq, c, p.role, occ);
+                    let mob = (a & safe).count() as i32 - p.mobility_offset;
+                    score[ci] += Pair::new(p.mobility_mg * mob, p.mobility_eg * mob);
                     let hits = (a & zones[1 - ci]).count() as i32;
                     if hits > 0 {
                         attackers[1 - ci] += 1;
-                        danger[1 - ci] += info.attack_weight * (2 + hits);
+                        danger[1 - ci] += p.attack_weight * (2 + hits);
                     }
                 }
             }

@@ -14,6 +14,8 @@ use rules::{Move, MoveList, Position};
 /// The bounds every child value lies within.
 const LOWER: i64 = -(MATE as i64);
 const UPPER: i64 = MATE as i64;
+/// Quiescence plies after which chance outcomes are valued statically.
+const MAX_CHANCE_QPLY: usize = 3;
 /// Weights are rescaled when the common denominator exceeds this.
 const MAX_DENOMINATOR: u64 = 1 << 32;
 
@@ -185,7 +187,14 @@ impl Searcher<'_> {
         for (e, wi) in w {
             let mut c = pos.clone();
             c.play_event(m, e);
-            let v = -self.qsearch(&c, ply + 1, -INFINITE, INFINITE, qply + 1);
+            // Every chance capture doubles the tree: past a few plies, outcomes are valued
+            // statically.
+            let v = if qply + 1 >= MAX_CHANCE_QPLY {
+                self.nodes += 1;
+                -self.eval.evaluate(&c)
+            } else {
+                -self.qsearch(&c, ply + 1, -INFINITE, INFINITE, qply + 1)
+            };
             sum += wi * v as i64;
         }
         sum.div_euclid(d) as Value

@@ -33,7 +33,6 @@ impl SearchParams {
     /// The parameters for a variant.
     pub fn for_variant(v: &Variant) -> SearchParams {
         let check_matters = !v.self_check && v.win == WinCondition::Checkmate;
-        let small = v.geometry.area() <= 36;
         SearchParams {
             qsearch: true,
             null_move: true,
@@ -45,13 +44,7 @@ impl SearchParams {
             aspiration: true,
             check_matters,
             // Drop variants swing harder between plies.
-            futility_margin: if v.drops {
-                150
-            } else if small {
-                90
-            } else {
-                80
-            },
+            futility_margin: if v.drops { 150 } else { 100 },
         }
     }
 

@@ -60,11 +60,11 @@ pub enum Score {
 impl Score {
     /// The protocol form of a root value.
     pub fn from_value(v: Value) -> Score {
-        // Only exact mate distances read as mates; averaged (chance) values near the
-        // top stay centipawns.
-        if v >= MATE_BOUND && v <= MATE {
+        // Chance nodes can average a mate with other outcomes; such values fall below
+        // MATE_BOUND unless the mate is nearly certain, and then read as that mate.
+        if (MATE_BOUND..=MATE).contains(&v) {
             Score::Mate((MATE - v + 1) / 2)
-        } else if v <= -MATE_BOUND && v >= -MATE {
+        } else if (-MATE..=-MATE_BOUND).contains(&v) {
             Score::Mate(-(MATE + v) / 2)
         } else {
             Score::Cp(v)

@@ -16,6 +16,12 @@ use std::time::Instant;
 /// How deep quiescence may go before it only stands pat.
 const MAX_QPLY: usize = 16;
 
+/// Ordering scores, parallel to a move list (not zero-filled: a node pushes what it needs).
+type ScoreList = arrayvec::ArrayVec<i32, { rules::moves::MOVE_LIST_CAPACITY }>;
+
+/// Entries of the evaluation cache (a power of two).
+const EVAL_CACHE: usize = 1 << 16;
+
 /// Score bands for move ordering.
 const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 24;
@@ -44,6 +50,9 @@ pub struct Searcher<'a> {
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 2]>,
     pv_len: [usize; MAX_PLY + 2],
     lmr: Box<[[u8; 64]; 64]>,
+    eval_cache: Vec<(u64, Value)>,
+    /// The root move that last raised alpha (or failed high) in the current iteration.
+    pub(crate) root_best: Option<Move>,
 }
 
 impl<'a> Searcher<'a> {
@@ -80,6 +89,8 @@ impl<'a> Searcher<'a> {
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 2]),
             pv_len: [0; MAX_PLY + 2],
             lmr,
+            eval_cache: vec![(0, 0); EVAL_CACHE],
+            root_best: None,
         }
     }
 
@@ -107,6 +118,19 @@ impl<'a> Searcher<'a> {
         {
             self.aborted = true;
         }
+    }
+
+    /// The static evaluation, cached by position hash.
+    #[inline]
+    pub(crate) fn static_eval(&mut self, pos: &Position) -> Value {
+        let key = pos.hash();
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE - 1)];
+        if slot.0 == key && key != 0 {
+            return slot.1;
+        }
+        let v = self.eval.evaluate(pos);
+        *slot = (key, v);
+        v
     }
 
     /// Whether the side to move is in check (in variants where check matters).
@@ -202,10 +226,10 @@ impl<'a> Searcher<'a> {
     }
 
     /// Scores moves for ordering.
-    fn score_moves(&self, pos: &Position, moves: &MoveList, scores: &mut [i32], tt_move: u32, ply: usize) {
+    fn score_moves(&self, pos: &Position, moves: &MoveList, scores: &mut ScoreList, tt_move: u32, ply: usize) {
         let killers = self.history.killers(ply);
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if m.raw() == tt_move {
+        for &m in moves.iter() {
+            let score = if m.raw() == tt_move {
                 TT_MOVE
             } else if let Some(victim) = self.victim_value(pos, m) {
                 let attacker = pos.moving_role(m).map_or(0, |r| self.eval.value(r).min(2_000));
@@ -229,6 +253,7 @@ impl<'a> Searcher<'a> {
             } else {
                 self.history.score(pos, m)
             };
+            scores.push(score);
         }
     }
 
@@ -349,7 +374,7 @@ impl<'a> Searcher<'a> {
         } else {
             match entry {
                 Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
-                _ => self.eval.evaluate(pos),
+                _ => self.static_eval(pos),
             }
         };
         if self.params.futility && !pv_node && !in_check && depth <= 6 && beta.abs() < MATE_BOUND {
@@ -391,9 +416,9 @@ impl<'a> Searcher<'a> {
         if moves.is_empty() {
             return self.no_moves(pos, ply);
         }
-        let mut scores = [0i32; rules::moves::MOVE_LIST_CAPACITY];
-        let scores = &mut scores[..moves.len()];
-        self.score_moves(pos, &moves, scores, tt_move, ply);
+        let mut scores = ScoreList::new();
+        self.score_moves(pos, &moves, &mut scores, tt_move, ply);
+        let scores = &mut scores[..];
 
         // Step 6. The move loop.
         let mut best = -INFINITE;
@@ -418,7 +443,11 @@ impl<'a> Searcher<'a> {
                     if depth <= 3 && static_eval + 100 + 100 * depth <= alpha {
                         continue;
                     }
-                } else if depth <= 4 && scores[i] < GOOD_CAPTURE && !see_ge(pos, self.eval, m, -90 * depth) {
+                } else if depth <= 4
+                    && !gives_check
+                    && scores[i] < GOOD_CAPTURE
+                    && !see_ge(pos, self.eval, m, -90 * depth)
+                {
                     continue;
                 }
             }
@@ -460,6 +489,9 @@ impl<'a> Searcher<'a> {
                 best = v;
                 if v > alpha {
                     best_move = Some(m);
+                    if ply == 0 {
+                        self.root_best = Some(m);
+                    }
                     alpha = v;
                     if pv_node {
                         self.update_pv(ply, m);
@@ -511,7 +543,7 @@ impl<'a> Searcher<'a> {
             return mated_in(ply);
         }
         let in_check = self.in_check(pos);
-        let stand_pat = if in_check { -INFINITE } else { self.eval.evaluate(pos) };
+        let stand_pat = if in_check { -INFINITE } else { self.static_eval(pos) };
         if !in_check {
             if stand_pat >= beta || qply >= MAX_QPLY || ply >= MAX_PLY {
                 return stand_pat;
@@ -519,11 +551,15 @@ impl<'a> Searcher<'a> {
             alpha = alpha.max(stand_pat);
         }
         let mut moves = MoveList::new();
-        pos.gen_legal(&mut moves);
+        if in_check {
+            pos.gen_legal(&mut moves);
+        } else {
+            pos.gen_captures(&mut moves);
+        }
         if moves.is_empty() {
             return if in_check { mated_in(ply) } else { stand_pat };
         }
-        let mut scores = [0i32; rules::moves::MOVE_LIST_CAPACITY];
+        let mut scores = ScoreList::new();
         let mut n = 0;
         // Keep the tactical moves (all moves when in check), scored by MVV-LVA.
         for i in 0..moves.len() {
@@ -533,12 +569,12 @@ impl<'a> Searcher<'a> {
             if in_check || victim.is_some() || promo.is_some() {
                 let attacker = pos.moving_role(m).map_or(0, |r| self.eval.value(r).min(2_000));
                 moves[n] = m;
-                scores[n] = victim.unwrap_or(0) * 16 + promo.map_or(0, |r| self.eval.value(r)) * 8 - attacker / 8;
+                scores.push(victim.unwrap_or(0) * 16 + promo.map_or(0, |r| self.eval.value(r)) * 8 - attacker / 8);
                 n += 1;
             }
         }
         moves.truncate(n);
-        let scores = &mut scores[..n];
+        let scores = &mut scores[..];
         let mut best = stand_pat;
         for i in 0..moves.len() {
             let m = Searcher::pick(&mut moves, scores, i);

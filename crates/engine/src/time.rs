@@ -54,7 +54,7 @@ impl Limits {
         let inc = self.inc[us.index()].unwrap_or_default();
         let overhead = Duration::from_millis(20);
         let usable = left.saturating_sub(overhead);
-        let moves = self.movestogo.map_or(30, |m| m.clamp(1, 30)) as u32;
+        let moves = self.movestogo.map_or(30, |m| m.clamp(1, 30));
         let mut soft = usable / moves + inc * 3 / 4;
         let cap = usable * 2 / 5;
         if moves == 1 {

@@ -2,7 +2,7 @@
 //! leapers and orthogonal/diagonal riders, make-and-test for everything else.
 
 use crate::bitboard::Bitboard;
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::{Role, ROLE_SLOTS};
 use crate::position::{Position, Threats};
 use crate::square::Square;
@@ -108,7 +108,38 @@ impl Position {
         self.gen_drops(list, mask.drop_target);
     }
 
+    /// Appends the legal captures and promotions (en passant included): what quiescence
+    /// search needs, without generating the quiet moves and drops first where the fast
+    /// generator applies.
+    pub fn gen_captures(&self, list: &mut MoveList) {
+        let t = &self.variant.t;
+        let start = list.len();
+        match self.king_square(self.turn) {
+            Some(king) if t.fast_legal => self.gen_fast_masked(list, king, true),
+            _ => self.gen_legal(list),
+        }
+        let theirs = self.board.by_color(!self.turn);
+        let mut i = start;
+        while i < list.len() {
+            let m = list[i];
+            let keep = m.promotion_role().is_some()
+                || m.kind() == MoveKind::EnPassant
+                || (m.kind() == MoveKind::Normal && theirs.contains(m.to()));
+            if keep {
+                i += 1;
+            } else {
+                list.swap_remove(i);
+            }
+        }
+    }
+
     fn gen_fast(&self, list: &mut MoveList, king: Square) {
+        self.gen_fast_masked(list, king, false)
+    }
+
+    /// The fast legal generator; with `tactical`, only moves onto enemy pieces or the
+    /// promotion zone (the caller filters the rest), and no castling or drops.
+    fn gen_fast_masked(&self, list: &mut MoveList, king: Square, tactical: bool) {
         let t = &self.variant.t;
         let us = self.turn;
         let them = !us;
@@ -126,6 +157,7 @@ impl Position {
                 Shape::Leaper => kt.both[us.index()][king.index()] - ours,
                 _ => self.targets(kt, us.index(), king, occ, theirs),
             };
+            let targets = if tactical { targets & theirs } else { targets };
             for to in targets {
                 if !threats.attacked(to, without_king) {
                     push(list, Move::normal(king, to));
@@ -137,7 +169,7 @@ impl Position {
         }
 
         // Step 2. Check mask: capture the checker, or block a sliding check.
-        let (target, drop_target) = match checkers.first() {
+        let (mut target, drop_target) = match checkers.first() {
             Some(c) => {
                 let crole = self.board.role_at(c);
                 let by_leap = crole.is_some_and(|r| {
@@ -162,8 +194,14 @@ impl Position {
             }
         }
 
+        if tactical {
+            target &= theirs | t.promotion_zone[us.index()];
+        }
         let mask = Mask { target, drop_target, pinned, king: Some(king) };
         self.gen_pieces(list, &mask, false);
+        if tactical {
+            return;
+        }
         if checkers.is_empty() && self.castling != 0 {
             self.gen_castling(list, Some(&threats));
         }

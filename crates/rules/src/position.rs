@@ -652,6 +652,7 @@ impl Position {
     /// The squares a `color` `role` on `sq` attacks (could capture on) with blockers `occ`:
     /// for riders, the empty squares of each ray up to and including the first blocker.
     /// Evaluation (mobility, king safety) reads this; move generation has its own loops.
+    #[inline]
     pub fn attacks(&self, sq: Square, color: Color, role: Role, occ: Bitboard) -> Bitboard {
         let t = &self.variant.t;
         let Some(rt) = t.roles.get(role.index()) else { return Bitboard::EMPTY };

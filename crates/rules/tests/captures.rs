@@ -1,0 +1,39 @@
+//! `Position::gen_captures` yields exactly the legal captures and promotions, in every
+//! built-in variant, on positions from seeded random playouts.
+
+use rand::Rng;
+use rules::{variants, MoveKind, MoveList, Position};
+
+#[test]
+fn captures_are_the_tactical_subset_of_legal_moves() {
+    let mut rng = rules::chance::seeded_rng(7);
+    for v in variants::all() {
+        for _ in 0..300 {
+            let mut pos = Position::start(v);
+            for _ in 0..rng.gen_range(0..60) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+                let mut caps = MoveList::new();
+                pos.gen_captures(&mut caps);
+                let theirs = pos.board().by_color(!pos.turn());
+                let mut expected: Vec<u32> = pos
+                    .legal_moves()
+                    .iter()
+                    .filter(|m| {
+                        m.promotion_role().is_some()
+                            || m.kind() == MoveKind::EnPassant
+                            || (m.kind() == MoveKind::Normal && theirs.contains(m.to()))
+                    })
+                    .map(|m| m.raw())
+                    .collect();
+                let mut got: Vec<u32> = caps.iter().map(|m| m.raw()).collect();
+                expected.sort_unstable();
+                got.sort_unstable();
+                assert_eq!(got, expected, "{} in {}", pos.fen(), v.name);
+            }
+        }
+    }
+}
