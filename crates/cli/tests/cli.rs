@@ -195,11 +195,57 @@ fn bad_variant_files_are_one_error_line() {
 
 #[test]
 fn bench_prints_a_deterministic_node_count() {
-    let o = fairylab(&["bench", "--quick"]);
+    let o = fairylab(&["bench", "--perft", "--quick"]);
     assert_ok(&o);
     let out = stdout(&o);
     // chess start 5 + kiwipete 4 + crazyhouse start 5 + gardner start 7.
     let total: u64 = 4_865_609 + 4_085_603 + 4_888_832 + 6_947_252;
     let last = out.lines().last().expect("a total line");
     assert!(last.starts_with("total") && last.contains(&total.to_string()), "{out}");
+}
+
+fn signature(o: &Output) -> String {
+    stdout(o).lines().find_map(|l| l.strip_prefix("bench signature: ").map(str::to_string)).expect("a signature line")
+}
+
+#[test]
+fn search_bench_signature_is_deterministic() {
+    let a = fairylab(&["bench", "--shallower", "5"]);
+    assert_ok(&a);
+    let b = fairylab(&["bench", "--shallower", "5"]);
+    assert_eq!(signature(&a), signature(&b));
+    assert!(stdout(&a).contains("chess nodes/s:"));
+}
+
+#[test]
+fn analyse_prints_lines_and_a_legal_best_move() {
+    let o = fairylab(&["analyse", "--variant", "gardner", "--depth", "6"]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(out.contains("depth  6"), "{out}");
+    assert!(out.lines().last().is_some_and(|l| l.starts_with("bestmove ")), "{out}");
+    // A mate in one is found and reported as a mate.
+    let o = fairylab(&["analyse", "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--depth", "4"]);
+    assert!(stdout(&o).contains("bestmove a1a8 (Ra8#) score mate 1"), "{}", stdout(&o));
+    // Moves given in SAN are played first.
+    let o = fairylab(&["analyse", "--variant", "crazyhouse", "--moves", "e4 e5 Nf3", "--depth", "3"]);
+    assert_ok(&o);
+}
+
+#[test]
+fn solve_counts_epd_positions() {
+    let o = fairylab(&["solve", "--epd", &data("wac.epd"), "--movetime", "300", "--limit", "3"]);
+    assert_ok(&o);
+    assert!(stdout(&o).contains("at 300 ms per position"), "{}", stdout(&o));
+}
+
+#[test]
+fn engine_commands_reject_bad_input() {
+    assert_bad_input(&["analyse", "--fen", "not a fen", "--depth", "2"], "FEN");
+    assert_bad_input(&["analyse", "--moves", "e2e5", "--depth", "2"], "e2e5");
+    assert_bad_input(&["analyse", "--variant", "nosuch", "--depth", "2"], "nosuch");
+    let bad = temp_file("bad.epd", "8/8/8/8/8/8/8/8 w - - bm Qg6;\n");
+    assert_bad_input(&["solve", "--epd", &bad], "line 1");
+    let no_op = temp_file("noop.epd", "6k1/5ppp/8/8/8/8/8/R5K1 w - - id \"x\";\n");
+    assert_bad_input(&["solve", "--epd", &no_op], "no bm or am");
 }

@@ -102,14 +102,19 @@ impl Evaluator {
                 let placement = if info.pawn {
                     // Advance, and hold the centre early.
                     let t = ((rel_rank - 1).max(0) as f64 / (ranks - 2).max(1) as f64).min(1.0);
-                    let central = (center_file - sq.file() as f64).abs() <= 1.0 && rel_rank >= 2;
-                    Pair::new((25.0 * t * t) as i32 + if central { 10 } else { 0 }, (60.0 * t * t) as i32)
+                    // Early on only central pawns gain by advancing; wing pushes loosen the position.
+                    let central = (center_file - sq.file() as f64).abs() <= 1.0;
+                    let advance =
+                        if central { 25.0 * t * t + if rel_rank >= 2 { 10.0 } else { 0.0 } } else { 6.0 * t * t };
+                    Pair::new(advance as i32, (60.0 * t * t) as i32)
                 } else if info.royal {
                     // Shelter on the back rank in the middle game, centralise in the end game.
                     Pair::new((-4.0 * spread) as i32 - 18 * rel_rank.min(3), (5.0 * spread) as i32)
                 } else {
                     let k_mg = if info.mg > 600 { 2.0 } else { 6.0 };
-                    Pair::new((k_mg * spread).round() as i32, (4.0 * spread).round() as i32)
+                    // Minor pieces left on the back rank of a full-size board are undeveloped.
+                    let undeveloped = if rel_rank == 0 && info.mg <= 400 && ranks >= 6 { -15 } else { 0 };
+                    Pair::new((k_mg * spread).round() as i32 + undeveloped, (4.0 * spread).round() as i32)
                 };
                 let value = Pair::new(info.mg + placement.mg, info.eg + placement.eg);
                 pst[0][i][sq.index()] = value;
@@ -183,7 +188,7 @@ impl Evaluator {
             .iter()
             .map(|&r| {
                 let info = &roles[r.index()];
-                let (mobility_mg, mobility_eg) = if info.mobility > 15.0 { (2, 3) } else { (4, 4) };
+                let (mobility_mg, mobility_eg) = if info.mg > 600 { (1, 3) } else { (4, 4) };
                 PieceTerms {
                     role: r,
                     mobility_offset: (info.mobility / 2.0).round() as i32,

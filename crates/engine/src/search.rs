@@ -429,17 +429,20 @@ impl<'a> Searcher<'a> {
         for i in 0..moves.len() {
             let m = Searcher::pick(&mut moves, scores, i);
             let capture_or_promo = self.victim_value(pos, m).is_some() || m.promotion_role().is_some();
+            let may_prune = self.params.futility && !pv_node && !in_check && best > -MATE_BOUND && searched > 0;
+            // Late-move pruning by count, before the move is even made (checks included,
+            // as in Stockfish: the count already says the node is hopeless).
+            if may_prune && !capture_or_promo && depth <= 4 && quiets.len() >= 3 + (depth * depth) as usize * 2 {
+                continue;
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
             let gives_check = self.params.check_matters && child.is_check();
             let quiet = !capture_or_promo && !gives_check;
 
             // Step 7. Prune hopeless moves at low depth (never before something is searched).
-            if self.params.futility && !pv_node && !in_check && best > -MATE_BOUND && searched > 0 {
+            if may_prune {
                 if quiet {
-                    if depth <= 4 && quiets.len() >= 3 + (depth * depth) as usize * 2 {
-                        continue;
-                    }
                     if depth <= 3 && static_eval + 100 + 100 * depth <= alpha {
                         continue;
                     }
@@ -574,11 +577,36 @@ impl<'a> Searcher<'a> {
             }
         }
         moves.truncate(n);
+        // On the first quiescence ply, quiet checks too: they find the mates and forks
+        // that a captures-only horizon hides.
+        let mut quiet_checks = 0;
+        if qply == 0 && !in_check && self.params.check_matters && self.params.qsearch_checks {
+            let mut all = MoveList::new();
+            pos.gen_legal(&mut all);
+            for &m in &all {
+                if m.kind() == MoveKind::Castle || self.victim_value(pos, m).is_some() || m.promotion_role().is_some() {
+                    continue;
+                }
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                if child.is_check() && !moves.is_full() {
+                    moves.push(m);
+                    scores.push(-1);
+                    quiet_checks += 1;
+                }
+            }
+        }
+        let _ = quiet_checks;
         let scores = &mut scores[..];
         let mut best = stand_pat;
         for i in 0..moves.len() {
             let m = Searcher::pick(&mut moves, scores, i);
-            if !in_check {
+            let quiet_check = scores[i] == -1 && !in_check;
+            if quiet_check {
+                if !see_ge(pos, self.eval, m, 0) {
+                    continue;
+                }
+            } else if !in_check {
                 // Delta pruning and losing exchanges.
                 let gain =
                     self.victim_value(pos, m).unwrap_or(0) + m.promotion_role().map_or(0, |r| self.eval.value(r));

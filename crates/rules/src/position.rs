@@ -283,12 +283,12 @@ impl Position {
 
     /// Whether the side to move is in check.
     pub fn is_check(&self) -> bool {
-        self.checkers().any()
+        self.king_square(self.turn).is_some_and(|k| self.is_attacked(k, !self.turn, self.board.occupied()))
     }
 
     /// Whether a side's royal piece is attacked (false if it has none).
     pub fn is_attacked_king(&self, color: Color) -> bool {
-        self.king_square(color).is_some_and(|k| self.attackers_to(k, !color, self.board.occupied()).any())
+        self.king_square(color).is_some_and(|k| self.is_attacked(k, !color, self.board.occupied()))
     }
 
     pub(crate) fn compute_hash(&self) -> u64 {
