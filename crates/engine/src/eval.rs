@@ -271,8 +271,8 @@ impl Evaluator {
                 let ci = c.index();
                 let ours = pawns[ci];
                 let theirs = pawns[1 - ci];
+                pawn_attacks[ci] = pos.attacks_by_role(c, p, occ);
                 for sq in ours {
-                    pawn_attacks[ci] |= pos.attacks(sq, c, p, occ);
                     let f = sq.file() as usize;
                     if (self.front_span[ci][sq.index()] & theirs).is_empty() {
                         let rr = self.variant.geometry.relative_rank(c, sq) as usize;
@@ -434,6 +434,50 @@ mod tests {
         let a = eval("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
         let b = eval("chess", "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3");
         assert_eq!(a, b);
+    }
+
+    /// The colour-mirrored FEN: ranks reversed, cases swapped, side and rights swapped.
+    fn mirror(fen: &str) -> String {
+        let f: Vec<&str> = fen.split_whitespace().collect();
+        let swap = |s: &str| -> String {
+            s.chars()
+                .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+                .collect()
+        };
+        let (board, hand) = match f[0].find('[') {
+            Some(i) => (&f[0][..i], Some(&f[0][i..])),
+            None => (f[0], None),
+        };
+        let mut ranks: Vec<String> = board.split('/').map(swap).collect();
+        ranks.reverse();
+        let mut out = ranks.join("/");
+        if let Some(h) = hand {
+            out.push_str(&swap(h));
+        }
+        let side = if f[1] == "w" { "b" } else { "w" };
+        let castling = if f[2] == "-" { "-".to_string() } else { swap(f[2]) };
+        format!("{out} {side} {castling} - {} {}", f.get(4).unwrap_or(&"0"), f.get(5).unwrap_or(&"1"))
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric_on_random_positions() {
+        use rand::Rng;
+        let mut rng = rules::chance::seeded_rng(3);
+        for name in ["chess", "crazyhouse", "gardner"] {
+            let v = variants::by_name(name).unwrap();
+            let e = Evaluator::new(v);
+            let mut pos = Position::start(v);
+            for _ in 0..400 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.halfmoves() > 80 {
+                    pos = Position::start(v);
+                    continue;
+                }
+                pos.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+                let m = Position::from_fen(v, &mirror(&pos.fen())).unwrap();
+                assert_eq!(e.evaluate(&pos), e.evaluate(&m), "{name}: {} vs {}", pos.fen(), m.fen());
+            }
+        }
     }
 
     #[test]

@@ -437,6 +437,7 @@ impl<'a> Searcher<'a> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
+            self.tt.prefetch(child.hash());
             let gives_check = self.params.check_matters && child.is_check();
             let quiet = !capture_or_promo && !gives_check;
 

@@ -649,6 +649,28 @@ impl Position {
         }
     }
 
+    /// The union of the squares attacked by all of `color`'s pieces of `role` with
+    /// blockers `occ` (orthodox pawns set-wise by shifts).
+    pub fn attacks_by_role(&self, color: Color, role: Role, occ: Bitboard) -> Bitboard {
+        let t = &self.variant.t;
+        let pieces = self.board.pieces(color, role);
+        if t.roles.get(role.index()).is_some_and(|rt| rt.std_pawn) {
+            let files = self.variant.geometry.files();
+            let not_first = pieces - Bitboard::file(0);
+            let not_last = pieces - Bitboard::file(files - 1);
+            let b = match color {
+                Color::White => (not_first.0 << 7) | (not_last.0 << 9),
+                Color::Black => (not_first.0 >> 9) | (not_last.0 >> 7),
+            };
+            return Bitboard(b) & t.mask;
+        }
+        let mut a = Bitboard::EMPTY;
+        for sq in pieces {
+            a |= self.attacks(sq, color, role, occ);
+        }
+        a
+    }
+
     /// The squares a `color` `role` on `sq` attacks (could capture on) with blockers `occ`:
     /// for riders, the empty squares of each ray up to and including the first blocker.
     /// Evaluation (mobility, king safety) reads this; move generation has its own loops.

@@ -1,5 +1,5 @@
-//! `Position::gen_captures` yields exactly the legal captures and promotions, in every
-//! built-in variant, on positions from seeded random playouts.
+//! `Position::gen_captures` yields exactly the legal captures and promotions, and
+//! `attacks_by_role` equals the per-piece union, in every built-in variant (random playouts).
 
 use rand::Rng;
 use rules::{variants, MoveKind, MoveList, Position};
@@ -33,6 +33,32 @@ fn captures_are_the_tactical_subset_of_legal_moves() {
                 expected.sort_unstable();
                 got.sort_unstable();
                 assert_eq!(got, expected, "{} in {}", pos.fen(), v.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn attacks_by_role_is_the_union_of_piece_attacks() {
+    let mut rng = rules::chance::seeded_rng(8);
+    for v in variants::all() {
+        let mut pos = Position::start(v);
+        for _ in 0..400 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                pos = Position::start(v);
+                continue;
+            }
+            pos.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+            let occ = pos.board().occupied();
+            for c in rules::Color::ALL {
+                for r in v.roles() {
+                    let mut expected = rules::Bitboard::EMPTY;
+                    for sq in pos.board().pieces(c, r) {
+                        expected |= pos.attacks(sq, c, r, occ);
+                    }
+                    assert_eq!(pos.attacks_by_role(c, r, occ), expected, "{} {c:?} role {r:?}", pos.fen());
+                }
             }
         }
     }
