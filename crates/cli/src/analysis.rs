@@ -146,15 +146,16 @@ fn perft_bench(quick: bool, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
+/// A legal move written in UCI or SAN.
+fn parse_move(pos: &Position, text: &str) -> Option<rules::Move> {
+    parse_uci(pos, text).ok().filter(|&m| pos.is_legal(m)).or_else(|| parse_san(pos, text).ok())
+}
+
 /// Plays `text` (UCI or SAN moves) on `game`.
 fn play_moves(game: &mut Game, text: &str) -> Result<()> {
     for token in text.split_whitespace() {
         let pos = game.position();
-        let m = parse_uci(pos, token)
-            .ok()
-            .filter(|&m| pos.is_legal(m))
-            .or_else(|| parse_san(pos, token).ok())
-            .ok_or_else(|| anyhow!("move '{token}' is not a legal move in {}", pos.fen()))?;
+        let m = parse_move(pos, token).ok_or_else(|| anyhow!("move '{token}' is not a legal move in {}", pos.fen()))?;
         game.play(m).map_err(|e| anyhow!("move '{token}': {e}"))?;
     }
     Ok(())
@@ -262,8 +263,7 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
             if t == "quit" || t == "exit" {
                 return Ok(ExitCode::SUCCESS);
             }
-            let found = parse_uci(&pos, t).ok().filter(|&m| pos.is_legal(m)).or_else(|| parse_san(&pos, t).ok());
-            match found {
+            match parse_move(&pos, t) {
                 Some(m) => m,
                 None => {
                     writeln!(out, "'{t}' is not a legal move here")?;

@@ -72,6 +72,22 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
+impl SearchResult {
+    /// The result of a search that found nothing (no legal move, or no search thread).
+    fn none() -> SearchResult {
+        SearchResult {
+            best: None,
+            ponder: None,
+            value: 0,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: Vec::new(),
+        }
+    }
+}
+
 /// A progress report from a background search.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Report {
@@ -89,6 +105,10 @@ struct State {
 }
 
 impl State {
+    fn new(mb: usize) -> Box<State> {
+        Box::new(State { tt: Tt::new(mb), history: History::default(), evaluators: HashMap::new() })
+    }
+
     fn evaluator(&mut self, v: &'static Variant) -> Arc<Evaluator> {
         let key = v as *const Variant as usize;
         self.evaluators.entry(key).or_insert_with(|| Arc::new(Evaluator::new(v))).clone()
@@ -117,12 +137,7 @@ impl Engine {
 
     /// An engine with a table of `mb` MiB.
     pub fn with_hash(mb: usize) -> Engine {
-        Engine {
-            state: Some(Box::new(State { tt: Tt::new(mb), history: History::default(), evaluators: HashMap::new() })),
-            running: None,
-            params: None,
-            hash_mb: mb,
-        }
+        Engine { state: Some(State::new(mb)), running: None, params: None, hash_mb: mb }
     }
 
     /// Overrides the per-variant search parameters (tests use [`SearchParams::exact`]).
@@ -169,9 +184,7 @@ impl Engine {
         mut on_info: impl FnMut(&Info) + Send,
     ) -> SearchResult {
         self.wait();
-        let mut state = self.state.take().unwrap_or_else(|| {
-            Box::new(State { tt: Tt::new(self.hash_mb), history: History::default(), evaluators: HashMap::new() })
-        });
+        let mut state = self.state.take().unwrap_or_else(|| State::new(self.hash_mb));
         let stop = AtomicBool::new(false);
         let params = self.params;
         let result = std::thread::scope(|scope| {
@@ -187,16 +200,7 @@ impl Engine {
             }
         });
         self.state = Some(state);
-        result.unwrap_or(SearchResult {
-            best: None,
-            ponder: None,
-            value: 0,
-            score: Score::Cp(0),
-            depth: 0,
-            nodes: 0,
-            time: Duration::ZERO,
-            pv: Vec::new(),
-        })
+        result.unwrap_or_else(SearchResult::none)
     }
 
     /// Starts a search in the background; `report` receives progress and, last, the result.
@@ -209,9 +213,7 @@ impl Engine {
         mut report: impl FnMut(Report) + Send + 'static,
     ) {
         self.wait();
-        let mut state = self.state.take().unwrap_or_else(|| {
-            Box::new(State { tt: Tt::new(self.hash_mb), history: History::default(), evaluators: HashMap::new() })
-        });
+        let mut state = self.state.take().unwrap_or_else(|| State::new(self.hash_mb));
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let params = self.params;
@@ -230,11 +232,7 @@ impl Engine {
             Ok(handle) => self.running = Some((handle, stop)),
             Err(_) => {
                 // No thread: nothing runs and no state is lost but the table.
-                self.state = Some(Box::new(State {
-                    tt: Tt::new(self.hash_mb),
-                    history: History::default(),
-                    evaluators: HashMap::new(),
-                }));
+                self.state = Some(State::new(self.hash_mb));
             }
         }
     }
@@ -251,19 +249,13 @@ impl Engine {
         self.running.as_ref().is_some_and(|(h, _)| !h.is_finished())
     }
 
-    /// Waits for a background search to end (stopping it first if it is infinite... it
-    /// is not stopped: call [`Engine::stop`] for that).
+    /// Waits for a background search to end (it is not stopped: call [`Engine::stop`] first
+    /// for that).
     pub fn wait(&mut self) {
         if let Some((handle, _)) = self.running.take() {
             match handle.join() {
                 Ok(state) => self.state = Some(state),
-                Err(_) => {
-                    self.state = Some(Box::new(State {
-                        tt: Tt::new(self.hash_mb),
-                        history: History::default(),
-                        evaluators: HashMap::new(),
-                    }))
-                }
+                Err(_) => self.state = Some(State::new(self.hash_mb)),
             }
         }
     }
@@ -287,16 +279,7 @@ fn run(
     let budget = limits.budget(pos.turn());
     let max_depth = limits.depth.map_or(MAX_PLY as u32 - 4, |d| d.clamp(1, MAX_PLY as u32 - 4));
     let legal = pos.legal_moves();
-    let mut result = SearchResult {
-        best: legal.first().copied(),
-        ponder: None,
-        value: 0,
-        score: Score::Cp(0),
-        depth: 0,
-        nodes: 0,
-        time: Duration::ZERO,
-        pv: Vec::new(),
-    };
+    let mut result = SearchResult { best: legal.first().copied(), ..SearchResult::none() };
     if legal.is_empty() {
         return result;
     }

@@ -292,15 +292,8 @@ impl Evaluator {
         }
 
         // Step 3. Pieces: mobility, open files, attacks near the enemy king.
-        let king_sq = [self.king.and_then(|_| pos.king_square(Color::White)), pos.king_square(Color::Black)];
-        let zones = [
-            king_sq[0].map_or(Bitboard::EMPTY, |k| self.king_zone[k.index()]),
-            if self.king.is_some() {
-                king_sq[1].map_or(Bitboard::EMPTY, |k| self.king_zone[k.index()])
-            } else {
-                Bitboard::EMPTY
-            },
-        ];
+        let king_sq = [pos.king_square(Color::White), pos.king_square(Color::Black)];
+        let zones = king_sq.map(|k| k.map_or(Bitboard::EMPTY, |k| self.king_zone[k.index()]));
         let mut danger = [0i32; 2]; // danger[c]: threat to c's king
         let mut attackers = [0i32; 2];
         for c in Color::ALL {
@@ -338,7 +331,7 @@ impl Evaluator {
         }
 
         // Step 4. King safety: attackers near the king, pieces the enemy could drop, the pawn shield.
-        if let Some(_k) = self.king {
+        if self.king.is_some() {
             for c in Color::ALL {
                 let ci = c.index();
                 let Some(ksq) = king_sq[ci] else { continue };

@@ -8,7 +8,7 @@
 
 use crate::score::{Value, INFINITE, MATE};
 use crate::search::Searcher;
-use rules::chance::{Event, Probability};
+use rules::chance::{Distribution, Event, Probability};
 use rules::{Move, MoveList, Position};
 
 /// The bounds every child value lies within.
@@ -71,16 +71,17 @@ impl Searcher<'_> {
     /// The expected value of playing `m` in `pos` (from the mover's side), each outcome's
     /// position searched to `depth`, with the window `(alpha, beta)`. Fail-soft: a value
     /// `<= alpha` is an upper bound, `>= beta` a lower bound.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn chance_node(
         &mut self,
         pos: &Position,
         m: Move,
+        dist: &Distribution<Event>,
         depth: i32,
         ply: usize,
         alpha: Value,
         beta: Value,
     ) -> Value {
-        let dist = pos.chance(m);
         let (w, d) = weights(dist.outcomes());
         let children: Vec<Position> = w
             .iter()
@@ -127,7 +128,7 @@ impl Searcher<'_> {
             let a = ceil_div((alpha + 1) * d - sum - upper_rest, wi) - 1;
             let b = ceil_div(beta * d - sum - lower_rest, wi);
             let (lo, hi) = (clamp_value(a), clamp_value(b));
-            let v = self.child_value(pos, &children[i], depth, ply, lo, hi) as i64;
+            let v = self.child_value(pos, &children[i], depth, ply, lo, hi, false) as i64;
             if self.aborted {
                 return 0;
             }
@@ -156,7 +157,7 @@ impl Searcher<'_> {
         if depth <= 0 || cply >= crate::history::MAX_PLY {
             // Nothing cheaper than the real thing: value it exactly.
             self.stack.pop();
-            return Some(-self.child_value(parent, child, depth, ply, -INFINITE, INFINITE));
+            return Some(-self.child_value(parent, child, depth, ply, -INFINITE, INFINITE, false));
         }
         let mut moves = MoveList::new();
         child.gen_legal(&mut moves);
@@ -180,8 +181,14 @@ impl Searcher<'_> {
     }
 
     /// Quiescence value of a chance move: the plain expectation of its outcomes.
-    pub(crate) fn chance_qsearch(&mut self, pos: &Position, m: Move, ply: usize, qply: usize) -> Value {
-        let dist = pos.chance(m);
+    pub(crate) fn chance_qsearch(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        dist: &Distribution<Event>,
+        ply: usize,
+        qply: usize,
+    ) -> Value {
         let (w, d) = weights(dist.outcomes());
         let mut sum = 0i64;
         for (e, wi) in w {

@@ -8,6 +8,7 @@ use crate::params::SearchParams;
 use crate::score::{from_tt, mate_in, mated_in, to_tt, Value, DRAW, INFINITE, MATE_BOUND};
 use crate::see::see_ge;
 use crate::tt::{Bound, Tt};
+use rules::chance::{Distribution, Event};
 use rules::variant::{InsufficientMaterial, WinCondition};
 use rules::{Move, MoveKind, MoveList, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,6 +22,9 @@ type ScoreList = arrayvec::ArrayVec<i32, { rules::moves::MOVE_LIST_CAPACITY }>;
 
 /// Entries of the evaluation cache (a power of two).
 const EVAL_CACHE: usize = 1 << 16;
+
+/// Quiescence ordering score of a quiet check (below every capture, which scores > 0).
+const QUIET_CHECK: i32 = -1;
 
 /// Score bands for move ordering.
 const TT_MOVE: i32 = 1 << 30;
@@ -143,10 +147,10 @@ impl<'a> Searcher<'a> {
     /// is considered, `ply` plies below the root: a lost royal piece, the fifty-move rule,
     /// a repetition of any earlier position, insufficient material.
     pub(crate) fn terminal(&self, pos: &Position, ply: usize) -> Option<Value> {
-        let v = pos.variant();
-        if v.win == WinCondition::KingCapture && v.king().is_some() && pos.king_square(pos.turn()).is_none() {
+        if Searcher::king_lost(pos) {
             return Some(mated_in(ply));
         }
+        let v = pos.variant();
         let h = pos.halfmoves() as usize;
         if v.draws.fifty_move && h >= 100 && (!self.in_check(pos) || pos.has_legal_move()) {
             return Some(DRAW);
@@ -181,7 +185,8 @@ impl<'a> Searcher<'a> {
     }
 
     /// The value of the position after the mover plays `m` (from the mover's side),
-    /// chance outcomes included; `depth` is the children's remaining depth.
+    /// chance outcomes included; `child` is the position after `m` succeeds and `depth`
+    /// the children's remaining depth.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn move_value(
         &mut self,
@@ -194,16 +199,14 @@ impl<'a> Searcher<'a> {
         beta: Value,
         pv: bool,
     ) -> Value {
-        if self.is_chance(pos, m) {
-            return self.chance_node(pos, m, depth, ply, alpha, beta);
+        match self.outcomes(pos, m) {
+            Some(dist) => self.chance_node(pos, m, &dist, depth, ply, alpha, beta),
+            None => self.child_value(pos, child, depth, ply, alpha, beta, pv),
         }
-        self.stack.push(pos.hash());
-        let v = -self.negamax(child, depth, ply + 1, -beta, -alpha, pv, true);
-        self.stack.pop();
-        v
     }
 
-    /// Searches `pos` as a child of the current path (the caller's hash is pushed around it).
+    /// Searches `child` below `parent` (whose hash is pushed on the path around it).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn child_value(
         &mut self,
         parent: &Position,
@@ -212,17 +215,28 @@ impl<'a> Searcher<'a> {
         ply: usize,
         alpha: Value,
         beta: Value,
+        pv: bool,
     ) -> Value {
         self.stack.push(parent.hash());
-        let v = -self.negamax(child, depth, ply + 1, -beta, -alpha, false, true);
+        let v = -self.negamax(child, depth, ply + 1, -beta, -alpha, pv, true);
         self.stack.pop();
         v
     }
 
-    /// Whether `m` meets chance in this position's variant.
+    /// The chance outcomes of `m`, when it meets chance (`None`: it simply happens).
     #[inline]
-    pub(crate) fn is_chance(&self, pos: &Position, m: Move) -> bool {
-        !matches!(pos.variant().chance, rules::chance::ChanceRule::None) && !pos.chance(m).is_certain()
+    pub(crate) fn outcomes(&self, pos: &Position, m: Move) -> Option<Distribution<Event>> {
+        if matches!(pos.variant().chance, rules::chance::ChanceRule::None) {
+            return None;
+        }
+        Some(pos.chance(m)).filter(|d| !d.is_certain())
+    }
+
+    /// Whether `pos`'s side to move has lost its royal piece (king-capture variants).
+    #[inline]
+    pub(crate) fn king_lost(pos: &Position) -> bool {
+        let v = pos.variant();
+        v.win == WinCondition::KingCapture && v.king().is_some() && pos.king_square(pos.turn()).is_none()
     }
 
     /// Scores moves for ordering.
@@ -458,10 +472,10 @@ impl<'a> Searcher<'a> {
 
             let extension = i32::from(self.params.check_extension && gives_check && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + extension;
-            let v = if self.is_chance(pos, m) {
-                self.chance_node(pos, m, new_depth, ply, alpha, beta)
+            let v = if let Some(dist) = self.outcomes(pos, m) {
+                self.chance_node(pos, m, &dist, new_depth, ply, alpha, beta)
             } else if searched == 0 {
-                self.move_value(pos, m, &child, new_depth, ply, alpha, beta, pv_node)
+                self.child_value(pos, &child, new_depth, ply, alpha, beta, pv_node)
             } else {
                 // Step 8. Late-move reductions and the principal-variation re-searches.
                 let mut r = 0;
@@ -476,12 +490,12 @@ impl<'a> Searcher<'a> {
                     r -= (scores[i] / 6000).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut v = self.move_value(pos, m, &child, new_depth - r, ply, alpha, alpha + 1, false);
+                let mut v = self.child_value(pos, &child, new_depth - r, ply, alpha, alpha + 1, false);
                 if v > alpha && r > 0 {
-                    v = self.move_value(pos, m, &child, new_depth, ply, alpha, alpha + 1, false);
+                    v = self.child_value(pos, &child, new_depth, ply, alpha, alpha + 1, false);
                 }
                 if v > alpha && v < beta && pv_node {
-                    v = self.move_value(pos, m, &child, new_depth, ply, alpha, beta, true);
+                    v = self.child_value(pos, &child, new_depth, ply, alpha, beta, true);
                 }
                 v
             };
@@ -542,8 +556,7 @@ impl<'a> Searcher<'a> {
         if self.aborted {
             return 0;
         }
-        let v = pos.variant();
-        if v.win == WinCondition::KingCapture && v.king().is_some() && pos.king_square(pos.turn()).is_none() {
+        if Searcher::king_lost(pos) {
             return mated_in(ply);
         }
         let in_check = self.in_check(pos);
@@ -580,7 +593,6 @@ impl<'a> Searcher<'a> {
         moves.truncate(n);
         // On the first quiescence ply, quiet checks too: they find the mates and forks
         // that a captures-only horizon hides.
-        let mut quiet_checks = 0;
         if qply == 0 && !in_check && self.params.check_matters && self.params.qsearch_checks {
             let mut all = MoveList::new();
             pos.gen_legal(&mut all);
@@ -592,17 +604,15 @@ impl<'a> Searcher<'a> {
                 child.play_unchecked(m);
                 if child.is_check() && !moves.is_full() {
                     moves.push(m);
-                    scores.push(-1);
-                    quiet_checks += 1;
+                    scores.push(QUIET_CHECK);
                 }
             }
         }
-        let _ = quiet_checks;
         let scores = &mut scores[..];
         let mut best = stand_pat;
         for i in 0..moves.len() {
             let m = Searcher::pick(&mut moves, scores, i);
-            let quiet_check = scores[i] == -1 && !in_check;
+            let quiet_check = scores[i] == QUIET_CHECK && !in_check;
             if quiet_check {
                 if !see_ge(pos, self.eval, m, 0) {
                     continue;
@@ -618,8 +628,8 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
-            let v = if self.is_chance(pos, m) {
-                self.chance_qsearch(pos, m, ply, qply)
+            let v = if let Some(dist) = self.outcomes(pos, m) {
+                self.chance_qsearch(pos, m, &dist, ply, qply)
             } else {
                 let mut child = pos.clone();
                 child.play_unchecked(m);

@@ -352,20 +352,7 @@ impl UciEngine {
         let (tx, lines) = mpsc::channel();
         if let Some(stdout) = child.stdout.take() {
             thread::spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match reader.read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let line = String::from_utf8_lossy(&buf).trim_end_matches(['\r', '\n']).to_string();
-                            if tx.send(line).is_err() {
-                                break;
-                            }
-                        }
-                    }
-                }
+                for_each_line(stdout, |line| tx.send(line.trim_end_matches(['\r', '\n']).to_string()).is_ok())
             });
         }
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
@@ -562,8 +549,9 @@ impl Drop for UciEngine {
     }
 }
 
-/// Keeps the last [`STDERR_TAIL`] non-empty lines of a stream.
-fn keep_tail(stream: impl Read, tail: &Mutex<VecDeque<String>>) {
+/// Calls `each` with every line of `stream` (lossy UTF-8, line end included) until the
+/// stream ends or `each` returns false.
+fn for_each_line(stream: impl Read, mut each: impl FnMut(&str) -> bool) {
     let mut reader = BufReader::new(stream);
     let mut buf = Vec::new();
     loop {
@@ -571,19 +559,28 @@ fn keep_tail(stream: impl Read, tail: &Mutex<VecDeque<String>>) {
         match reader.read_until(b'\n', &mut buf) {
             Ok(0) | Err(_) => break,
             Ok(_) => {
-                let line = String::from_utf8_lossy(&buf).trim().to_string();
-                if line.is_empty() {
-                    continue;
-                }
-                if let Ok(mut t) = tail.lock() {
-                    if t.len() == STDERR_TAIL {
-                        t.pop_front();
-                    }
-                    t.push_back(line);
+                if !each(&String::from_utf8_lossy(&buf)) {
+                    break;
                 }
             }
         }
     }
+}
+
+/// Keeps the last [`STDERR_TAIL`] non-empty lines of a stream.
+fn keep_tail(stream: impl Read, tail: &Mutex<VecDeque<String>>) {
+    for_each_line(stream, |line| {
+        let line = line.trim();
+        if !line.is_empty() {
+            if let Ok(mut t) = tail.lock() {
+                if t.len() == STDERR_TAIL {
+                    t.pop_front();
+                }
+                t.push_back(line.to_string());
+            }
+        }
+        true
+    });
 }
 
 /// The score and depth of an `info` line (the tokens after `info`).
