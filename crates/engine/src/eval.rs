@@ -43,6 +43,14 @@ const ISOLATED: Pair = Pair::new(-10, -12);
 const ROOK_OPEN: Pair = Pair::new(25, 10);
 const ROOK_SEMI_OPEN: Pair = Pair::new(12, 6);
 const SHIELD: i32 = 12;
+/// A piece attacked by an enemy pawn.
+const THREAT_BY_PAWN: Pair = Pair::new(60, 40);
+/// A piece attacked by a less valuable enemy piece (minor on major, rook on queen).
+const THREAT_BY_LESSER: Pair = Pair::new(40, 35);
+/// A piece attacked and not defended.
+const HANGING: Pair = Pair::new(30, 20);
+/// A passed pawn whose stop square is occupied keeps this share (in 1/4) of its bonus.
+const BLOCKED_PASSER_QUARTERS: i32 = 2;
 
 /// The evaluation of one variant.
 #[derive(Debug, Clone)]
@@ -82,6 +90,19 @@ struct PieceTerms {
     mobility_mg: i32,
     mobility_eg: i32,
     attack_weight: i32,
+    /// Middle-game value (threat classes).
+    value: i32,
+}
+
+/// The most a piece counted as minor may be worth.
+const MINOR_MAX: i32 = 400;
+/// The most a piece counted as rook-class may be worth.
+const ROOK_MAX: i32 = 650;
+
+/// King distance between two squares.
+#[inline]
+fn distance(a: Square, b: Square) -> i32 {
+    (a.file() as i32 - b.file() as i32).abs().max((a.rank() as i32 - b.rank() as i32).abs())
 }
 
 impl Evaluator {
@@ -195,6 +216,7 @@ impl Evaluator {
                     mobility_mg,
                     mobility_eg,
                     attack_weight: info.attack_weight,
+                    value: info.mg,
                 }
             })
             .collect();
@@ -263,6 +285,8 @@ impl Evaluator {
             }
         }
 
+        let king_sq = [pos.king_square(Color::White), pos.king_square(Color::Black)];
+
         // Step 2. Pawn structure.
         let pawns = self.pawn.map(|p| [board.pieces(Color::White, p), board.pieces(Color::Black, p)]);
         let mut pawn_attacks = [Bitboard::EMPTY; 2];
@@ -276,7 +300,22 @@ impl Evaluator {
                     let f = sq.file() as usize;
                     if (self.front_span[ci][sq.index()] & theirs).is_empty() {
                         let rr = self.variant.geometry.relative_rank(c, sq) as usize;
-                        score[ci] += self.passed[rr.min(7)];
+                        let mut bonus = self.passed[rr.min(7)];
+                        let stop = sq.offset(0, if c == Color::White { 1 } else { -1 });
+                        if let Some(stop) = stop.filter(|s| self.variant.geometry.contains(*s)) {
+                            if occ.contains(stop) {
+                                bonus = Pair::new(
+                                    bonus.mg * BLOCKED_PASSER_QUARTERS / 4,
+                                    bonus.eg * BLOCKED_PASSER_QUARTERS / 4,
+                                );
+                            }
+                            // In the end game the kings race to the stop square.
+                            if let (Some(ours_k), Some(theirs_k)) = (king_sq[ci], king_sq[1 - ci]) {
+                                let w = (rr as i32 - 1).max(0);
+                                bonus.eg += w * (5 * distance(theirs_k, stop) - 2 * distance(ours_k, stop));
+                            }
+                        }
+                        score[ci] += bonus;
                     }
                     if (ours & self.adjacent_files[f]).is_empty() {
                         score[ci] += ISOLATED;
@@ -292,10 +331,19 @@ impl Evaluator {
         }
 
         // Step 3. Pieces: mobility, open files, attacks near the enemy king.
-        let king_sq = [pos.king_square(Color::White), pos.king_square(Color::Black)];
         let zones = king_sq.map(|k| k.map_or(Bitboard::EMPTY, |k| self.king_zone[k.index()]));
         let mut danger = [0i32; 2]; // danger[c]: threat to c's king
         let mut attackers = [0i32; 2];
+        // Squares each side attacks, and those attacked by its minor pieces and its rooks
+        // or lesser (by value), for the threat terms.
+        let mut attacked = pawn_attacks;
+        let mut by_minor = [Bitboard::EMPTY; 2];
+        let mut by_rook = [Bitboard::EMPTY; 2];
+        for c in Color::ALL {
+            if let Some(k) = king_sq[c.index()] {
+                attacked[c.index()] |= self.king_zone[k.index()] - Bitboard::from_square(k);
+            }
+        }
         for c in Color::ALL {
             let ci = c.index();
             let ours = board.by_color(c);
@@ -303,6 +351,13 @@ impl Evaluator {
             for p in &self.piece_terms {
                 for sq in board.pieces(c, p.role) {
                     let a = pos.attacks(sq, c, p.role, occ);
+                    attacked[ci] |= a;
+                    if p.value <= MINOR_MAX {
+                        by_minor[ci] |= a;
+                    }
+                    if p.value <= ROOK_MAX {
+                        by_rook[ci] |= a;
+                    }
                     let mob = (a & safe).count() as i32 - p.mobility_offset;
                     score[ci] += Pair::new(p.mobility_mg * mob, p.mobility_eg * mob);
                     let hits = (a & zones[1 - ci]).count() as i32;
@@ -330,7 +385,36 @@ impl Evaluator {
             }
         }
 
-        // Step 4. King safety: attackers near the king, pieces the enemy could drop, the pawn shield.
+        // Step 4. Threats: pieces attacked by pawns, by lesser pieces, or left undefended.
+        for c in Color::ALL {
+            let ci = c.index();
+            let them = !c;
+            let mut victims = board.by_color(them);
+            if let Some(p) = self.pawn {
+                victims = victims - board.pieces(them, p);
+            }
+            if let Some(k) = king_sq[them.index()] {
+                victims = victims - Bitboard::from_square(k);
+            }
+            let threatened = victims & attacked[ci];
+            if threatened.is_empty() {
+                continue;
+            }
+            let n = (threatened & pawn_attacks[ci]).count() as i32;
+            score[ci] += Pair::new(THREAT_BY_PAWN.mg * n, THREAT_BY_PAWN.eg * n);
+            let mut n = 0;
+            for sq in threatened - pawn_attacks[ci] {
+                let v = board.role_at(sq).map_or(0, |r| self.roles[r.index()].mg);
+                if (v > MINOR_MAX && by_minor[ci].contains(sq)) || (v > ROOK_MAX && by_rook[ci].contains(sq)) {
+                    n += 1;
+                }
+            }
+            score[ci] += Pair::new(THREAT_BY_LESSER.mg * n, THREAT_BY_LESSER.eg * n);
+            let n = (threatened - attacked[them.index()]).count() as i32;
+            score[ci] += Pair::new(HANGING.mg * n, HANGING.eg * n);
+        }
+
+        // Step 5. King safety: attackers near the king, pieces the enemy could drop, the pawn shield.
         if self.king.is_some() {
             for c in Color::ALL {
                 let ci = c.index();
@@ -356,7 +440,7 @@ impl Evaluator {
             }
         }
 
-        // Step 5. Mop-up: drive a bare king to the edge and bring the stronger king closer.
+        // Step 6. Mop-up: drive a bare king to the edge and bring the stronger king closer.
         let pawn_count = pawns.map_or([0, 0], |p| [p[0].count(), p[1].count()]);
         for c in Color::ALL {
             let ci = c.index();
@@ -376,7 +460,7 @@ impl Evaluator {
             }
         }
 
-        // Step 6. Taper by phase, scale drawish material, and add the tempo.
+        // Step 7. Taper by phase, scale drawish material, and add the tempo.
         let phase = phase.min(self.full_phase);
         let diff_mg = score[0].mg - score[1].mg;
         let diff_eg = score[0].eg - score[1].eg;
@@ -471,6 +555,15 @@ mod tests {
                 assert_eq!(e.evaluate(&pos), e.evaluate(&m), "{name}: {} vs {}", pos.fen(), m.fen());
             }
         }
+    }
+
+    #[test]
+    fn a_piece_attacked_by_a_pawn_is_threatened() {
+        // The black pawn on e6 hits the knight on d5; on e5 it would be further advanced
+        // and take a square from the knight, yet not attack it.
+        let threatened = eval("chess", "6k1/8/4p3/3N4/8/8/8/6K1 w - - 0 1");
+        let safe = eval("chess", "6k1/8/8/3Np3/8/8/8/6K1 w - - 0 1");
+        assert!(threatened + 40 < safe, "{threatened} vs {safe}");
     }
 
     #[test]

@@ -175,6 +175,7 @@ impl Searcher<'_> {
             .unwrap_or(moves[0]);
         let mut grandchild = child.clone();
         grandchild.play_unchecked(m);
+        self.moved[cply] = crate::history::PieceTo::of(child, m);
         let v = self.move_value(child, m, &grandchild, depth - 1, cply, alpha, INFINITE, false);
         self.stack.pop();
         (v > alpha).then_some(v)

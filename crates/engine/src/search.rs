@@ -3,7 +3,7 @@
 //! [`SearchParams`] allow. Chance moves go to `expectimax.rs`.
 
 use crate::eval::Evaluator;
-use crate::history::{History, MAX_PLY};
+use crate::history::{History, PieceTo, MAX_PLY};
 use crate::params::SearchParams;
 use crate::score::{from_tt, mate_in, mated_in, to_tt, Value, DRAW, INFINITE, MATE_BOUND};
 use crate::see::see_ge;
@@ -57,6 +57,10 @@ pub struct Searcher<'a> {
     eval_cache: Vec<(u64, Value)>,
     /// The root move that last raised alpha (or failed high) in the current iteration.
     pub(crate) root_best: Option<Move>,
+    /// The move played at each ply of the current path (continuation history keys).
+    pub(crate) moved: [PieceTo; MAX_PLY + 2],
+    /// The static evaluation at each ply of the path (`-INFINITE` when in check).
+    evals: [Value; MAX_PLY + 2],
 }
 
 impl<'a> Searcher<'a> {
@@ -95,6 +99,8 @@ impl<'a> Searcher<'a> {
             lmr,
             eval_cache: vec![(0, 0); EVAL_CACHE],
             root_best: None,
+            moved: [PieceTo::NONE; MAX_PLY + 2],
+            evals: [-INFINITE; MAX_PLY + 2],
         }
     }
 
@@ -242,6 +248,7 @@ impl<'a> Searcher<'a> {
     /// Scores moves for ordering.
     fn score_moves(&self, pos: &Position, moves: &MoveList, scores: &mut ScoreList, tt_move: u32, ply: usize) {
         let killers = self.history.killers(ply);
+        let prev = self.previous_moves(ply);
         for &m in moves.iter() {
             let score = if m.raw() == tt_move {
                 TT_MOVE
@@ -265,10 +272,17 @@ impl<'a> Searcher<'a> {
             } else if killers[1] == Some(m) {
                 KILLER + 1
             } else {
-                self.history.score(pos, m)
+                self.history.score(pos, m, PieceTo::of(pos, m), prev)
             };
             scores.push(score);
         }
+    }
+
+    /// The moves one and two plies above `ply` (continuation history keys).
+    #[inline]
+    fn previous_moves(&self, ply: usize) -> [PieceTo; 2] {
+        let at = |back: usize| if ply >= back { self.moved[ply - back] } else { PieceTo::NONE };
+        [at(1), at(2)]
     }
 
     /// The value of what `m` captures, if it is a capture.
@@ -305,6 +319,21 @@ impl<'a> Searcher<'a> {
         moves.swap(i, best);
         scores.swap(i, best);
         moves[i]
+    }
+
+    /// Sorts `moves[from..]` by descending score (insertion sort: the lists are short).
+    fn sort_rest(moves: &mut MoveList, scores: &mut [i32], from: usize) {
+        for i in from + 1..moves.len() {
+            let (m, s) = (moves[i], scores[i]);
+            let mut j = i;
+            while j > from && scores[j - 1] < s {
+                moves[j] = moves[j - 1];
+                scores[j] = scores[j - 1];
+                j -= 1;
+            }
+            moves[j] = m;
+            scores[j] = s;
+        }
     }
 
     /// Whether the side to move has material other than pawns and the king (null move is
@@ -391,8 +420,17 @@ impl<'a> Searcher<'a> {
                 _ => self.static_eval(pos),
             }
         };
+        self.evals[ply] = static_eval;
+        // Improving: better than two plies ago (four, if in check then); prune less if so.
+        let improving = !in_check
+            && match ply {
+                0 | 1 => true,
+                _ if self.evals[ply - 2] > -INFINITE => static_eval > self.evals[ply - 2],
+                2 | 3 => true,
+                _ => static_eval > self.evals[ply - 4],
+            };
         if self.params.futility && !pv_node && !in_check && depth <= 6 && beta.abs() < MATE_BOUND {
-            let margin = self.params.futility_margin * depth;
+            let margin = self.params.futility_margin * depth - i32::from(improving) * self.params.futility_margin / 2;
             if static_eval - margin >= beta {
                 return static_eval - margin;
             }
@@ -409,6 +447,7 @@ impl<'a> Searcher<'a> {
             let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
             let mut child = pos.clone();
             child.pass_turn();
+            self.moved[ply] = PieceTo::NONE;
             self.stack.push(key);
             let v = -self.negamax(&child, depth - 1 - r, ply + 1, -beta, -beta + 1, false, false);
             self.stack.pop();
@@ -440,18 +479,32 @@ impl<'a> Searcher<'a> {
         let mut quiets = arrayvec::ArrayVec::<Move, 64>::new();
         let original_alpha = alpha;
         let mut searched = 0usize;
+        let prev = self.previous_moves(ply);
+        let late_move_count = if improving { 3 + 2 * depth * depth } else { 2 + depth * depth } as usize;
+        let mut sorted = false;
         for i in 0..moves.len() {
-            let m = Searcher::pick(&mut moves, scores, i);
+            let m = if sorted {
+                moves[i]
+            } else {
+                let m = Searcher::pick(&mut moves, scores, i);
+                // Past the tactical moves and killers, sort the rest once.
+                if scores[i] < KILLER {
+                    Searcher::sort_rest(&mut moves, scores, i + 1);
+                    sorted = true;
+                }
+                m
+            };
             let capture_or_promo = self.victim_value(pos, m).is_some() || m.promotion_role().is_some();
             let may_prune = self.params.futility && !pv_node && !in_check && best > -MATE_BOUND && searched > 0;
             // Late-move pruning by count, before the move is even made (checks included,
             // as in Stockfish: the count already says the node is hopeless).
-            if may_prune && !capture_or_promo && depth <= 4 && quiets.len() >= 3 + (depth * depth) as usize * 2 {
+            if may_prune && !capture_or_promo && depth <= 4 && quiets.len() >= late_move_count {
                 continue;
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
             self.tt.prefetch(child.hash());
+            crate::tt::prefetch(&self.eval_cache[child.hash() as usize & (EVAL_CACHE - 1)]);
             let gives_check = self.params.check_matters && child.is_check();
             let quiet = !capture_or_promo && !gives_check;
 
@@ -470,6 +523,7 @@ impl<'a> Searcher<'a> {
                 }
             }
 
+            self.moved[ply] = PieceTo::of(pos, m);
             let extension = i32::from(self.params.check_extension && gives_check && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + extension;
             let v = if let Some(dist) = self.outcomes(pos, m) {
@@ -484,10 +538,14 @@ impl<'a> Searcher<'a> {
                     if pv_node {
                         r -= 1;
                     }
+                    if !improving {
+                        r += 1;
+                    }
                     if scores[i] >= KILLER {
                         r -= 1;
+                    } else {
+                        r -= (scores[i] / 10_000).clamp(-2, 2);
                     }
-                    r -= (scores[i] / 6000).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut v = self.child_value(pos, &child, new_depth - r, ply, alpha, alpha + 1, false);
@@ -516,7 +574,7 @@ impl<'a> Searcher<'a> {
                     }
                     if v >= beta {
                         if !capture_or_promo {
-                            self.history.reward(pos, ply, m, depth, &quiets);
+                            self.history.reward(pos, ply, m, depth, &quiets, prev);
                         }
                         break;
                     }
@@ -559,10 +617,39 @@ impl<'a> Searcher<'a> {
         if Searcher::king_lost(pos) {
             return mated_in(ply);
         }
+        // The table: a cut-off from any search at least this deep, else its move and evaluation.
+        let key = pos.hash();
+        let qdepth = if qply == 0 { 0 } else { -1 };
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry {
+            if self.params.tt_cutoffs && e.depth >= qdepth {
+                let v = from_tt(e.value, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+        let tt_move = entry.map_or(0, |e| e.mv);
+        let original_alpha = alpha;
         let in_check = self.in_check(pos);
-        let stand_pat = if in_check { -INFINITE } else { self.static_eval(pos) };
+        let stand_pat = if in_check {
+            -INFINITE
+        } else {
+            match entry {
+                Some(e) if e.eval.abs() < MATE_BOUND && e.eval != 0 => e.eval,
+                _ => self.static_eval(pos),
+            }
+        };
         if !in_check {
             if stand_pat >= beta || qply >= MAX_QPLY || ply >= MAX_PLY {
+                if entry.is_none() {
+                    self.tt.store(key, 0, to_tt(stand_pat, ply), stand_pat, qdepth, Bound::Lower);
+                }
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
@@ -586,7 +673,11 @@ impl<'a> Searcher<'a> {
             if in_check || victim.is_some() || promo.is_some() {
                 let attacker = pos.moving_role(m).map_or(0, |r| self.eval.value(r).min(2_000));
                 moves[n] = m;
-                scores.push(victim.unwrap_or(0) * 16 + promo.map_or(0, |r| self.eval.value(r)) * 8 - attacker / 8);
+                scores.push(if m.raw() == tt_move {
+                    TT_MOVE
+                } else {
+                    victim.unwrap_or(0) * 16 + promo.map_or(0, |r| self.eval.value(r)) * 8 - attacker / 8
+                });
                 n += 1;
             }
         }
@@ -610,6 +701,7 @@ impl<'a> Searcher<'a> {
         }
         let scores = &mut scores[..];
         let mut best = stand_pat;
+        let mut best_move = 0;
         for i in 0..moves.len() {
             let m = Searcher::pick(&mut moves, scores, i);
             let quiet_check = scores[i] == QUIET_CHECK && !in_check;
@@ -642,12 +734,22 @@ impl<'a> Searcher<'a> {
                 best = v;
                 if v > alpha {
                     alpha = v;
+                    best_move = m.raw();
                     if v >= beta {
                         break;
                     }
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha && best_move != 0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { stand_pat };
+        self.tt.store(key, best_move, to_tt(best, ply), stored_eval, qdepth, bound);
         best
     }
 }

@@ -51,6 +51,7 @@ impl Tt {
     pub fn new(mb: usize) -> Tt {
         let buckets = (mb.max(1) * 1024 * 1024 / 32).max(1);
         let mut slots = Vec::with_capacity(buckets * 2);
+        advise_huge_pages(&slots);
         slots.resize_with(buckets * 2, Slot::default);
         Tt { slots, buckets, age: 0 }
     }
@@ -77,19 +78,8 @@ impl Tt {
     /// Hints the processor to load the bucket of `key` into cache: called right after a
     /// move is made, so the child's probe does not wait for memory (as Stockfish does).
     #[inline]
-    #[allow(unsafe_code)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let slot = &self.slots[self.bucket(key)];
-            // SAFETY: `_mm_prefetch` only hints the cache; it never faults, reads or writes
-            // memory visibly, and SSE is part of the x86_64 baseline. The pointer is a live slot.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(slot as *const Slot as *const i8)
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch(&self.slots[self.bucket(key)]);
     }
 
     /// Looks `key` up.
@@ -130,6 +120,10 @@ impl Tt {
         let s = &self.slots[victim];
         let old = s.data.load(Ordering::Relaxed);
         let same = old != 0 && s.key.load(Ordering::Relaxed) ^ old == key;
+        // A much shallower bound (e.g. from quiescence) does not replace a deep result.
+        if same && bound != Bound::Exact && unpack(old).depth > depth + 3 && data_age(old) == self.age {
+            return;
+        }
         let mv = if mv == 0 && same { unpack(old).mv } else { mv };
         let data = encode(mv, value, eval, depth, bound, self.age);
         s.key.store(key ^ data, Ordering::Relaxed);
@@ -182,6 +176,42 @@ fn unpack(data: u64) -> Entry {
         bound,
     }
 }
+
+/// Hints the processor to bring the cache line of `r` closer.
+#[inline]
+#[allow(unsafe_code)]
+pub(crate) fn prefetch<T>(r: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: `_mm_prefetch` only hints the cache; it never faults, reads or writes
+        // memory visibly, and SSE is part of the x86_64 baseline. The pointer is a live reference.
+        unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(r as *const T as *const i8) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = r;
+}
+
+/// Asks the kernel to back the (not yet touched) allocation of `v` with transparent huge
+/// pages: random probes into a large table otherwise spend much of their time on TLB misses.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn advise_huge_pages<T>(v: &Vec<T>) {
+    const HUGE: usize = 2 << 20;
+    let start = v.as_ptr() as usize;
+    let end = start + v.capacity() * std::mem::size_of::<T>();
+    let aligned = start.next_multiple_of(HUGE);
+    if end > aligned + HUGE {
+        let len = (end - aligned) / HUGE * HUGE;
+        // SAFETY: madvise only advises on a range inside our own live allocation; it
+        // changes no contents, and failure (e.g. THP disabled) is harmless.
+        unsafe {
+            libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages<T>(_: &Vec<T>) {}
 
 #[cfg(test)]
 mod tests {
