@@ -560,9 +560,9 @@ mod tests {
     #[test]
     fn a_piece_attacked_by_a_pawn_is_threatened() {
         // The black pawn on e6 hits the knight on d5; on e5 it would be further advanced
-        // and take a square from the knight, yet not attack it.
-        let threatened = eval("chess", "6k1/8/4p3/3N4/8/8/8/6K1 w - - 0 1");
-        let safe = eval("chess", "6k1/8/8/3Np3/8/8/8/6K1 w - - 0 1");
+        // and take a square from the knight, yet not attack it (the d2 pawn keeps both unpassed).
+        let threatened = eval("chess", "6k1/8/4p3/3N4/8/8/3P4/6K1 w - - 0 1");
+        let safe = eval("chess", "6k1/8/8/3Np3/8/8/3P4/6K1 w - - 0 1");
         assert!(threatened + 40 < safe, "{threatened} vs {safe}");
     }
 

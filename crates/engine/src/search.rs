@@ -469,9 +469,15 @@ impl<'a> Searcher<'a> {
         if moves.is_empty() {
             return self.no_moves(pos, ply);
         }
+        // The table's move goes first; the others are scored only if it does not cut off.
+        let tt_first = match moves.iter().position(|m| m.raw() == tt_move) {
+            Some(k) if tt_move != 0 => {
+                moves.swap(0, k);
+                true
+            }
+            _ => false,
+        };
         let mut scores = ScoreList::new();
-        self.score_moves(pos, &moves, &mut scores, tt_move, ply);
-        let scores = &mut scores[..];
 
         // Step 6. The move loop.
         let mut best = -INFINITE;
@@ -482,18 +488,25 @@ impl<'a> Searcher<'a> {
         let prev = self.previous_moves(ply);
         let late_move_count = if improving { 3 + 2 * depth * depth } else { 2 + depth * depth } as usize;
         let mut sorted = false;
+        let check_info = pos.check_info();
         for i in 0..moves.len() {
-            let m = if sorted {
+            let m = if i == 0 && tt_first {
+                moves[0]
+            } else if sorted {
                 moves[i]
             } else {
-                let m = Searcher::pick(&mut moves, scores, i);
+                if scores.is_empty() {
+                    self.score_moves(pos, &moves, &mut scores, tt_move, ply);
+                }
+                let m = Searcher::pick(&mut moves, &mut scores, i);
                 // Past the tactical moves and killers, sort the rest once.
                 if scores[i] < KILLER {
-                    Searcher::sort_rest(&mut moves, scores, i + 1);
+                    Searcher::sort_rest(&mut moves, &mut scores, i + 1);
                     sorted = true;
                 }
                 m
             };
+            let move_score = scores.get(i).copied().unwrap_or(TT_MOVE);
             let capture_or_promo = self.victim_value(pos, m).is_some() || m.promotion_role().is_some();
             let may_prune = self.params.futility && !pv_node && !in_check && best > -MATE_BOUND && searched > 0;
             // Late-move pruning by count, before the move is even made (checks included,
@@ -501,11 +514,7 @@ impl<'a> Searcher<'a> {
             if may_prune && !capture_or_promo && depth <= 4 && quiets.len() >= late_move_count {
                 continue;
             }
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            self.tt.prefetch(child.hash());
-            crate::tt::prefetch(&self.eval_cache[child.hash() as usize & (EVAL_CACHE - 1)]);
-            let gives_check = self.params.check_matters && child.is_check();
+            let gives_check = self.params.check_matters && pos.gives_check_with(&check_info, m);
             let quiet = !capture_or_promo && !gives_check;
 
             // Step 7. Prune hopeless moves at low depth (never before something is searched).
@@ -516,13 +525,17 @@ impl<'a> Searcher<'a> {
                     }
                 } else if depth <= 4
                     && !gives_check
-                    && scores[i] < GOOD_CAPTURE
+                    && move_score < GOOD_CAPTURE
                     && !see_ge(pos, self.eval, m, -90 * depth)
                 {
                     continue;
                 }
             }
 
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            self.tt.prefetch(child.hash());
+            crate::tt::prefetch(&self.eval_cache[child.hash() as usize & (EVAL_CACHE - 1)]);
             self.moved[ply] = PieceTo::of(pos, m);
             let extension = i32::from(self.params.check_extension && gives_check && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + extension;
@@ -541,10 +554,10 @@ impl<'a> Searcher<'a> {
                     if !improving {
                         r += 1;
                     }
-                    if scores[i] >= KILLER {
+                    if move_score >= KILLER {
                         r -= 1;
                     } else {
-                        r -= (scores[i] / 10_000).clamp(-2, 2);
+                        r -= (move_score / 10_000).clamp(-2, 2);
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -687,13 +700,12 @@ impl<'a> Searcher<'a> {
         if qply == 0 && !in_check && self.params.check_matters && self.params.qsearch_checks {
             let mut all = MoveList::new();
             pos.gen_legal(&mut all);
+            let check_info = pos.check_info();
             for &m in &all {
                 if m.kind() == MoveKind::Castle || self.victim_value(pos, m).is_some() || m.promotion_role().is_some() {
                     continue;
                 }
-                let mut child = pos.clone();
-                child.play_unchecked(m);
-                if child.is_check() && !moves.is_full() {
+                if pos.gives_check_with(&check_info, m) && !moves.is_full() {
                     moves.push(m);
                     scores.push(QUIET_CHECK);
                 }

@@ -13,6 +13,7 @@ pub mod betza;
 pub mod bitboard;
 pub mod board;
 pub mod chance;
+pub mod check;
 pub mod color;
 pub mod fen;
 pub mod game;

@@ -804,6 +804,26 @@ impl Threats<'_> {
         (self.orth.any() && self.pos.rook_attacks(sq, occ).intersects(self.orth))
             || (self.diag.any() && self.pos.bishop_attacks(sq, occ).intersects(self.diag))
     }
+
+    /// The side's leaping attackers of `sq` (their attacks ignore blockers). Needs the
+    /// fast representation (no generic atoms): callers check [`Threats::is_slow`].
+    #[inline]
+    pub(crate) fn leapers_to(&self, sq: Square) -> Bitboard {
+        let mut a = Bitboard::EMPTY;
+        let mut bits = self.pos.variant.t.leap_capturers;
+        while bits != 0 {
+            let r = bits.trailing_zeros() as usize;
+            a |= self.rev[r & (ROLE_SLOTS - 1)][sq.index()] & self.pos.board.by_role(Role(r as u8));
+            bits &= bits - 1;
+        }
+        a & self.theirs
+    }
+
+    /// Whether the side has pieces with generic atoms (queries go through `attackers_to`).
+    #[inline]
+    pub(crate) fn is_slow(&self) -> bool {
+        self.slow
+    }
 }
 
 #[cfg(test)]

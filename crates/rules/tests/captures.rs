@@ -1,5 +1,6 @@
 //! `Position::gen_captures` yields exactly the legal captures and promotions, and
-//! `attacks_by_role` equals the per-piece union, in every built-in variant (random playouts).
+//! `attacks_by_role` equals the per-piece union, and `gives_check` equals playing the move
+//! and asking `is_check`, in every built-in variant (random playouts).
 
 use rand::Rng;
 use rules::{variants, MoveKind, MoveList, Position};
@@ -61,5 +62,36 @@ fn attacks_by_role_is_the_union_of_piece_attacks() {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn gives_check_agrees_with_playing_the_move() {
+    let mut rng = rules::chance::seeded_rng(9);
+    for v in variants::all() {
+        let mut pos = Position::start(v);
+        let mut checks = 0;
+        for _ in 0..600 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.halfmoves() > 100 {
+                pos = Position::start(v);
+                continue;
+            }
+            for &m in &moves {
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                assert_eq!(
+                    pos.gives_check(m),
+                    after.is_check(),
+                    "{} {} in {}",
+                    rules::uci::to_uci(&pos, m),
+                    pos.fen(),
+                    v.name
+                );
+                checks += usize::from(after.is_check());
+            }
+            pos.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+        }
+        assert!(checks > 0 || v.king().is_none(), "{}: no checking move seen", v.name);
     }
 }
