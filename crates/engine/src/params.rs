@@ -19,6 +19,9 @@ pub struct SearchParams {
     pub futility: bool,
     /// Extend moves that give check.
     pub check_extension: bool,
+    /// Singular extensions (and their multi-cut): the table's move searched deeper when
+    /// every alternative falls well short of it.
+    pub singular: bool,
     /// Cut off on transposition-table bounds (off: the table only orders moves).
     pub tt_cutoffs: bool,
     /// Star2 probing at chance nodes before the Star1 pass.
@@ -45,6 +48,7 @@ impl SearchParams {
             lmr: true,
             futility: true,
             check_extension: check_matters,
+            singular: true,
             tt_cutoffs: true,
             star2: true,
             aspiration: true,
@@ -63,6 +67,7 @@ impl SearchParams {
             lmr: false,
             futility: false,
             check_extension: false,
+            singular: false,
             tt_cutoffs: false,
             aspiration: true,
             ..SearchParams::for_variant(v)

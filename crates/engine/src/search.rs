@@ -26,6 +26,13 @@ const EVAL_CACHE: usize = 1 << 16;
 /// Quiescence ordering score of a quiet check (below every capture, which scores > 0).
 const QUIET_CHECK: i32 = -1;
 
+/// Least depth for a singular-extension search.
+const SINGULAR_DEPTH: i32 = 7;
+/// Razoring margin per ply of depth.
+const RAZOR_MARGIN: Value = 300;
+/// Quiet moves at depth `d` ≤ 3 with a history score below `-HISTORY_PRUNE * d` are pruned.
+const HISTORY_PRUNE: i32 = 4000;
+
 /// Score bands for move ordering.
 const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 24;
@@ -61,6 +68,8 @@ pub struct Searcher<'a> {
     pub(crate) moved: [PieceTo; MAX_PLY + 2],
     /// The static evaluation at each ply of the path (`-INFINITE` when in check).
     evals: [Value; MAX_PLY + 2],
+    /// The move a singular-extension search leaves out at each ply (0: none).
+    excluded: [u32; MAX_PLY + 2],
 }
 
 impl<'a> Searcher<'a> {
@@ -101,6 +110,7 @@ impl<'a> Searcher<'a> {
             root_best: None,
             moved: [PieceTo::NONE; MAX_PLY + 2],
             evals: [-INFINITE; MAX_PLY + 2],
+            excluded: [0; MAX_PLY + 2],
         }
     }
 
@@ -396,8 +406,11 @@ impl<'a> Searcher<'a> {
         let key = pos.hash();
         let entry = self.tt.probe(key);
         let tt_move = entry.map_or(0, |e| e.mv);
+        // A singular-extension search of this node without one move: no cut-offs from
+        // the table, no pruning by evaluation, nothing stored.
+        let excluded = self.excluded[ply];
         if let Some(e) = entry {
-            if self.params.tt_cutoffs && !pv_node && e.depth >= depth {
+            if self.params.tt_cutoffs && !pv_node && excluded == 0 && e.depth >= depth {
                 let v = from_tt(e.value, ply);
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -429,15 +442,34 @@ impl<'a> Searcher<'a> {
                 2 | 3 => true,
                 _ => static_eval > self.evals[ply - 4],
             };
-        if self.params.futility && !pv_node && !in_check && depth <= 6 && beta.abs() < MATE_BOUND {
+        if self.params.futility && excluded == 0 && !pv_node && !in_check && depth <= 6 && beta.abs() < MATE_BOUND {
             let margin = self.params.futility_margin * depth - i32::from(improving) * self.params.futility_margin / 2;
             if static_eval - margin >= beta {
                 return static_eval - margin;
             }
         }
+        // Razoring: far below alpha near the horizon, ask quiescence whether anything saves it.
+        if self.params.futility
+            && excluded == 0
+            && self.params.qsearch
+            && !pv_node
+            && !in_check
+            && depth <= 2
+            && static_eval + RAZOR_MARGIN * depth < alpha
+            && alpha.abs() < MATE_BOUND
+        {
+            let v = self.qsearch(pos, ply, alpha, alpha + 1, 0);
+            if self.aborted {
+                return 0;
+            }
+            if v <= alpha {
+                return v;
+            }
+        }
         if self.params.null_move
             && !pv_node
             && null_ok
+            && excluded == 0
             && !in_check
             && depth >= 3
             && static_eval >= beta
@@ -506,6 +538,9 @@ impl<'a> Searcher<'a> {
                 }
                 m
             };
+            if m.raw() == excluded {
+                continue;
+            }
             let move_score = scores.get(i).copied().unwrap_or(TT_MOVE);
             let capture_or_promo = self.victim_value(pos, m).is_some() || m.promotion_role().is_some();
             let may_prune = self.params.futility && !pv_node && !in_check && best > -MATE_BOUND && searched > 0;
@@ -523,6 +558,10 @@ impl<'a> Searcher<'a> {
                     if depth <= 3 && static_eval + 100 + 100 * depth <= alpha {
                         continue;
                     }
+                    // Quiet moves that have failed everywhere lately.
+                    if depth <= 3 && move_score < -HISTORY_PRUNE * depth {
+                        continue;
+                    }
                 } else if depth <= 4
                     && !gives_check
                     && move_score < GOOD_CAPTURE
@@ -536,8 +575,38 @@ impl<'a> Searcher<'a> {
             child.play_unchecked(m);
             self.tt.prefetch(child.hash());
             crate::tt::prefetch(&self.eval_cache[child.hash() as usize & (EVAL_CACHE - 1)]);
+            // Singular extension: the table's move, if every other move falls well short of
+            // its stored value, is searched one ply deeper; if even the others reach beta,
+            // the node fails high at once.
+            let mut singular = false;
+            if let Some(e) = entry {
+                if self.params.singular
+                    && ply > 0
+                    && depth >= SINGULAR_DEPTH
+                    && i == 0
+                    && m.raw() == tt_move
+                    && excluded == 0
+                    && e.depth >= depth - 3
+                    && e.bound != Bound::Upper
+                    && e.value.abs() < MATE_BOUND
+                    && self.outcomes(pos, m).is_none()
+                {
+                    let singular_beta = from_tt(e.value, ply) - 2 * depth;
+                    self.excluded[ply] = tt_move;
+                    let v = self.negamax(pos, (depth - 1) / 2, ply, singular_beta - 1, singular_beta, false, false);
+                    self.excluded[ply] = 0;
+                    if self.aborted {
+                        return 0;
+                    }
+                    if v < singular_beta {
+                        singular = true;
+                    } else if singular_beta >= beta {
+                        return singular_beta;
+                    }
+                }
+            }
             self.moved[ply] = PieceTo::of(pos, m);
-            let extension = i32::from(self.params.check_extension && gives_check && ply < MAX_PLY / 2);
+            let extension = i32::from((singular || (self.params.check_extension && gives_check)) && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + extension;
             let v = if let Some(dist) = self.outcomes(pos, m) {
                 self.chance_node(pos, m, &dist, new_depth, ply, alpha, beta)
@@ -599,6 +668,9 @@ impl<'a> Searcher<'a> {
         }
 
         // Step 9. Store the result.
+        if excluded != 0 {
+            return if searched == 0 { alpha } else { best };
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha && best_move.is_some() {
