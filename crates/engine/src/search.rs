@@ -411,13 +411,7 @@ impl<'a> Searcher<'a> {
         let excluded = self.excluded[ply];
         if let Some(e) = entry {
             if self.params.tt_cutoffs && !pv_node && excluded == 0 && e.depth >= depth {
-                let v = from_tt(e.value, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v >= beta,
-                    Bound::Upper => v <= alpha,
-                };
-                if cut {
+                if let Some(v) = e.cutoff(ply, alpha, beta) {
                     return v;
                 }
             }
@@ -708,13 +702,7 @@ impl<'a> Searcher<'a> {
         let entry = self.tt.probe(key);
         if let Some(e) = entry {
             if self.params.tt_cutoffs && e.depth >= qdepth {
-                let v = from_tt(e.value, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v >= beta,
-                    Bound::Upper => v <= alpha,
-                };
-                if cut {
+                if let Some(v) = e.cutoff(ply, alpha, beta) {
                     return v;
                 }
             }

@@ -30,6 +30,21 @@ pub struct Entry {
     pub bound: Bound,
 }
 
+impl Entry {
+    /// The stored value `ply` plies below the root, if its bound settles the window
+    /// `(alpha, beta)` (the caller checks that the entry is deep enough).
+    #[inline]
+    pub fn cutoff(&self, ply: usize, alpha: Value, beta: Value) -> Option<Value> {
+        let v = crate::score::from_tt(self.value, ply);
+        let cut = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => v >= beta,
+            Bound::Upper => v <= alpha,
+        };
+        cut.then_some(v)
+    }
+}
+
 #[derive(Default)]
 struct Slot {
     key: AtomicU64,
