@@ -797,6 +797,7 @@ impl<'a> Searcher<'a> {
             } else {
                 let mut child = pos.clone();
                 child.play_unchecked(m);
+                self.tt.prefetch(child.hash());
                 -self.qsearch(&child, ply + 1, -beta, -alpha, qply + 1)
             };
             if self.aborted {
