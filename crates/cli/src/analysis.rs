@@ -25,6 +25,11 @@ pub(crate) struct BenchArgs {
     /// Run the move-generation bench instead (perft over a fixed list).
     #[arg(long)]
     perft: bool,
+    /// A reference engine run just before, side by side: the command line of a program
+    /// whose `bench` subcommand reports `Nodes/second` (Stockfish, Fairy-Stockfish);
+    /// prints its speed and the ratio of our chess nodes/s to it.
+    #[arg(long, value_name = "CMD")]
+    reference: Option<String>,
 }
 
 /// Arguments of `fairylab analyse`.
@@ -92,6 +97,8 @@ pub(crate) fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
     if a.perft {
         return perft_bench(a.quick, out);
     }
+    // The reference runs first, so a reference that fails stops the command before output.
+    let reference = a.reference.as_deref().map(reference_nps).transpose()?;
     let offset = -(a.shallower as i32) - i32::from(a.quick);
     writeln!(out, "{:<20} {:>5} {:>12} {:>9} {:>10}", "position", "depth", "nodes", "seconds", "nodes/s")?;
     out.flush()?;
@@ -116,9 +123,33 @@ pub(crate) fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
     let chess_nodes: u64 = chess.iter().map(|l| l.nodes).sum();
     let chess_secs: f64 = chess.iter().map(|l| l.time.as_secs_f64()).sum::<f64>().max(1e-9);
     writeln!(out, "{:<20} {:>5} {total:>12} {secs:>9.3} {:>10.0}", "total", "", total as f64 / secs)?;
-    writeln!(out, "chess nodes/s: {:.0}", chess_nodes as f64 / chess_secs)?;
+    let chess_nps = chess_nodes as f64 / chess_secs;
+    writeln!(out, "chess nodes/s: {chess_nps:.0}")?;
     writeln!(out, "bench signature: {total}")?;
+    if let (Some(cmd), Some(nps)) = (&a.reference, reference) {
+        writeln!(out, "reference nodes/s: {nps:.0} ({cmd} bench)")?;
+        writeln!(out, "chess nodes/s / reference: {:.3}", chess_nps / nps.max(1.0))?;
+    }
     Ok(())
+}
+
+/// Runs `<cmd> bench` and reads the `Nodes/second` figure it reports (on either stream).
+fn reference_nps(cmd: &str) -> Result<f64> {
+    let c = engine::uci_client::EngineCommand::parse(cmd)
+        .map_err(|e| anyhow!("bad --reference command line {cmd:?}: {e}"))?;
+    let output = std::process::Command::new(&c.program)
+        .args(&c.args)
+        .arg("bench")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| anyhow!("cannot run the reference engine {:?}: {e}", c.program))?;
+    let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    text.lines()
+        .find_map(|l| {
+            let (key, value) = l.split_once(':')?;
+            (key.trim() == "Nodes/second").then(|| value.trim().parse::<f64>().ok()).flatten()
+        })
+        .ok_or_else(|| anyhow!("the reference engine {cmd:?} printed no `Nodes/second : N` line for `bench`"))
 }
 
 fn perft_bench(quick: bool, out: &mut impl Write) -> Result<()> {

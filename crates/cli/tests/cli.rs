@@ -218,6 +218,29 @@ fn search_bench_signature_is_deterministic() {
 }
 
 #[test]
+fn bench_reports_the_ratio_to_a_reference_engine() {
+    // A stand-in for `stockfish bench`: it prints the line Stockfish prints.
+    let o = fairylab(&["bench", "--shallower", "8", "--reference", "sh -c 'echo \"Nodes/second    : 1000\" >&2'"]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(out.contains("reference nodes/s: 1000 "), "{out}");
+    let nps: f64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("chess nodes/s: "))
+        .and_then(|v| v.parse().ok())
+        .expect("our chess speed");
+    let ratio: f64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("chess nodes/s / reference: "))
+        .and_then(|v| v.parse().ok())
+        .expect("a ratio line");
+    assert!((ratio - nps / 1000.0).abs() < 0.01 * ratio, "{out}");
+    assert_bad_input(&["bench", "--reference", "sh -c 'echo no figure here'"], "Nodes/second");
+    assert_bad_input(&["bench", "--reference", "/nonexistent/engine"], "/nonexistent/engine");
+    assert_bad_input(&["bench", "--reference", "'unclosed"], "unclosed");
+}
+
+#[test]
 fn analyse_prints_lines_and_a_legal_best_move() {
     let o = fairylab(&["analyse", "--variant", "gardner", "--depth", "6"]);
     assert_ok(&o);
