@@ -224,16 +224,11 @@ fn bench_reports_the_ratio_to_a_reference_engine() {
     assert_ok(&o);
     let out = stdout(&o);
     assert!(out.contains("reference nodes/s: 1000 "), "{out}");
-    let nps: f64 = out
-        .lines()
-        .find_map(|l| l.strip_prefix("chess nodes/s: "))
-        .and_then(|v| v.parse().ok())
-        .expect("our chess speed");
-    let ratio: f64 = out
-        .lines()
-        .find_map(|l| l.strip_prefix("chess nodes/s / reference: "))
-        .and_then(|v| v.parse().ok())
-        .expect("a ratio line");
+    let number = |prefix: &str| -> f64 {
+        out.lines().find_map(|l| l.strip_prefix(prefix)?.parse().ok()).unwrap_or_else(|| panic!("{prefix}: {out}"))
+    };
+    let nps = number("chess nodes/s: ");
+    let ratio = number("chess nodes/s / reference: ");
     assert!((ratio - nps / 1000.0).abs() < 0.01 * ratio, "{out}");
     assert_bad_input(&["bench", "--reference", "sh -c 'echo no figure here'"], "Nodes/second");
     assert_bad_input(&["bench", "--reference", "/nonexistent/engine"], "/nonexistent/engine");

@@ -453,9 +453,7 @@ impl Evaluator {
                         let fy = (2 * s.rank() as i32 - (g.ranks() as i32 - 1)).abs();
                         fx.max(fy)
                     };
-                    let dist =
-                        (ks.file() as i32 - kw.file() as i32).abs().max((ks.rank() as i32 - kw.rank() as i32).abs());
-                    score[ci] += Pair::new(0, 20 * edge(kw) + 10 * (8 - dist));
+                    score[ci] += Pair::new(0, 20 * edge(kw) + 10 * (8 - distance(ks, kw)));
                 }
             }
         }

@@ -514,7 +514,7 @@ impl<'a> Searcher<'a> {
         let prev = self.previous_moves(ply);
         let late_move_count = if improving { 3 + 2 * depth * depth } else { 2 + depth * depth } as usize;
         let mut sorted = false;
-        let check_info = pos.check_info();
+        let check_info = self.params.check_matters.then(|| pos.check_info());
         for i in 0..moves.len() {
             let m = if i == 0 && tt_first {
                 moves[0]
@@ -543,7 +543,7 @@ impl<'a> Searcher<'a> {
             if may_prune && !capture_or_promo && depth <= 4 && quiets.len() >= late_move_count {
                 continue;
             }
-            let gives_check = self.params.check_matters && pos.gives_check_with(&check_info, m);
+            let gives_check = check_info.as_ref().is_some_and(|ci| pos.gives_check_with(ci, m));
             let quiet = !capture_or_promo && !gives_check;
 
             // Step 7. Prune hopeless moves at low depth (never before something is searched).
@@ -569,6 +569,7 @@ impl<'a> Searcher<'a> {
             child.play_unchecked(m);
             self.tt.prefetch(child.hash());
             crate::tt::prefetch(&self.eval_cache[child.hash() as usize & (EVAL_CACHE - 1)]);
+            let outcomes = self.outcomes(pos, m);
             // Singular extension: the table's move, if every other move falls well short of
             // its stored value, is searched one ply deeper; if even the others reach beta,
             // the node fails high at once.
@@ -583,7 +584,7 @@ impl<'a> Searcher<'a> {
                     && e.depth >= depth - 3
                     && e.bound != Bound::Upper
                     && e.value.abs() < MATE_BOUND
-                    && self.outcomes(pos, m).is_none()
+                    && outcomes.is_none()
                 {
                     let singular_beta = from_tt(e.value, ply) - 2 * depth;
                     self.excluded[ply] = tt_move;
@@ -602,7 +603,7 @@ impl<'a> Searcher<'a> {
             self.moved[ply] = PieceTo::of(pos, m);
             let extension = i32::from((singular || (self.params.check_extension && gives_check)) && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + extension;
-            let v = if let Some(dist) = self.outcomes(pos, m) {
+            let v = if let Some(dist) = outcomes {
                 self.chance_node(pos, m, &dist, new_depth, ply, alpha, beta)
             } else if searched == 0 {
                 self.child_value(pos, &child, new_depth, ply, alpha, beta, pv_node)

@@ -769,14 +769,7 @@ impl Threats<'_> {
         if self.slow {
             return self.pos.attackers_to(sq, self.by, occ);
         }
-        let mut a = Bitboard::EMPTY;
-        let mut bits = self.pos.variant.t.leap_capturers;
-        while bits != 0 {
-            let r = bits.trailing_zeros() as usize;
-            a |= self.rev[r & (ROLE_SLOTS - 1)][sq.index()] & self.pos.board.by_role(Role(r as u8));
-            bits &= bits - 1;
-        }
-        a &= self.theirs;
+        let mut a = self.leapers_to(sq);
         if self.orth.any() {
             a |= self.pos.rook_attacks(sq, occ) & self.orth;
         }
