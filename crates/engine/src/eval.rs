@@ -81,6 +81,44 @@ pub struct Evaluator {
     piece_terms: Vec<PieceTerms>,
 }
 
+/// The pawn-only terms of one pawn placement.
+#[derive(Debug, Clone, Copy, Default)]
+struct PawnEntry {
+    /// The placement (white, black): the full key, so a hit is exact.
+    pawns: [Bitboard; 2],
+    score: [Pair; 2],
+    passed: [Bitboard; 2],
+}
+
+/// Slots in a [`PawnCache`] (a power of two).
+const PAWN_CACHE: usize = 1 << 14;
+
+/// A cache of pawn-structure terms, keyed by the pawn placement (one per search thread).
+#[derive(Debug, Clone)]
+pub struct PawnCache {
+    entries: Vec<PawnEntry>,
+}
+
+impl Default for PawnCache {
+    fn default() -> PawnCache {
+        // The default entry is exact for the placement it names: no pawns, no terms.
+        PawnCache { entries: vec![PawnEntry::default(); PAWN_CACHE] }
+    }
+}
+
+impl PawnCache {
+    /// The entry for `pawns`, computed on a miss.
+    #[inline]
+    fn get(&mut self, eval: &Evaluator, pawns: [Bitboard; 2]) -> &PawnEntry {
+        let key = pawns[0].0.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ pawns[1].0.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        let slot = &mut self.entries[(key >> 50) as usize & (PAWN_CACHE - 1)];
+        if slot.pawns != pawns {
+            *slot = eval.pawn_structure(pawns);
+        }
+        slot
+    }
+}
+
 /// The per-piece terms of the evaluation's piece loop.
 #[derive(Debug, Clone, Copy)]
 struct PieceTerms {
@@ -257,6 +295,16 @@ impl Evaluator {
 
     /// The evaluation of `pos` from the side to move's point of view.
     pub fn evaluate(&self, pos: &Position) -> Value {
+        self.evaluate_with(pos, None)
+    }
+
+    /// [`Evaluator::evaluate`] with the pawn-structure terms looked up in (and added to)
+    /// `cache`; the value is the same with or without it.
+    pub fn evaluate_cached(&self, pos: &Position, cache: &mut PawnCache) -> Value {
+        self.evaluate_with(pos, Some(cache))
+    }
+
+    fn evaluate_with(&self, pos: &Position, cache: Option<&mut PawnCache>) -> Value {
         let board = pos.board();
         let occ = board.occupied();
         let mut score = [Pair::default(); 2];
@@ -287,45 +335,41 @@ impl Evaluator {
 
         let king_sq = [pos.king_square(Color::White), pos.king_square(Color::Black)];
 
-        // Step 2. Pawn structure.
+        // Step 2. Pawn structure: the pawn-only terms from the cache, then the passed
+        // pawns' terms that depend on the other pieces.
         let pawns = self.pawn.map(|p| [board.pieces(Color::White, p), board.pieces(Color::Black, p)]);
         let mut pawn_attacks = [Bitboard::EMPTY; 2];
         if let (Some(p), Some(pawns)) = (self.pawn, pawns) {
+            let computed;
+            let structure = match cache {
+                Some(cache) => cache.get(self, pawns),
+                None => {
+                    computed = self.pawn_structure(pawns);
+                    &computed
+                }
+            };
             for c in Color::ALL {
                 let ci = c.index();
-                let ours = pawns[ci];
-                let theirs = pawns[1 - ci];
+                score[ci] += structure.score[ci];
                 pawn_attacks[ci] = pos.attacks_by_role(c, p, occ);
-                for sq in ours {
-                    let f = sq.file() as usize;
-                    if (self.front_span[ci][sq.index()] & theirs).is_empty() {
-                        let rr = self.variant.geometry.relative_rank(c, sq) as usize;
-                        let mut bonus = self.passed[rr.min(7)];
-                        let stop = sq.offset(0, if c == Color::White { 1 } else { -1 });
-                        if let Some(stop) = stop.filter(|s| self.variant.geometry.contains(*s)) {
-                            if occ.contains(stop) {
-                                bonus = Pair::new(
-                                    bonus.mg * BLOCKED_PASSER_QUARTERS / 4,
-                                    bonus.eg * BLOCKED_PASSER_QUARTERS / 4,
-                                );
-                            }
-                            // In the end game the kings race to the stop square.
-                            if let (Some(ours_k), Some(theirs_k)) = (king_sq[ci], king_sq[1 - ci]) {
-                                let w = (rr as i32 - 1).max(0);
-                                bonus.eg += w * (5 * distance(theirs_k, stop) - 2 * distance(ours_k, stop));
-                            }
+                for sq in structure.passed[ci] {
+                    let rr = self.variant.geometry.relative_rank(c, sq) as usize;
+                    let mut bonus = self.passed[rr.min(7)];
+                    let stop = sq.offset(0, if c == Color::White { 1 } else { -1 });
+                    if let Some(stop) = stop.filter(|s| self.variant.geometry.contains(*s)) {
+                        if occ.contains(stop) {
+                            bonus = Pair::new(
+                                bonus.mg * BLOCKED_PASSER_QUARTERS / 4,
+                                bonus.eg * BLOCKED_PASSER_QUARTERS / 4,
+                            );
                         }
-                        score[ci] += bonus;
+                        // In the end game the kings race to the stop square.
+                        if let (Some(ours_k), Some(theirs_k)) = (king_sq[ci], king_sq[1 - ci]) {
+                            let w = (rr as i32 - 1).max(0);
+                            bonus.eg += w * (5 * distance(theirs_k, stop) - 2 * distance(ours_k, stop));
+                        }
                     }
-                    if (ours & self.adjacent_files[f]).is_empty() {
-                        score[ci] += ISOLATED;
-                    }
-                }
-                for f in 0..self.variant.geometry.files() as usize {
-                    let n = (ours & self.files[f]).count() as i32;
-                    if n > 1 {
-                        score[ci] += Pair::new(DOUBLED.mg * (n - 1), DOUBLED.eg * (n - 1));
-                    }
+                    score[ci] += bonus;
                 }
             }
         }
@@ -471,6 +515,32 @@ impl Evaluator {
         v + TEMPO
     }
 
+    /// The terms that depend on the pawns alone: doubled and isolated pawns, and which
+    /// pawns are passed.
+    fn pawn_structure(&self, pawns: [Bitboard; 2]) -> PawnEntry {
+        let mut e = PawnEntry { pawns, score: [Pair::default(); 2], passed: [Bitboard::EMPTY; 2] };
+        for c in Color::ALL {
+            let ci = c.index();
+            let ours = pawns[ci];
+            let theirs = pawns[1 - ci];
+            for sq in ours {
+                if (self.front_span[ci][sq.index()] & theirs).is_empty() {
+                    e.passed[ci] |= Bitboard::from_square(sq);
+                }
+                if (ours & self.adjacent_files[sq.file() as usize]).is_empty() {
+                    e.score[ci] += ISOLATED;
+                }
+            }
+            for f in 0..self.variant.geometry.files() as usize {
+                let n = (ours & self.files[f]).count() as i32;
+                if n > 1 {
+                    e.score[ci] += Pair::new(DOUBLED.mg * (n - 1), DOUBLED.eg * (n - 1));
+                }
+            }
+        }
+        e
+    }
+
     /// The two ranks in front of a king (its shield squares, before the file filter).
     fn king_zone_ahead(&self, c: Color, ksq: Square) -> Bitboard {
         let g = self.variant.geometry;
@@ -551,6 +621,31 @@ mod tests {
                 pos.play_unchecked(moves[rng.gen_range(0..moves.len())]);
                 let m = Position::from_fen(v, &mirror(&pos.fen())).unwrap();
                 assert_eq!(e.evaluate(&pos), e.evaluate(&m), "{name}: {} vs {}", pos.fen(), m.fen());
+            }
+        }
+    }
+
+    #[test]
+    fn the_pawn_cache_changes_nothing() {
+        use rand::Rng;
+        let mut rng = rules::chance::seeded_rng(5);
+        for name in ["chess", "crazyhouse", "gardner"] {
+            let v = variants::by_name(name).unwrap();
+            let e = Evaluator::new(v);
+            // One cache for every position, as in a search.
+            let mut cache = PawnCache::default();
+            let mut pos = Position::start(v);
+            for _ in 0..2000 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.halfmoves() > 80 {
+                    pos = Position::start(v);
+                    continue;
+                }
+                pos.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+                // Twice: a miss, then a hit.
+                for _ in 0..2 {
+                    assert_eq!(e.evaluate_cached(&pos, &mut cache), e.evaluate(&pos), "{name}: {}", pos.fen());
+                }
             }
         }
     }

@@ -2,7 +2,7 @@
 //! table, quiescence, null move, late-move reductions and pruning, as the variant's
 //! [`SearchParams`] allow. Chance moves go to `expectimax.rs`.
 
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, PawnCache};
 use crate::history::{History, PieceTo, MAX_PLY};
 use crate::params::SearchParams;
 use crate::score::{from_tt, mate_in, mated_in, to_tt, Value, DRAW, INFINITE, MATE_BOUND};
@@ -62,6 +62,7 @@ pub struct Searcher<'a> {
     pv_len: [usize; MAX_PLY + 2],
     lmr: Box<[[u8; 64]; 64]>,
     eval_cache: Vec<(u64, Value)>,
+    pub(crate) pawn_cache: PawnCache,
     /// The root move that last raised alpha (or failed high) in the current iteration.
     pub(crate) root_best: Option<Move>,
     /// The move played at each ply of the current path (continuation history keys).
@@ -107,6 +108,7 @@ impl<'a> Searcher<'a> {
             pv_len: [0; MAX_PLY + 2],
             lmr,
             eval_cache: vec![(0, 0); EVAL_CACHE],
+            pawn_cache: PawnCache::default(),
             root_best: None,
             moved: [PieceTo::NONE; MAX_PLY + 2],
             evals: [-INFINITE; MAX_PLY + 2],
@@ -148,7 +150,7 @@ impl<'a> Searcher<'a> {
         if slot.0 == key && key != 0 {
             return slot.1;
         }
-        let v = self.eval.evaluate(pos);
+        let v = self.eval.evaluate_cached(pos, &mut self.pawn_cache);
         *slot = (key, v);
         v
     }

@@ -65,33 +65,70 @@ fn attacks_by_role_is_the_union_of_piece_attacks() {
     }
 }
 
-#[test]
-fn gives_check_agrees_with_playing_the_move() {
-    let mut rng = rules::chance::seeded_rng(9);
-    for v in variants::all() {
-        let mut pos = Position::start(v);
-        let mut checks = 0;
-        for _ in 0..600 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() || pos.halfmoves() > 100 {
-                pos = Position::start(v);
-                continue;
-            }
-            for &m in &moves {
-                let mut after = pos.clone();
-                after.play_unchecked(m);
-                assert_eq!(
-                    pos.gives_check(m),
-                    after.is_check(),
-                    "{} {} in {}",
-                    rules::uci::to_uci(&pos, m),
-                    pos.fen(),
-                    v.name
-                );
-                checks += usize::from(after.is_check());
-            }
+/// Asserts `gives_check` against playing every legal move; returns the checks seen.
+fn assert_gives_check(pos: &Position) -> usize {
+    let mut checks = 0;
+    for &m in &pos.legal_moves() {
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        assert_eq!(
+            pos.gives_check(m),
+            after.is_check(),
+            "{} in {} ({})",
+            rules::uci::to_uci(pos, m),
+            pos.fen(),
+            pos.variant().name
+        );
+        checks += usize::from(after.is_check());
+    }
+    checks
+}
+
+/// Random playouts from `start`, checking every position on the way. One ply in eight
+/// is a pass (a failed move in a chance variant), so the side not to move may stand in check.
+fn playouts(start: &Position, plies: usize, seed: u64) -> usize {
+    let mut rng = rules::chance::seeded_rng(seed);
+    let mut pos = start.clone();
+    let mut checks = 0;
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || pos.halfmoves() > 100 {
+            pos = start.clone();
+            continue;
+        }
+        checks += assert_gives_check(&pos);
+        if rng.gen_range(0..8) == 0 {
+            pos.pass_turn();
+        } else {
             pos.play_unchecked(moves[rng.gen_range(0..moves.len())]);
         }
+    }
+    checks
+}
+
+#[test]
+fn gives_check_agrees_with_playing_the_move() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/variants/");
+    let files = ["customleaper.toml", "losalamos.toml", "nightrider.toml"];
+    let mut all: Vec<&'static rules::Variant> = variants::all().to_vec();
+    all.extend(files.iter().map(|f| rules::spec::load_variant_file(format!("{root}{f}")).expect(f)));
+    for v in all {
+        let checks = playouts(&Position::start(v), 3000, 9);
         assert!(checks > 0 || v.king().is_none(), "{}: no checking move seen", v.name);
     }
+}
+
+/// The perft suite's positions are rich in pins, discovered checks, promotions and
+/// en passant: check them and short playouts from each.
+#[test]
+fn gives_check_agrees_on_the_perft_suite() {
+    let chess = variants::by_name("chess").expect("chess");
+    let text = include_str!("../../../tests/data/perftsuite.epd");
+    let mut checks = 0;
+    for (i, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+        let fen = line.split(';').next().expect("fen").trim();
+        let pos = Position::from_fen(chess, fen).expect(fen);
+        checks += playouts(&pos, 40, i as u64);
+    }
+    assert!(checks > 100, "only {checks} checking moves seen");
 }
