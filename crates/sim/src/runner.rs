@@ -309,10 +309,16 @@ fn judge(pos: &Position, no_moves: bool, history: Option<&[u64]>) -> Option<Outc
 }
 
 /// How often the current position (the last hash) occurred since the last irreversible move.
+/// The hash includes the side to move, so only every second position can match: the scan
+/// steps by two from the current one (the same count as `Game::repetitions`, half the work).
 fn repetitions(pos: &Position, history: &[u64]) -> usize {
     let h = pos.hash();
     let window = (pos.halfmoves() as usize + 1).min(history.len());
-    history[history.len() - window..].iter().filter(|&&x| x == h).count()
+    if window < 9 {
+        // A third occurrence needs at least eight reversible plies.
+        return 1;
+    }
+    history[history.len() - window..].iter().rev().step_by(2).filter(|&&x| x == h).count()
 }
 
 /// The rules crate's own judgement, for the debug check of [`judge`].
@@ -321,7 +327,9 @@ fn reference_outcome(pos: &Position, history: Option<&[u64]>) -> Option<Outcome>
         return Some(o);
     }
     let h = history?;
-    if pos.variant().draws.repetition && !h.is_empty() && repetitions(pos, h) >= 3 {
+    let window = (pos.halfmoves() as usize + 1).min(h.len());
+    let plain = h[h.len() - window.max(1).min(h.len())..].iter().filter(|&&x| x == pos.hash()).count();
+    if pos.variant().draws.repetition && !h.is_empty() && plain >= 3 {
         return Some(Outcome::Draw { reason: EndReason::Repetition });
     }
     None
