@@ -3,10 +3,10 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
+use sim::progress::Progress;
 use sim::report::SimResult;
 use sim::runner::{run, RunConfig, Shard};
 use sim::sequential::{run_sequential, Quantity, SequentialPlan};
-use sim::progress::Progress;
 use sim::Strategy;
 use std::fs::File;
 use std::io::Write;

@@ -2,7 +2,6 @@
 //! thread-count independence, shards merged into the unsharded result, and bad input
 //! giving one `error:` line with exit status 2.
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn fairylab(args: &[&str]) -> Output {
@@ -43,8 +42,23 @@ fn assert_bad_input(args: &[&str], mentions: &str) {
 }
 
 fn run_args<'a>(games: &'a str, seed: &'a str, threads: &'a str, json: &'a str) -> Vec<&'a str> {
-    vec!["sim", "--variant", "gardner", "--white", "random", "--black", "random-piece", "--games", games, "--seed", seed,
-         "--threads", threads, "--json", json]
+    vec![
+        "sim",
+        "--variant",
+        "gardner",
+        "--white",
+        "random",
+        "--black",
+        "random-piece",
+        "--games",
+        games,
+        "--seed",
+        seed,
+        "--threads",
+        threads,
+        "--json",
+        json,
+    ]
 }
 
 #[test]
@@ -116,8 +130,17 @@ fn sim_shards_merge_into_the_unsharded_result() {
 fn sim_sequential_mode_reports_its_stopping_point() {
     let path = temp("sequential.json");
     let o = fairylab(&[
-        "sim", "--variant", "gardner", "--half-width", "0.03", "--quantities", "white_win,plies", "--seed", "1",
-        "--json", &path,
+        "sim",
+        "--variant",
+        "gardner",
+        "--half-width",
+        "0.03",
+        "--quantities",
+        "white_win,draw",
+        "--seed",
+        "1",
+        "--json",
+        &path,
     ]);
     assert_ok(&o);
     let json: serde_json::Value = serde_json::from_str(&read(&path)).expect("valid JSON");
@@ -132,7 +155,10 @@ fn sim_sequential_mode_reports_its_stopping_point() {
 fn sim_bad_input_is_one_error_line() {
     let ok = temp("ok.json");
     assert_bad_input(&["sim", "--variant", "nope", "--games", "5"], "unknown variant 'nope'");
-    assert_bad_input(&["sim", "--variant", "gardner", "--white", "greedy", "--games", "5"], "unknown strategy 'greedy'");
+    assert_bad_input(
+        &["sim", "--variant", "gardner", "--white", "greedy", "--games", "5"],
+        "unknown strategy 'greedy'",
+    );
     assert_bad_input(&["sim", "--variant", "gardner", "--black", "engine:depth=0", "--games", "5"], "depth=0");
     assert_bad_input(&["sim", "--variant", "gardner", "--black", "engine:nodes=-4", "--games", "5"], "nodes=-4");
     assert_bad_input(&["sim", "--variant", "gardner", "--games", "0"], "--games");
@@ -140,7 +166,10 @@ fn sim_bad_input_is_one_error_line() {
     assert_bad_input(&["sim", "--variant", "gardner", "--half-width", "-0.1"], "--half-width");
     assert_bad_input(&["sim", "--variant", "gardner", "--games", "5", "--threads", "0"], "--threads");
     assert_bad_input(&["sim", "--variant", "gardner", "--games", "5", "--max-plies", "0"], "--max-plies");
-    assert_bad_input(&["sim", "--variant", "gardner", "--games", "5", "--shard", "3/2"], "index must be below the count");
+    assert_bad_input(
+        &["sim", "--variant", "gardner", "--games", "5", "--shard", "3/2"],
+        "index must be below the count",
+    );
     assert_bad_input(&["sim", "--variant", "gardner", "--games", "5", "--shard", "x"], "not of the form i/N");
     assert_bad_input(&["sim", "--variant", "gardner"], "--games");
     assert_bad_input(&["sim", "--variant", "gardner", "--games", "5", "--fen", "bad"], "FEN 'bad'");
@@ -148,7 +177,10 @@ fn sim_bad_input_is_one_error_line() {
         &["sim", "--variant", "gardner", "--games", "5", "--json", "/nonexistent-dir/out.json"],
         "cannot write JSON file /nonexistent-dir/out.json",
     );
-    assert_bad_input(&["sim", "--variant", "gardner", "--half-width", "0.1", "--quantities", "speed"], "unknown quantity");
+    assert_bad_input(
+        &["sim", "--variant", "gardner", "--half-width", "0.1", "--quantities", "speed"],
+        "unknown quantity",
+    );
     assert_ok(&fairylab(&["sim", "--variant", "gardner", "--games", "5", "--json", &ok]));
 }
 
@@ -157,8 +189,21 @@ fn sim_merge_rejects_mixed_runs() {
     let shard = |name: &str, variant: &str, seed: &str, white: &str, spec: &str| {
         let path = temp(name);
         let o = fairylab(&[
-            "sim", "--variant", variant, "--white", white, "--games", "20", "--seed", seed, "--shard", spec, "--json",
-            &path, "--max-plies", "200",
+            "sim",
+            "--variant",
+            variant,
+            "--white",
+            white,
+            "--games",
+            "20",
+            "--seed",
+            seed,
+            "--shard",
+            spec,
+            "--json",
+            &path,
+            "--max-plies",
+            "200",
         ]);
         assert_ok(&o);
         path

@@ -18,7 +18,8 @@ fn err<E: std::fmt::Display>(e: E) -> PlotError {
 }
 
 const SIZE: (u32, u32) = (800, 480);
-const COLOURS: [RGBColor; 4] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40), RGBColor(127, 127, 127), RGBColor(255, 127, 14)];
+const COLOURS: [RGBColor; 4] =
+    [RGBColor(31, 119, 180), RGBColor(214, 39, 40), RGBColor(127, 127, 127), RGBColor(255, 127, 14)];
 
 /// Game lengths in plies, one line per outcome, counts per bin (bins widen on long games
 /// so that there are at most about 100).
@@ -72,7 +73,12 @@ pub fn length_histogram_svg(r: &SimResult) -> Result<String, PlotError> {
 
 /// Bars with 95 % interval whiskers for labelled proportions, grouped: `groups[g]` holds one
 /// proportion per series.
-fn bars_svg(title: &str, labels: &[&str], series: &[&str], groups: &[Vec<&ProportionStat>]) -> Result<String, PlotError> {
+fn bars_svg(
+    title: &str,
+    labels: &[&str],
+    series: &[&str],
+    groups: &[Vec<&ProportionStat>],
+) -> Result<String, PlotError> {
     let top = groups.iter().flatten().map(|p| p.hi).fold(0.0f64, f64::max).max(0.05) * 1.15;
     let width = 0.8 / series.len().max(1) as f64;
     let mut svg = String::new();
@@ -160,7 +166,8 @@ pub fn comparison_svg(a_name: &str, a: &SimResult, b_name: &str, b: &SimResult) 
 /// `comparison.svg` for two runs, into `dir` (the names [`crate::report::markdown_report`] links).
 pub fn write_run_plots(dir: &Path, runs: &[(&str, &SimResult)]) -> Result<(), PlotError> {
     std::fs::create_dir_all(dir).map_err(err)?;
-    let write = |name: String, svg: String| std::fs::write(dir.join(&name), svg).map_err(|e| err(format!("{name}: {e}")));
+    let write =
+        |name: String, svg: String| std::fs::write(dir.join(&name), svg).map_err(|e| err(format!("{name}: {e}")));
     for (i, (_, r)) in runs.iter().enumerate() {
         write(format!("run{i}-outcomes.svg"), outcomes_svg(r)?)?;
         write(format!("run{i}-lengths.svg"), length_histogram_svg(r)?)?;

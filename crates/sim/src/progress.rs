@@ -17,7 +17,9 @@ impl Progress {
     pub fn new(total: u64) -> Progress {
         let target =
             if std::io::stderr().is_terminal() { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() };
-        let bar = if total > 0 { ProgressBar::with_draw_target(Some(total), target) } else {
+        let bar = if total > 0 {
+            ProgressBar::with_draw_target(Some(total), target)
+        } else {
             ProgressBar::with_draw_target(None, target)
         };
         let template = if total > 0 {

@@ -194,11 +194,8 @@ impl SimResult {
     /// The result of `tally` under `cfg`; `shard` and `planned_games` describe the plan the
     /// tally is part of, `target` is the half-width for `required_games` (default 0.01).
     pub fn new(cfg: &RunConfig, tally: Tally, shard: Shard, planned_games: u64, target: Option<f64>) -> SimResult {
-        let shard = (shard.count > 1).then(|| ShardInfo {
-            count: shard.count,
-            indices: vec![shard.index],
-            planned_games,
-        });
+        let shard =
+            (shard.count > 1).then(|| ShardInfo { count: shard.count, indices: vec![shard.index], planned_games });
         SimResult::build(
             cfg.variant().name.clone(),
             cfg.start.fen(),
@@ -238,8 +235,7 @@ impl SimResult {
         t: Tally,
     ) -> SimResult {
         let p = |k: u64| ProportionStat::new(t.of_games(k));
-        let quantities =
-            Quantity::ALL.iter().map(|q| (q.name().to_string(), q.required_games(&t, target))).collect();
+        let quantities = Quantity::ALL.iter().map(|q| (q.name().to_string(), q.required_games(&t, target))).collect();
         SimResult {
             schema: SCHEMA.to_string(),
             variant,
@@ -359,14 +355,12 @@ impl SimResult {
             self.strategies.white,
             self.strategies.black,
             self.seed,
-            self.shard.as_ref().map_or(String::new(), |sh| format!(
-                ", shards {:?} of {}",
-                sh.indices, sh.count
-            ))
+            self.shard.as_ref().map_or(String::new(), |sh| format!(", shards {:?} of {}", sh.indices, sh.count))
         );
         let _ = writeln!(s, "{:<24} {:>9} {:>10} {:>21}", "statistic", "count", "estimate", "95% interval");
         for (name, p) in self.proportions() {
-            let _ = writeln!(s, "{name:<24} {:>9} {:>10.4} {:>21}", p.count, p.p, format!("[{:.4}, {:.4}]", p.lo, p.hi));
+            let _ =
+                writeln!(s, "{name:<24} {:>9} {:>10.4} {:>21}", p.count, p.p, format!("[{:.4}, {:.4}]", p.lo, p.hi));
         }
         for (name, m) in self.means() {
             let interval = match (m.lo, m.hi) {
@@ -476,7 +470,10 @@ pub fn markdown_report(title: &str, runs: &[(&str, &SimResult)]) -> String {
     let mut s = format!("# {title}\n\n");
     for (i, (name, r)) in runs.iter().enumerate() {
         s.push_str(&markdown_run(name, r));
-        let _ = writeln!(s, "![outcomes of {name}](run{i}-outcomes.svg)\n\n![game lengths of {name}](run{i}-lengths.svg)\n");
+        let _ = writeln!(
+            s,
+            "![outcomes of {name}](run{i}-outcomes.svg)\n\n![game lengths of {name}](run{i}-lengths.svg)\n"
+        );
     }
     if let [(a_name, a), (b_name, b)] = runs {
         let _ = writeln!(s, "## {b_name} against {a_name}\n");

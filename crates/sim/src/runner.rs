@@ -314,8 +314,9 @@ fn judge(pos: &Position, no_moves: bool, history: Option<&[u64]>) -> Option<Outc
 fn repetitions(pos: &Position, history: &[u64]) -> usize {
     let h = pos.hash();
     let window = (pos.halfmoves() as usize + 1).min(history.len());
-    if window < 9 {
-        // A third occurrence needs at least eight reversible plies.
+    if window < 5 {
+        // A third occurrence needs at least four earlier plies (two passes and two
+        // passes back, in a chance variant where failed moves pass the turn).
         return 1;
     }
     history[history.len() - window..].iter().rev().step_by(2).filter(|&&x| x == h).count()

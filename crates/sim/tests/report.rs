@@ -30,7 +30,11 @@ fn two_run_report_with_plots() {
     assert!(md.contains("comparison.svg") && md.contains("run1-lengths.svg"), "{md}");
     for svg in [length_histogram_svg(&base), outcomes_svg(&base), comparison_svg("base", &base, "other", &other)] {
         let svg = svg.expect("plots draw");
-        assert!(svg.starts_with("<svg") && svg.contains("</svg>") && svg.len() > 1000, "{}", &svg[..200.min(svg.len())]);
+        assert!(
+            svg.starts_with("<svg") && svg.contains("</svg>") && svg.len() > 1000,
+            "{}",
+            &svg[..200.min(svg.len())]
+        );
     }
     let dir = std::env::temp_dir().join(format!("fairylab-sim-report-{}", std::process::id()));
     write_run_plots(&dir, &runs).expect("plots written");

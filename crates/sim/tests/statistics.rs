@@ -32,7 +32,8 @@ fn wilson_interval_ends_and_symmetry() {
 /// Standard normal quantiles (Abramowitz and Stegun 1964, Table 26.5; any statistics table).
 #[test]
 fn normal_quantiles() {
-    for (level, z) in [(0.90, 1.644_853_626_951_472_2), (0.95, 1.959_963_984_540_054), (0.99, 2.575_829_303_548_900_4)] {
+    for (level, z) in [(0.90, 1.644_853_626_951_472_2), (0.95, 1.959_963_984_540_054), (0.99, 2.575_829_303_548_900_4)]
+    {
         let got = z_for_confidence(level).expect("a level in (0, 1)");
         assert!((got - z).abs() < 1e-8, "{level}: {got}");
     }
@@ -63,8 +64,8 @@ fn mean_interval_and_required_samples() {
     let i = m.interval(Z95).expect("two or more samples");
     let h = Z95 * (32.0f64 / 7.0).sqrt() / 8f64.sqrt();
     assert!((i.lo - (5.0 - h)).abs() < 1e-12 && (i.hi - (5.0 + h)).abs() < 1e-12);
-    // (z·sd/h)² with sd² = 32/7 and h = 0.01: 1.959964² · 4.571429 / 0.0001 = 175,607.4 → 175,608.
-    assert_eq!(m.required_samples(0.01, Z95), 175_608);
+    // (z·sd/h)² with sd² = 32/7 and h = 0.01: 3.841459 · 4.571429 / 0.0001 = 175,609.6 → 175,610.
+    assert_eq!(m.required_samples(0.01, Z95), 175_610);
     let mut one = Moments::default();
     one.push(3);
     assert!(one.interval(Z95).is_none());
