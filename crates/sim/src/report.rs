@@ -326,7 +326,7 @@ impl SimResult {
         }
         indices.sort_unstable();
         let complete = indices.len() == first_shard.count as usize;
-        let shard = (!complete).then(|| ShardInfo {
+        let shard = (!complete).then_some(ShardInfo {
             count: first_shard.count,
             indices,
             planned_games: first_shard.planned_games,

@@ -203,7 +203,7 @@ pub fn uniform<R: Rng + ?Sized>(rng: &mut R, n: usize) -> usize {
 fn group(m: Move) -> usize {
     match m.drop_role() {
         Some(r) => 64 + r.0 as usize,
-        None => m.from().index() as usize,
+        None => m.from().index(),
     }
 }
 
