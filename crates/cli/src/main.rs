@@ -18,6 +18,7 @@ use std::time::Instant;
 mod analysis;
 mod matches;
 mod protocols;
+mod simulation;
 
 /// fairylab: chess variants, fairy pieces, perft and move generation.
 #[derive(Debug, Parser)]
@@ -49,6 +50,9 @@ enum Command {
     Xboard,
     /// Play a match between two UCI engines, adjudicated by fairylab's rules.
     Match(matches::MatchArgs),
+    /// Monte Carlo simulation: many seeded games with a strategy per side, statistics with
+    /// intervals, JSON results; `sim merge` joins shard results.
+    Sim(simulation::SimArgs),
 }
 
 /// Which variant to play: a built-in one or a variant file.
@@ -144,6 +148,7 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
         Command::Bench(a) => analysis::bench(&a, &mut out)?,
         Command::Analyse(a) => analysis::analyse(&a, &mut out)?,
         Command::Solve(a) => analysis::solve(&a, &mut out)?,
+        Command::Sim(a) => simulation::sim(&a, &mut out)?,
         Command::Uci | Command::Xboard | Command::Match(_) | Command::Play(_) => unreachable!("handled above"),
     }
     out.flush()?;

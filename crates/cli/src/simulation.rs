@@ -1,0 +1,197 @@
+//! `fairylab sim`: Monte Carlo runs (fixed count, sequential to a half-width, or one shard)
+//! and `fairylab sim merge` of shard results; parsing and output only, the work is in `sim`.
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use sim::progress::Progress;
+use sim::report::SimResult;
+use sim::runner::{run, RunConfig, Shard};
+use sim::sequential::{run_sequential, Quantity, SequentialPlan};
+use sim::Strategy;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Instant;
+
+/// `fairylab sim ...`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub(crate) struct SimArgs {
+    #[command(subcommand)]
+    action: Option<SimAction>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum SimAction {
+    /// Merge the JSON results of shards of one run (`--shard i/N`) into one result.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+struct MergeArgs {
+    /// Shard result files written by `fairylab sim --shard i/N --json F`.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Write the merged result here and print the summary (default: the JSON on stdout).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("amount").args(["games", "half_width"]).required(true)))]
+struct RunArgs {
+    #[command(flatten)]
+    variant: crate::VariantArgs,
+    /// Start every game here (default: the variant's start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// White's strategy: random, random-piece, engine:depth=N or engine:nodes=N.
+    #[arg(long, value_name = "STRATEGY", default_value = "random", value_parser = Strategy::from_str)]
+    white: Strategy,
+    /// Black's strategy (as --white).
+    #[arg(long, value_name = "STRATEGY", default_value = "random", value_parser = Strategy::from_str)]
+    black: Strategy,
+    /// Play this many games.
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = positive_u64)]
+    games: Option<u64>,
+    /// Sequential mode: play until every quantity's 95 % half-width is at most H.
+    #[arg(long, value_name = "H", allow_hyphen_values = true, value_parser = half_width)]
+    half_width: Option<f64>,
+    /// Quantities sequential mode bounds, comma-separated (default white_win,black_win,draw).
+    #[arg(long, value_name = "LIST", value_delimiter = ',', requires = "half_width", value_parser = Quantity::from_str)]
+    quantities: Vec<Quantity>,
+    /// Sequential mode never stops before this many games.
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = positive_u64, requires = "half_width")]
+    min_games: Option<u64>,
+    /// Sequential mode gives up after this many games.
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = positive_u64, requires = "half_width")]
+    max_games: Option<u64>,
+    /// The seed every game's random stream derives from.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Worker threads (default: all cores); the results do not depend on it.
+    #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = positive_u64)]
+    threads: Option<u64>,
+    /// Write the JSON result here (docs/FORMATS.md, "Simulation results").
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Play only shard i of N (games whose index is i modulo N, i from 0); merge the shards'
+    /// JSON with `fairylab sim merge`.
+    #[arg(long, value_name = "i/N", allow_hyphen_values = true, value_parser = Shard::from_str, conflicts_with = "half_width")]
+    shard: Option<Shard>,
+    /// Stop a game after N plies and count it as unfinished (default: only the rules end games).
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = positive_u32)]
+    max_plies: Option<u32>,
+}
+
+fn positive_u64(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{s}' is not a positive whole number")),
+    }
+}
+
+fn positive_u32(s: &str) -> Result<u32, String> {
+    let n = positive_u64(s)?;
+    u32::try_from(n).map_err(|_| format!("{n} is too large"))
+}
+
+fn half_width(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(h) if h.is_finite() && h > 0.0 => Ok(h),
+        Ok(_) => Err(format!("'{s}' must be a positive number")),
+        Err(_) => Err(format!("'{s}' is not a number")),
+    }
+}
+
+/// Runs `fairylab sim`.
+pub(crate) fn sim(a: &SimArgs, out: &mut impl Write) -> Result<()> {
+    match &a.action {
+        Some(SimAction::Merge(m)) => merge(m, out),
+        None => simulate(&a.run, out),
+    }
+}
+
+/// Opens the JSON output before a long run, so an unwritable path fails at once.
+fn create(path: &Path) -> Result<File> {
+    File::create(path).with_context(|| format!("cannot write JSON file {}", path.display()))
+}
+
+fn write_json(mut file: File, path: &Path, r: &SimResult) -> Result<()> {
+    file.write_all(r.to_json().as_bytes()).with_context(|| format!("cannot write JSON file {}", path.display()))
+}
+
+fn simulate(a: &RunArgs, out: &mut impl Write) -> Result<()> {
+    let v = crate::variant(&a.variant)?;
+    let start = crate::position(v, a.fen.as_deref())?;
+    let cfg = RunConfig { start, white: a.white, black: a.black, seed: a.seed, max_plies: a.max_plies };
+    let file = a.json.as_deref().map(create).transpose()?;
+    let threads = match a.threads {
+        Some(t) => usize::try_from(t).context("--threads is too large")?,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .with_context(|| format!("cannot start {threads} threads"))?;
+    let clock = Instant::now();
+    let result = if let Some(h) = a.half_width {
+        let mut plan = SequentialPlan::new(h);
+        if !a.quantities.is_empty() {
+            plan.quantities = a.quantities.clone();
+        }
+        if let Some(m) = a.min_games {
+            plan.min_games = m;
+        }
+        if let Some(m) = a.max_games {
+            plan.max_games = m;
+        }
+        if plan.max_games < plan.min_games {
+            bail!("--max-games {} is below --min-games {}", plan.max_games, plan.min_games);
+        }
+        let progress = Progress::new(0);
+        let outcome = pool.install(|| run_sequential(&cfg, &plan, &progress.callback()));
+        progress.finish();
+        SimResult::sequential(&cfg, &plan, outcome)
+    } else {
+        let games = a.games.context("give --games N or --half-width H")?;
+        let shard = a.shard.unwrap_or(Shard::ALL);
+        let progress = Progress::new(shard.games_in(0, games));
+        let tally = pool.install(|| run(&cfg, games, shard, &progress.callback()));
+        progress.finish();
+        SimResult::new(&cfg, tally, shard, games, None)
+    };
+    let seconds = clock.elapsed().as_secs_f64();
+    out.write_all(result.summary().as_bytes())?;
+    if let (Some(file), Some(path)) = (file, a.json.as_deref()) {
+        write_json(file, path, &result)?;
+    }
+    out.flush()?;
+    let speed = if seconds > 0.0 { result.games as f64 / seconds } else { 0.0 };
+    eprintln!("time {seconds:.3} s, {speed:.0} games/s on {threads} threads");
+    Ok(())
+}
+
+fn merge(a: &MergeArgs, out: &mut impl Write) -> Result<()> {
+    let mut results = Vec::new();
+    for path in &a.files {
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let r = SimResult::from_json(&text)
+            .with_context(|| format!("{} is not a fairylab simulation result", path.display()))?;
+        results.push(r);
+    }
+    let merged = SimResult::merge(&results).context("cannot merge")?;
+    match &a.json {
+        Some(path) => {
+            let file = create(path)?;
+            write_json(file, path, &merged)?;
+            out.write_all(merged.summary().as_bytes())?;
+        }
+        None => out.write_all(merged.to_json().as_bytes())?,
+    }
+    Ok(())
+}

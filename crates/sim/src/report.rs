@@ -1,0 +1,499 @@
+//! Simulation results: the JSON document (schema `fairylab-sim/1`, docs/FORMATS.md), exact
+//! merging of shard results, the human summary table and Markdown reports of one or more runs.
+//!
+//! Every number in a [`SimResult`] is computed from its exact integer `counts` ([`Tally`])
+//! by one function, so two results with equal counts and metadata serialise to equal bytes:
+//! merging all shards of a run gives the very document the unsharded run writes.
+
+use crate::runner::{GameResult, RunConfig, Shard};
+use crate::sequential::{Quantity, SequentialOutcome, SequentialPlan};
+use crate::stats::{Moments, Proportion, Z95};
+use crate::tally::Tally;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+
+/// The schema name written into every result.
+pub const SCHEMA: &str = "fairylab-sim/1";
+
+/// The half-width for which `required_games` is reported when no sequential target is set.
+pub const DEFAULT_TARGET_HALF_WIDTH: f64 = 0.01;
+
+/// A proportion of games with its 95 % Wilson interval.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProportionStat {
+    /// Games counted.
+    pub count: u64,
+    /// Estimate.
+    pub p: f64,
+    /// Lower end of the 95 % Wilson interval.
+    pub lo: f64,
+    /// Upper end.
+    pub hi: f64,
+}
+
+impl ProportionStat {
+    fn new(p: Proportion) -> ProportionStat {
+        let i = p.wilson95();
+        ProportionStat { count: p.successes, p: p.estimate(), lo: i.lo, hi: i.hi }
+    }
+}
+
+/// A mean with its 95 % normal interval (`lo`/`hi` are null with fewer than two samples).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MeanStat {
+    /// Samples.
+    pub n: u64,
+    /// Sample mean.
+    pub mean: f64,
+    /// Sample standard deviation.
+    pub sd: f64,
+    /// Lower end of the 95 % interval.
+    pub lo: Option<f64>,
+    /// Upper end.
+    pub hi: Option<f64>,
+}
+
+impl MeanStat {
+    fn new(m: Moments) -> MeanStat {
+        let i = m.interval(Z95);
+        MeanStat { n: m.n, mean: m.mean(), sd: m.sd(), lo: i.map(|i| i.lo), hi: i.map(|i| i.hi) }
+    }
+}
+
+/// The strategies of the two sides, as canonical strategy texts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Strategies {
+    /// White's.
+    pub white: String,
+    /// Black's.
+    pub black: String,
+}
+
+/// Which shards of a planned run a result holds (absent when it holds the whole run).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardInfo {
+    /// Number of shards of the plan.
+    pub count: u32,
+    /// The shards held, ascending.
+    pub indices: Vec<u32>,
+    /// Games of the whole planned run.
+    pub planned_games: u64,
+}
+
+/// How a sequential run stopped.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SequentialInfo {
+    /// Target 95 % half-width.
+    pub half_width: f64,
+    /// The quantities it applied to.
+    pub quantities: Vec<String>,
+    /// The minimum number of games.
+    pub min_games: u64,
+    /// Whether every quantity reached the target.
+    pub met: bool,
+    /// Total games after each batch.
+    pub batches: Vec<u64>,
+}
+
+/// Games needed for a 95 % half-width, extrapolated from the run's estimates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RequiredGames {
+    /// The half-width.
+    pub half_width: f64,
+    /// For any proportion whatever its value (p = 1/2).
+    pub proportion_worst_case: u64,
+    /// Per quantity (name → games; for conditional means, games overall).
+    pub quantities: std::collections::BTreeMap<String, u64>,
+}
+
+/// One run's results: metadata, statistics with intervals, and the exact counts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimResult {
+    /// Always [`SCHEMA`].
+    pub schema: String,
+    /// The variant's name.
+    pub variant: String,
+    /// The start position of every game.
+    pub start_fen: String,
+    /// The strategies.
+    pub strategies: Strategies,
+    /// The seed.
+    pub seed: u64,
+    /// Games in this result.
+    pub games: u64,
+    /// The safety cap in plies, if any.
+    pub max_plies: Option<u32>,
+    /// Shard metadata (null for a complete run).
+    pub shard: Option<ShardInfo>,
+    /// Sequential mode's stopping record (null for a fixed number of games).
+    pub sequential: Option<SequentialInfo>,
+    /// White won.
+    pub white_win: ProportionStat,
+    /// Black won.
+    pub black_win: ProportionStat,
+    /// Drawn.
+    pub draw: ProportionStat,
+    /// Stopped by the cap.
+    pub unfinished: ProportionStat,
+    /// Somebody promoted.
+    pub promotion_any: ProportionStat,
+    /// White promoted.
+    pub promotion_white: ProportionStat,
+    /// Black promoted.
+    pub promotion_black: ProportionStat,
+    /// A player chosen at random promoted: (White's + Black's) / (2 · games). The interval
+    /// treats the 2 · games players as independent, which they are not quite.
+    pub promotion_random_player: ProportionStat,
+    /// Plies of finished games.
+    pub plies: MeanStat,
+    /// Full moves of finished games (⌈plies / 2⌉).
+    pub full_moves: MeanStat,
+    /// Plies of White's wins.
+    pub plies_given_white_win: MeanStat,
+    /// Plies of Black's wins.
+    pub plies_given_black_win: MeanStat,
+    /// Plies of draws.
+    pub plies_given_draw: MeanStat,
+    /// Games needed for the target half-width.
+    pub required_games: RequiredGames,
+    /// The exact accumulators everything above derives from.
+    pub counts: Tally,
+}
+
+/// Results that cannot be merged.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum MergeError {
+    /// Nothing to merge.
+    #[error("no results to merge")]
+    Empty,
+    /// A result of another schema.
+    #[error("result {0} has schema '{1}', expected '{SCHEMA}'")]
+    Schema(usize, String),
+    /// A result that is not a shard.
+    #[error("result {0} is a complete run, not a shard: only shards of one run can be merged")]
+    NotAShard(usize),
+    /// Metadata differs.
+    #[error("result {index} differs in {field}: '{found}' against '{expected}'")]
+    Mismatch {
+        /// Which result (from 1).
+        index: usize,
+        /// The field.
+        field: &'static str,
+        /// Its value there.
+        found: String,
+        /// The first result's value.
+        expected: String,
+    },
+    /// A shard given twice.
+    #[error("shard {0} appears more than once")]
+    Overlap(u32),
+}
+
+impl SimResult {
+    /// The result of `tally` under `cfg`; `shard` and `planned_games` describe the plan the
+    /// tally is part of, `target` is the half-width for `required_games` (default 0.01).
+    pub fn new(cfg: &RunConfig, tally: Tally, shard: Shard, planned_games: u64, target: Option<f64>) -> SimResult {
+        let shard =
+            (shard.count > 1).then(|| ShardInfo { count: shard.count, indices: vec![shard.index], planned_games });
+        SimResult::build(
+            cfg.variant().name.clone(),
+            cfg.start.fen(),
+            Strategies { white: cfg.white.to_string(), black: cfg.black.to_string() },
+            cfg.seed,
+            cfg.max_plies,
+            shard,
+            None,
+            target.unwrap_or(DEFAULT_TARGET_HALF_WIDTH),
+            tally,
+        )
+    }
+
+    /// The result of a sequential run.
+    pub fn sequential(cfg: &RunConfig, plan: &SequentialPlan, run: SequentialOutcome) -> SimResult {
+        let mut r = SimResult::new(cfg, run.tally, Shard::ALL, 0, Some(plan.half_width));
+        r.sequential = Some(SequentialInfo {
+            half_width: plan.half_width,
+            quantities: plan.quantities.iter().map(|q| q.name().to_string()).collect(),
+            min_games: plan.min_games,
+            met: run.met,
+            batches: run.batches,
+        });
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn build(
+        variant: String,
+        start_fen: String,
+        strategies: Strategies,
+        seed: u64,
+        max_plies: Option<u32>,
+        shard: Option<ShardInfo>,
+        sequential: Option<SequentialInfo>,
+        target: f64,
+        t: Tally,
+    ) -> SimResult {
+        let p = |k: u64| ProportionStat::new(t.of_games(k));
+        let quantities = Quantity::ALL.iter().map(|q| (q.name().to_string(), q.required_games(&t, target))).collect();
+        SimResult {
+            schema: SCHEMA.to_string(),
+            variant,
+            start_fen,
+            strategies,
+            seed,
+            games: t.games,
+            max_plies,
+            shard,
+            sequential,
+            white_win: p(t.white_wins),
+            black_win: p(t.black_wins),
+            draw: p(t.draws),
+            unfinished: p(t.unfinished),
+            promotion_any: p(t.promotion_any),
+            promotion_white: p(t.promotion_white),
+            promotion_black: p(t.promotion_black),
+            promotion_random_player: ProportionStat::new(Proportion::new(
+                t.promotion_white + t.promotion_black,
+                2 * t.games,
+            )),
+            plies: MeanStat::new(t.plies),
+            full_moves: MeanStat::new(t.full_moves),
+            plies_given_white_win: MeanStat::new(t.plies_given_white_win),
+            plies_given_black_win: MeanStat::new(t.plies_given_black_win),
+            plies_given_draw: MeanStat::new(t.plies_given_draw),
+            required_games: RequiredGames {
+                half_width: target,
+                proportion_worst_case: Proportion::required_trials_worst_case(target, Z95),
+                quantities,
+            },
+            counts: t,
+        }
+    }
+
+    /// The result as pretty JSON (with a final newline).
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_else(|e| unreachable!("results serialise: {e}"));
+        s.push('\n');
+        s
+    }
+
+    /// Parses a result written by [`SimResult::to_json`].
+    pub fn from_json(text: &str) -> Result<SimResult, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// Merges shards of one run into one result. When every shard is present the result
+    /// equals the unsharded run's, byte for byte, with `shard` null.
+    pub fn merge(results: &[SimResult]) -> Result<SimResult, MergeError> {
+        let first = results.first().ok_or(MergeError::Empty)?;
+        let mut indices = Vec::new();
+        let mut tally = Tally::default();
+        let first_shard = first.shard.as_ref().ok_or(MergeError::NotAShard(1))?;
+        for (i, r) in results.iter().enumerate() {
+            let index = i + 1;
+            if r.schema != SCHEMA {
+                return Err(MergeError::Schema(index, r.schema.clone()));
+            }
+            let shard = r.shard.as_ref().ok_or(MergeError::NotAShard(index))?;
+            let check = |field: &'static str, found: String, expected: String| {
+                if found == expected {
+                    Ok(())
+                } else {
+                    Err(MergeError::Mismatch { index, field, found, expected })
+                }
+            };
+            check("variant", r.variant.clone(), first.variant.clone())?;
+            check("start_fen", r.start_fen.clone(), first.start_fen.clone())?;
+            check("seed", r.seed.to_string(), first.seed.to_string())?;
+            check("white strategy", r.strategies.white.clone(), first.strategies.white.clone())?;
+            check("black strategy", r.strategies.black.clone(), first.strategies.black.clone())?;
+            check("max_plies", format!("{:?}", r.max_plies), format!("{:?}", first.max_plies))?;
+            check("shard count", shard.count.to_string(), first_shard.count.to_string())?;
+            check("planned games", shard.planned_games.to_string(), first_shard.planned_games.to_string())?;
+            check(
+                "half-width target",
+                r.required_games.half_width.to_string(),
+                first.required_games.half_width.to_string(),
+            )?;
+            for &s in &shard.indices {
+                if indices.contains(&s) {
+                    return Err(MergeError::Overlap(s));
+                }
+                indices.push(s);
+            }
+            tally.merge(&r.counts);
+        }
+        indices.sort_unstable();
+        let complete = indices.len() == first_shard.count as usize;
+        let shard = (!complete).then_some(ShardInfo {
+            count: first_shard.count,
+            indices,
+            planned_games: first_shard.planned_games,
+        });
+        Ok(SimResult::build(
+            first.variant.clone(),
+            first.start_fen.clone(),
+            first.strategies.clone(),
+            first.seed,
+            first.max_plies,
+            shard,
+            None,
+            first.required_games.half_width,
+            tally,
+        ))
+    }
+
+    /// The statistics as a plain-text table for a terminal.
+    pub fn summary(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "{} games of {}, white {} vs black {}, seed {}{}",
+            self.games,
+            self.variant,
+            self.strategies.white,
+            self.strategies.black,
+            self.seed,
+            self.shard.as_ref().map_or(String::new(), |sh| format!(", shards {:?} of {}", sh.indices, sh.count))
+        );
+        let _ = writeln!(s, "{:<24} {:>9} {:>10} {:>21}", "statistic", "count", "estimate", "95% interval");
+        for (name, p) in self.proportions() {
+            let _ =
+                writeln!(s, "{name:<24} {:>9} {:>10.4} {:>21}", p.count, p.p, format!("[{:.4}, {:.4}]", p.lo, p.hi));
+        }
+        for (name, m) in self.means() {
+            let interval = match (m.lo, m.hi) {
+                (Some(lo), Some(hi)) => format!("[{lo:.3}, {hi:.3}]"),
+                _ => "-".to_string(),
+            };
+            let _ = writeln!(s, "{name:<24} {:>9} {:>10.3} {interval:>21}  sd {:.3}", m.n, m.mean, m.sd);
+        }
+        let e = &self.counts.endings;
+        let _ = writeln!(
+            s,
+            "endings: checkmate {}, stalemate {}, other {} (king captured {}, fifty moves {}, repetition {}, insufficient material {}), unfinished {}",
+            e.checkmate,
+            e.stalemate,
+            e.other(),
+            e.king_captured,
+            e.fifty_moves,
+            e.repetition,
+            e.insufficient_material,
+            e.max_plies
+        );
+        if let Some(q) = &self.sequential {
+            let _ = writeln!(
+                s,
+                "sequential: half-width {} for {} {} after {} games (batches {:?})",
+                q.half_width,
+                q.quantities.join(", "),
+                if q.met { "reached" } else { "NOT reached" },
+                self.games,
+                q.batches
+            );
+        }
+        s
+    }
+
+    /// The proportion statistics with their JSON names, in report order.
+    pub fn proportions(&self) -> [(&'static str, &ProportionStat); 8] {
+        [
+            ("white_win", &self.white_win),
+            ("black_win", &self.black_win),
+            ("draw", &self.draw),
+            ("unfinished", &self.unfinished),
+            ("promotion_any", &self.promotion_any),
+            ("promotion_white", &self.promotion_white),
+            ("promotion_black", &self.promotion_black),
+            ("promotion_random_player", &self.promotion_random_player),
+        ]
+    }
+
+    /// The mean statistics with their JSON names, in report order.
+    pub fn means(&self) -> [(&'static str, &MeanStat); 5] {
+        [
+            ("plies", &self.plies),
+            ("full_moves", &self.full_moves),
+            ("plies_given_white_win", &self.plies_given_white_win),
+            ("plies_given_black_win", &self.plies_given_black_win),
+            ("plies_given_draw", &self.plies_given_draw),
+        ]
+    }
+}
+
+/// The Markdown section of one run: metadata, a proportion table and a mean table.
+pub fn markdown_run(title: &str, r: &SimResult) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "## {title}\n");
+    let _ = writeln!(
+        s,
+        "Variant `{}` from `{}`; White `{}`, Black `{}`; seed {}; {} games{}.\n",
+        r.variant,
+        r.start_fen,
+        r.strategies.white,
+        r.strategies.black,
+        r.seed,
+        r.games,
+        r.max_plies.map_or(String::new(), |m| format!(", capped at {m} plies"))
+    );
+    let _ = writeln!(s, "| quantity | games | estimate | 95 % Wilson interval |\n|---|---:|---:|---|");
+    for (name, p) in r.proportions() {
+        let _ = writeln!(s, "| {name} | {} | {:.4} | [{:.4}, {:.4}] |", p.count, p.p, p.lo, p.hi);
+    }
+    let _ = writeln!(s, "\n| quantity | samples | mean | sd | 95 % interval |\n|---|---:|---:|---:|---|");
+    for (name, m) in r.means() {
+        let interval = match (m.lo, m.hi) {
+            (Some(lo), Some(hi)) => format!("[{lo:.3}, {hi:.3}]"),
+            _ => "–".to_string(),
+        };
+        let _ = writeln!(s, "| {name} | {} | {:.3} | {:.3} | {interval} |", m.n, m.mean, m.sd);
+    }
+    let q = &r.required_games;
+    let _ = writeln!(
+        s,
+        "\nGames needed for a 95 % half-width of {}: {} for any proportion (worst case); from these estimates:",
+        q.half_width, q.proportion_worst_case
+    );
+    for (name, n) in &q.quantities {
+        let shown = if *n == u64::MAX { "∞".to_string() } else { n.to_string() };
+        let _ = writeln!(s, "- {name}: {shown}");
+    }
+    let _ = writeln!(s);
+    s
+}
+
+/// A Markdown report of several runs (e.g. a base run and a variation of it): one section
+/// per run and, for two runs, a table of the outcome differences. Plots are linked by the
+/// names [`crate::plot::write_run_plots`] and [`crate::plot::comparison_svg`] files use.
+pub fn markdown_report(title: &str, runs: &[(&str, &SimResult)]) -> String {
+    let mut s = format!("# {title}\n\n");
+    for (i, (name, r)) in runs.iter().enumerate() {
+        s.push_str(&markdown_run(name, r));
+        let _ = writeln!(
+            s,
+            "![outcomes of {name}](run{i}-outcomes.svg)\n\n![game lengths of {name}](run{i}-lengths.svg)\n"
+        );
+    }
+    if let [(a_name, a), (b_name, b)] = runs {
+        let _ = writeln!(s, "## {b_name} against {a_name}\n");
+        let _ = writeln!(s, "| outcome | {a_name} | {b_name} | difference |\n|---|---:|---:|---:|");
+        for (name, x, y) in [
+            ("white_win", &a.white_win, &b.white_win),
+            ("black_win", &a.black_win, &b.black_win),
+            ("draw", &a.draw, &b.draw),
+        ] {
+            let _ = writeln!(s, "| {name} | {:.4} | {:.4} | {:+.4} |", x.p, y.p, y.p - x.p);
+        }
+        let _ = writeln!(s, "\n![comparison](comparison.svg)\n");
+    }
+    s
+}
+
+/// The results in game-result order for plots: (label, result).
+pub const RESULTS: [(&str, GameResult); 4] = [
+    ("white win", GameResult::WhiteWin),
+    ("black win", GameResult::BlackWin),
+    ("draw", GameResult::Draw),
+    ("unfinished", GameResult::Unfinished),
+];

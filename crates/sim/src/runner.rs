@@ -1,0 +1,420 @@
+//! The Monte Carlo runner: plays seeded games of any variant with a strategy per side,
+//! in parallel with rayon, and counts them into an exact [`Tally`].
+//!
+//! Reproducibility: game `i` of seed `s` draws every random number from its own ChaCha8
+//! stream (`seed_from_u64(s)` then `set_stream(i)`), so a game depends only on `(s, i)`,
+//! never on which thread played it or on what other games were played. Tallies are summed
+//! with integer arithmetic, so the total does not depend on the thread count either.
+
+use crate::strategy::{Player, Strategy};
+use crate::tally::Tally;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use rules::chance::{ChanceRule, Event};
+use rules::outcome::{EndReason, Outcome};
+use rules::variant::WinCondition;
+use rules::{Color, Move, MoveList, Position, Variant};
+use std::fmt;
+
+/// How a game ended, from White's side of the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// White won.
+    WhiteWin,
+    /// Black won.
+    BlackWin,
+    /// A draw.
+    Draw,
+    /// Stopped by the `max_plies` safety cap before the rules ended it.
+    Unfinished,
+}
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// Checkmate.
+    Checkmate,
+    /// Stalemate.
+    Stalemate,
+    /// A royal piece was captured.
+    KingCaptured,
+    /// The fifty-move rule.
+    FiftyMoves,
+    /// Threefold repetition.
+    Repetition,
+    /// Insufficient material.
+    InsufficientMaterial,
+    /// The `max_plies` cap (the game is unfinished).
+    MaxPlies,
+}
+
+/// One played game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The result.
+    pub result: GameResult,
+    /// Why it ended.
+    pub ending: Ending,
+    /// Plies played (a move whose chance outcome was failure counts as a ply).
+    pub plies: u32,
+    /// Whether White, Black promoted a pawn at least once (a promotion move played).
+    pub promoted: [bool; 2],
+}
+
+/// Which of a run's games a process plays: games whose index is `index` modulo `count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Shard {
+    /// This shard, `0..count`.
+    pub index: u32,
+    /// Number of shards.
+    pub count: u32,
+}
+
+impl Shard {
+    /// The whole run as one shard.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Shard `index` of `count` (`index < count`).
+    pub fn new(index: u32, count: u32) -> Result<Shard, ShardError> {
+        if count == 0 {
+            return Err(ShardError::ZeroCount);
+        }
+        if index >= count {
+            return Err(ShardError::IndexTooLarge { index, count });
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The first game index at or after `from` that belongs to this shard.
+    fn first_at_or_after(&self, from: u64) -> u64 {
+        let (n, i) = (u64::from(self.count), u64::from(self.index));
+        from + (i + n - from % n) % n
+    }
+
+    /// How many of the games `from..to` belong to this shard.
+    pub fn games_in(&self, from: u64, to: u64) -> u64 {
+        let first = self.first_at_or_after(from);
+        if first >= to {
+            0
+        } else {
+            (to - first - 1) / u64::from(self.count) + 1
+        }
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = ShardError;
+
+    /// `i/N` with `0 <= i < N` (zero-based, as Kubernetes' `JOB_COMPLETION_INDEX`).
+    ///
+    /// ```
+    /// use sim::runner::Shard;
+    /// assert_eq!("1/4".parse::<Shard>().unwrap(), Shard { index: 1, count: 4 });
+    /// assert!("4/4".parse::<Shard>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Shard, ShardError> {
+        let (i, n) = s.split_once('/').ok_or_else(|| ShardError::Syntax(s.to_string()))?;
+        let i: u32 = i.trim().parse().map_err(|_| ShardError::Syntax(s.to_string()))?;
+        let n: u32 = n.trim().parse().map_err(|_| ShardError::Syntax(s.to_string()))?;
+        Shard::new(i, n)
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// A bad shard specification.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ShardError {
+    /// Not `i/N`.
+    #[error("shard '{0}' is not of the form i/N (e.g. 0/4; shards are numbered from 0)")]
+    Syntax(String),
+    /// `N` is zero.
+    #[error("shard count must be at least 1")]
+    ZeroCount,
+    /// `i >= N`.
+    #[error("shard {index}/{count}: the index must be below the count (shards are numbered 0 to {})", count - 1)]
+    IndexTooLarge {
+        /// Given index.
+        index: u32,
+        /// Given count.
+        count: u32,
+    },
+}
+
+/// What to simulate: the start position, a strategy per side, the seed and the safety cap.
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    /// Every game starts here.
+    pub start: Position,
+    /// White's strategy.
+    pub white: Strategy,
+    /// Black's strategy.
+    pub black: Strategy,
+    /// The seed all game streams derive from.
+    pub seed: u64,
+    /// Stop a game after this many plies and count it as unfinished (`None`: only the
+    /// variant's own rules end games).
+    pub max_plies: Option<u32>,
+}
+
+impl RunConfig {
+    /// Random against random from the variant's start position, without a cap.
+    pub fn new(variant: &'static Variant, seed: u64) -> RunConfig {
+        RunConfig {
+            start: Position::start(variant),
+            white: Strategy::Random,
+            black: Strategy::Random,
+            seed,
+            max_plies: None,
+        }
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> &'static Variant {
+        self.start.variant()
+    }
+
+    /// Whether the game loop must keep position hashes (repetition or an engine player).
+    fn needs_history(&self) -> bool {
+        self.variant().draws.repetition
+            || matches!(self.white, Strategy::Engine(_))
+            || matches!(self.black, Strategy::Engine(_))
+    }
+}
+
+/// The random stream of game `index` under `seed`.
+///
+/// ```
+/// use rand::RngCore;
+/// let mut a = sim::runner::game_rng(7, 3);
+/// let mut b = sim::runner::game_rng(7, 3);
+/// assert_eq!(a.next_u64(), b.next_u64());
+/// ```
+pub fn game_rng(seed: u64, index: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    rng
+}
+
+/// Buffers a thread reuses from game to game, so the game loop does not allocate.
+pub struct Scratch {
+    players: [Player; 2],
+    moves: MoveList,
+    history: Vec<u64>,
+}
+
+impl Scratch {
+    /// Buffers and players for `cfg`.
+    pub fn new(cfg: &RunConfig) -> Scratch {
+        Scratch {
+            players: [Player::new(cfg.white), Player::new(cfg.black)],
+            moves: MoveList::new(),
+            history: Vec::with_capacity(512),
+        }
+    }
+}
+
+/// Plays game `index` of `cfg`. If `line` is given, the moves played are appended to it.
+pub fn play_game(cfg: &RunConfig, index: u64, scratch: &mut Scratch, mut line: Option<&mut Vec<Move>>) -> GameRecord {
+    let v = cfg.variant();
+    let mut rng = game_rng(cfg.seed, index);
+    let mut pos = cfg.start.clone();
+    let track = cfg.needs_history();
+    let chance = v.chance != ChanceRule::None;
+    let Scratch { players, moves, history } = scratch;
+    history.clear();
+    if track {
+        history.push(pos.hash());
+    }
+    let mut plies = 0u32;
+    let mut promoted = [false; 2];
+    loop {
+        // Step 1. The legal moves, which also decide mate and stalemate.
+        moves.clear();
+        pos.gen_legal(moves);
+        // Step 2. Has the game ended by the rules?
+        let outcome = judge(&pos, moves.is_empty(), track.then_some(&history[..]));
+        debug_assert_eq!(outcome, reference_outcome(&pos, track.then_some(&history[..])));
+        if let Some(o) = outcome {
+            let (result, ending) = classify(o);
+            return GameRecord { result, ending, plies, promoted };
+        }
+        // Step 3. The safety cap.
+        if cfg.max_plies.is_some_and(|cap| plies >= cap) {
+            return GameRecord { result: GameResult::Unfinished, ending: Ending::MaxPlies, plies, promoted };
+        }
+        // Step 4. Choose and play.
+        let us = pos.turn();
+        let earlier = if track { &history[..history.len() - 1] } else { &[][..] };
+        let m = players[us.index()].choose(&pos, moves, earlier, &mut rng);
+        let played = if chance {
+            pos.play_sampled(m, &mut rng) == Event::Success
+        } else {
+            pos.play_unchecked(m);
+            true
+        };
+        if played && m.promotion_role().is_some() {
+            promoted[us.index()] = true;
+        }
+        if let Some(line) = line.as_deref_mut() {
+            line.push(m);
+        }
+        plies += 1;
+        if track {
+            history.push(pos.hash());
+        }
+    }
+}
+
+/// The outcome of `pos` by the variant's rules, given whether the side to move has a
+/// legal move (already known from the move list: [`Position::outcome`] would generate
+/// the moves a second time) and, where repetition counts, the game's hashes (current last).
+/// Mirrors `Position::outcome` and `Game::outcome`; debug builds check every ply against them.
+fn judge(pos: &Position, no_moves: bool, history: Option<&[u64]>) -> Option<Outcome> {
+    let v = pos.variant();
+    let us = pos.turn();
+    if v.win == WinCondition::KingCapture && v.king().is_some() {
+        for c in [us, !us] {
+            if pos.king_square(c).is_none() {
+                return Some(Outcome::Decisive { winner: !c, reason: EndReason::KingCaptured });
+            }
+        }
+    }
+    if no_moves {
+        if v.win == WinCondition::Checkmate && pos.is_check() {
+            return Some(Outcome::Decisive { winner: !us, reason: EndReason::Checkmate });
+        }
+        return Some(Outcome::Draw { reason: EndReason::Stalemate });
+    }
+    if pos.is_insufficient_material() {
+        return Some(Outcome::Draw { reason: EndReason::InsufficientMaterial });
+    }
+    if v.draws.fifty_move && pos.halfmoves() >= 100 {
+        return Some(Outcome::Draw { reason: EndReason::FiftyMoves });
+    }
+    if v.draws.repetition {
+        if let Some(h) = history.filter(|h| !h.is_empty()) {
+            if repetitions(pos, h) >= 3 {
+                return Some(Outcome::Draw { reason: EndReason::Repetition });
+            }
+        }
+    }
+    None
+}
+
+/// How often the current position (the last hash) occurred since the last irreversible move.
+/// The hash includes the side to move, so only every second position can match: the scan
+/// steps by two from the current one (the same count as `Game::repetitions`, half the work).
+fn repetitions(pos: &Position, history: &[u64]) -> usize {
+    let h = pos.hash();
+    let window = (pos.halfmoves() as usize + 1).min(history.len());
+    if window < 5 {
+        // A third occurrence needs at least four earlier plies (two passes and two
+        // passes back, in a chance variant where failed moves pass the turn).
+        return 1;
+    }
+    history[history.len() - window..].iter().rev().step_by(2).filter(|&&x| x == h).count()
+}
+
+/// The rules crate's own judgement, for the debug check of [`judge`].
+fn reference_outcome(pos: &Position, history: Option<&[u64]>) -> Option<Outcome> {
+    if let Some(o) = pos.outcome() {
+        return Some(o);
+    }
+    let h = history?;
+    let window = (pos.halfmoves() as usize + 1).min(h.len());
+    let plain = h[h.len() - window.max(1).min(h.len())..].iter().filter(|&&x| x == pos.hash()).count();
+    if pos.variant().draws.repetition && !h.is_empty() && plain >= 3 {
+        return Some(Outcome::Draw { reason: EndReason::Repetition });
+    }
+    None
+}
+
+/// Result and ending of a rules outcome.
+pub fn classify(o: Outcome) -> (GameResult, Ending) {
+    let (result, reason) = match o {
+        Outcome::Decisive { winner: Color::White, reason } => (GameResult::WhiteWin, reason),
+        Outcome::Decisive { winner: Color::Black, reason } => (GameResult::BlackWin, reason),
+        Outcome::Draw { reason } => (GameResult::Draw, reason),
+    };
+    let ending = match reason {
+        EndReason::Checkmate => Ending::Checkmate,
+        EndReason::Stalemate => Ending::Stalemate,
+        EndReason::KingCaptured => Ending::KingCaptured,
+        EndReason::FiftyMoves => Ending::FiftyMoves,
+        EndReason::Repetition => Ending::Repetition,
+        EndReason::InsufficientMaterial => Ending::InsufficientMaterial,
+        // A reason added to the rules later: a draw or win all the same.
+        _ => Ending::Stalemate,
+    };
+    (result, ending)
+}
+
+/// Games per parallel task (chunking never changes a result: tallies add exactly).
+fn chunk_size(games: u64) -> u64 {
+    (games / 64).clamp(1, 2048)
+}
+
+/// Plays the games `from..to` that belong to `shard`, in parallel on the current rayon
+/// pool, calling `progress` with the number of games finished after every chunk.
+pub fn run_range(cfg: &RunConfig, from: u64, to: u64, shard: Shard, progress: &(dyn Fn(u64) + Sync)) -> Tally {
+    let first = shard.first_at_or_after(from);
+    let count = shard.games_in(from, to);
+    let step = u64::from(shard.count);
+    let chunk = chunk_size(count);
+    let chunks = count.div_ceil(chunk);
+    (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let mut scratch = Scratch::new(cfg);
+            let mut tally = Tally::default();
+            let lo = c * chunk;
+            let hi = (lo + chunk).min(count);
+            for k in lo..hi {
+                let g = play_game(cfg, first + k * step, &mut scratch, None);
+                tally.record(&g);
+            }
+            progress(hi - lo);
+            tally
+        })
+        .reduce(Tally::default, Tally::merged)
+}
+
+/// Plays games `0..games` of `shard` (all of them with [`Shard::ALL`]).
+pub fn run(cfg: &RunConfig, games: u64, shard: Shard, progress: &(dyn Fn(u64) + Sync)) -> Tally {
+    run_range(cfg, 0, games, shard, progress)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_partition_the_games() {
+        for n in 1..6u32 {
+            for (from, to) in [(0u64, 0u64), (0, 1), (0, 17), (5, 23), (7, 8)] {
+                let total: u64 = (0..n).map(|i| Shard { index: i, count: n }.games_in(from, to)).sum();
+                assert_eq!(total, to - from, "n={n} {from}..{to}");
+                for i in 0..n {
+                    let s = Shard { index: i, count: n };
+                    let direct = (from..to).filter(|g| g % u64::from(n) == u64::from(i)).count() as u64;
+                    assert_eq!(s.games_in(from, to), direct);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bad_shards_are_rejected() {
+        assert_eq!("3/2".parse::<Shard>(), Err(ShardError::IndexTooLarge { index: 3, count: 2 }));
+        assert_eq!("0/0".parse::<Shard>(), Err(ShardError::ZeroCount));
+        assert!(matches!("x".parse::<Shard>(), Err(ShardError::Syntax(_))));
+        assert!(matches!("-1/2".parse::<Shard>(), Err(ShardError::Syntax(_))));
+    }
+}
