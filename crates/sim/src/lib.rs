@@ -14,6 +14,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod baby;
 pub mod plot;
 pub mod progress;
 pub mod report;

@@ -6,6 +6,7 @@
 //! never on which thread played it or on what other games were played. Tallies are summed
 //! with integer arithmetic, so the total does not depend on the thread count either.
 
+use crate::baby::BabyKernel;
 use crate::strategy::{Player, Strategy};
 use crate::tally::Tally;
 use rand::SeedableRng;
@@ -369,16 +370,24 @@ pub fn run_range(cfg: &RunConfig, from: u64, to: u64, shard: Shard, progress: &(
     let step = u64::from(shard.count);
     let chunk = chunk_size(count);
     let chunks = count.div_ceil(chunk);
+    // Baby Chess between random players takes the dedicated kernel: the same games, faster.
+    let kernel = BabyKernel::for_config(cfg);
     (0..chunks)
         .into_par_iter()
         .map(|c| {
-            let mut scratch = Scratch::new(cfg);
             let mut tally = Tally::default();
             let lo = c * chunk;
             let hi = (lo + chunk).min(count);
-            for k in lo..hi {
-                let g = play_game(cfg, first + k * step, &mut scratch, None);
-                tally.record(&g);
+            if let Some(kernel) = &kernel {
+                for k in lo..hi {
+                    tally.record(&kernel.play(first + k * step, None));
+                }
+            } else {
+                let mut scratch = Scratch::new(cfg);
+                for k in lo..hi {
+                    let g = play_game(cfg, first + k * step, &mut scratch, None);
+                    tally.record(&g);
+                }
             }
             progress(hi - lo);
             tally
