@@ -7,7 +7,8 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 use rules::perft::divide;
 use rules::san::to_san;
 use rules::uci::to_uci;
-use rules::{perft, spec, variants, Position, Variant};
+use rules::variants::baby::{BabyOptions, BabySetup};
+use rules::{perft, spec, variants, Move, Position, Variant};
 use serde::Serialize;
 use std::ffi::OsString;
 use std::io::{BufRead, BufWriter, Write};
@@ -64,6 +65,21 @@ pub(crate) struct VariantArgs {
     /// A custom variant file in TOML (docs/FORMATS.md, "Variant files").
     #[arg(long, value_name = "FILE")]
     variant_file: Option<PathBuf>,
+    /// Baby Chess only: the start position (`baby`: kqbnr/ppppp/5/PPPPP/RNBQK, `gardner`: rnbqk/ppppp/5/PPPPP/RNBQK).
+    #[arg(long, value_enum, value_name = "SETUP")]
+    setup: Option<SetupArg>,
+    /// Baby Chess only: White's pawns may advance two squares from their start rank (the seed's question 4).
+    #[arg(long)]
+    white_double_step: bool,
+}
+
+/// `--setup` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum SetupArg {
+    /// Kings in opposite corners (the default).
+    Baby,
+    /// Gardner's minichess setup.
+    Gardner,
 }
 
 #[derive(Debug, Args)]
@@ -184,6 +200,9 @@ fn one_line(s: &str) -> String {
 
 /// The variant the arguments name.
 pub(crate) fn variant(a: &VariantArgs) -> Result<&'static Variant> {
+    if a.setup.is_some() || a.white_double_step {
+        return baby_variant(a);
+    }
     if let Some(path) = &a.variant_file {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("cannot read variant file {}", path.display()))?;
@@ -204,6 +223,24 @@ pub(crate) fn variant(a: &VariantArgs) -> Result<&'static Variant> {
         let known: Vec<&str> = variants::all().iter().map(|v| v.name.as_str()).collect();
         anyhow!("unknown variant '{name}' (built-in variants: {}; or give --variant-file)", known.join(", "))
     })
+}
+
+/// `--variant baby` with `--setup` and `--white-double-step`.
+fn baby_variant(a: &VariantArgs) -> Result<&'static Variant> {
+    let flag = if a.setup.is_some() { "--setup" } else { "--white-double-step" };
+    if a.variant_file.is_some() {
+        bail!("{flag} applies only to --variant baby, not to a variant file");
+    }
+    match a.variant.as_deref() {
+        Some(name) if name.eq_ignore_ascii_case("baby") => {}
+        Some(name) => bail!("{flag} applies only to --variant baby, not to '{name}'"),
+        None => bail!("{flag} applies only to --variant baby (the default variant is chess)"),
+    }
+    let setup = match a.setup {
+        Some(SetupArg::Gardner) => BabySetup::Gardner,
+        Some(SetupArg::Baby) | None => BabySetup::Baby,
+    };
+    Ok(variants::baby(BabyOptions { setup, white_double_step: a.white_double_step }))
 }
 
 pub(crate) fn position(v: &'static Variant, fen: Option<&str>) -> Result<Position> {
@@ -237,11 +274,22 @@ fn perft_command(a: &PerftArgs, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-/// The legal moves of `pos` as (UCI, SAN), sorted by UCI.
-fn legal_moves(pos: &Position) -> Vec<(String, String)> {
-    let mut moves: Vec<(String, String)> =
-        pos.legal_moves().into_iter().map(|m| (to_uci(pos, m), to_san(pos, m))).collect();
-    moves.sort();
+/// The legal moves of `pos` as JSON rows, sorted by UCI; in variants with a column-switch
+/// limit each with the moved piece's switch count and the FEN after the move.
+fn legal_moves(pos: &Position) -> Vec<JsonMove> {
+    let limited = pos.switch_limit() != 0;
+    let row = |m: Move| {
+        let (switches, fen_after) = if limited {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            (Some(after.switches_at(m.to())), Some(after.fen()))
+        } else {
+            (None, None)
+        };
+        JsonMove { uci: to_uci(pos, m), san: to_san(pos, m), switches, fen_after }
+    };
+    let mut moves: Vec<JsonMove> = pos.legal_moves().into_iter().map(row).collect();
+    moves.sort_by(|a, b| a.uci.cmp(&b.uci));
     moves
 }
 
@@ -253,12 +301,14 @@ fn moves_command(a: &MovesArgs, out: &mut impl Write) -> Result<()> {
     let pos = position(v, a.fen.as_deref())?;
     let moves = legal_moves(&pos);
     if a.json {
-        let listing =
-            MoveListing { fen: pos.fen(), moves: moves.into_iter().map(|(uci, san)| JsonMove { uci, san }).collect() };
+        let listing = MoveListing { fen: pos.fen(), moves };
         writeln!(out, "{}", serde_json::to_string(&listing)?)?;
     } else {
-        for (uci, san) in &moves {
-            writeln!(out, "{san} {uci}")?;
+        for m in &moves {
+            match (m.switches, &m.fen_after) {
+                (Some(n), Some(fen)) => writeln!(out, "{} {} {n} {fen}", m.san, m.uci)?,
+                _ => writeln!(out, "{} {}", m.san, m.uci)?,
+            }
         }
     }
     Ok(())
@@ -276,6 +326,12 @@ struct MoveListing {
 struct JsonMove {
     uci: String,
     san: String,
+    /// Column-switch variants: the moved piece's switch count after the move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    switches: Option<u8>,
+    /// Column-switch variants: the FEN after the move (with its `{n}` switch counts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fen_after: Option<String>,
 }
 
 /// Batch mode: every line is checked before anything is printed, so a bad line leaves stdout empty.

@@ -267,3 +267,63 @@ fn engine_commands_reject_bad_input() {
     let no_op = temp_file("noop.epd", "6k1/5ppp/8/8/8/8/8/R5K1 w - - id \"x\";\n");
     assert_bad_input(&["solve", "--epd", &no_op], "no bm or am");
 }
+
+#[test]
+fn baby_perft_with_setup_and_double_step_flags() {
+    for (args, nodes) in [
+        (&["--variant", "baby"][..], "45324"),
+        (&["--variant", "baby", "--setup", "gardner"][..], "46924"),
+        (&["--variant", "baby", "--white-double-step"][..], "47225"),
+        (&["--variant", "baby", "--setup", "gardner", "--white-double-step"][..], "48846"),
+        (&["--variant", "baby-gardner-double"][..], "48846"),
+    ] {
+        let mut all = vec!["perft"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--depth", "5"]);
+        let o = fairylab(&all);
+        assert_ok(&o);
+        assert_eq!(stdout(&o).trim(), nodes, "{all:?}");
+    }
+}
+
+#[test]
+fn baby_moves_show_switch_counts() {
+    let fen = "kq3/ppp2/2R{5}2/3Q{4}P/4K w - - 0 1";
+    let o = fairylab(&["moves", "--variant", "baby", "--setup", "baby", "--fen", fen]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(out.lines().any(|l| l == "Qc2 d2c2 5 kq3/ppp2/2R{5}2/2Q{5}1P/4K b - - 1 1"), "{out}");
+    assert!(
+        out.lines().any(|l| l == "Rc4 c3c4 5 kq3/ppR{5}2/5/3Q{4}P/4K b - - 0 1" || l.starts_with("Rxc4 c3c4 5 ")),
+        "{out}"
+    );
+    let o = fairylab(&["moves", "--variant", "baby", "--fen", fen, "--json"]);
+    assert_ok(&o);
+    let json = stdout(&o);
+    assert!(json.contains(r#""fen":"kq3/ppp2/2R{5}2/3Q{4}P/4K w - - 0 1""#), "{json}");
+    assert!(
+        json.contains(r#""uci":"d2c2","san":"Qc2","switches":5,"fen_after":"kq3/ppp2/2R{5}2/2Q{5}1P/4K b - - 1 1""#),
+        "{json}"
+    );
+    // Other variants keep the plain listing.
+    let o = fairylab(&["moves", "--variant", "chess", "--fen", START, "--json"]);
+    assert!(!stdout(&o).contains("switches"));
+}
+
+#[test]
+fn baby_flags_on_other_variants_are_one_error_line() {
+    assert_bad_input(
+        &["perft", "--variant", "chess", "--setup", "gardner", "--depth", "1"],
+        "--setup applies only to --variant baby",
+    );
+    assert_bad_input(&["perft", "--setup", "baby", "--depth", "1"], "--setup applies only to --variant baby");
+    assert_bad_input(
+        &["moves", "--variant", "gardner", "--white-double-step", "--fen", "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1"],
+        "--white-double-step applies only to --variant baby",
+    );
+    assert_bad_input(&["perft", "--variant", "baby", "--setup", "crazy", "--depth", "1"], "crazy");
+    assert_bad_input(
+        &["perft", "--variant", "baby", "--fen", "k4/5/5/2R{6}2/4K w - - 0 1", "--depth", "1"],
+        "more than the limit 5",
+    );
+}

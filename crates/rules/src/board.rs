@@ -9,8 +9,11 @@ use crate::square::Square;
 /// Bit of a piece's state byte marking a promoted piece (crazyhouse: it returns to hand as a pawn).
 pub const PROMOTED: u8 = 0x80;
 
+/// Bits of a piece's state byte counting its column switches (Baby Chess; at most 7).
+pub const SWITCHES: u8 = 0x07;
+
 /// Where the pieces stand. Each piece carries a state byte that moves with it
-/// (bit 7: promoted; the low bits are free for variant counters).
+/// (bit 7: promoted; bits 0-2: column switches in Baby Chess; the rest free for variant counters).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
     by_color: [Bitboard; 2],

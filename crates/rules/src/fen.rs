@@ -70,9 +70,39 @@ fn parse_pocket(variant: &Variant, text: &str, setup: &mut Setup) -> Result<(), 
     Ok(())
 }
 
+/// Reads a switch count `n}` (after its `{`) for the piece on `sq`: one digit up to the
+/// variant's column-switch limit.
+fn parse_switches(
+    variant: &Variant,
+    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+    sq: Square,
+) -> Result<u8, FenError> {
+    let limit = variant.column_switch_limit.unwrap_or(0);
+    if limit == 0 {
+        return Err(FenError::Board(format!("switch count at {sq}, but {} has no column-switch limit", variant.name)));
+    }
+    let mut text = String::new();
+    loop {
+        match chars.next() {
+            Some('}') => break,
+            Some(ch) if text.len() < 4 => text.push(ch),
+            _ => return Err(FenError::Board(format!("unterminated switch count at {sq} (expected '{{n}}')"))),
+        }
+    }
+    let digits =
+        !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && (text.len() == 1 || !text.starts_with('0'));
+    match text.parse::<u8>().ok().filter(|_| digits) {
+        Some(n) if n <= limit => Ok(n),
+        Some(n) => Err(FenError::Board(format!("switch count {n} at {sq} is more than the limit {limit}"))),
+        None => Err(FenError::Board(format!("switch count '{text}' at {sq} is not a number 0..={limit}"))),
+    }
+}
+
 /// Parses a FEN's syntax for a variant.
 ///
 /// A `~` after a piece marks it promoted; it is kept only in variants where captures go to hand.
+/// In variants with a column-switch limit (Baby Chess) `{n}` after a piece (and its `~`) gives
+/// its switch count, 0 to the limit; `fen()` writes it for counts above 0.
 pub fn parse_setup(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     let g = variant.geometry;
     let mut fields = fen.split_ascii_whitespace();
@@ -121,6 +151,11 @@ pub fn parse_setup(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
                 file = file.saturating_add(n);
             } else if ch == '~' {
                 return Err(FenError::Board("'~' must follow a piece".into()));
+            } else if ch == '{' {
+                return Err(FenError::Board(format!(
+                    "switch count '{{' on an empty square of rank {} (it must follow a piece)",
+                    rank + 1
+                )));
             } else {
                 let role = variant
                     .role_by_letter(ch)
@@ -138,6 +173,10 @@ pub fn parse_setup(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
                     }
                 }
                 let sq = Square::new(file as u8, rank).ok_or_else(|| FenError::Board("square outside 8x8".into()))?;
+                if chars.peek() == Some(&'{') {
+                    chars.next();
+                    state |= parse_switches(variant, &mut chars, sq)?;
+                }
                 setup.board.put(sq, Piece { color: Color::from_case(ch), role }, state);
                 file += 1;
             }
@@ -222,6 +261,10 @@ impl Position {
                         s.push(self.variant.piece(p.role).char(p.color));
                         if mark_promoted && self.board.state_at(sq) & PROMOTED != 0 {
                             s.push('~');
+                        }
+                        let switches = self.switches_at(sq);
+                        if switches != 0 {
+                            let _ = write!(s, "{{{switches}}}");
                         }
                     }
                 }

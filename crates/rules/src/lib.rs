@@ -33,6 +33,7 @@ pub mod san;
 pub mod setup;
 pub mod spec;
 pub mod square;
+pub mod switches;
 pub mod uci;
 pub mod variant;
 pub mod variants;

@@ -74,6 +74,10 @@ impl Position {
                 return;
             }
         }
+        if t.switch_limit != 0 {
+            self.gen_switch_limited(list, true);
+            return;
+        }
         let start = list.len();
         self.gen_pseudo(list);
         if !self.variant.self_check && self.king_square(self.turn).is_some() {
@@ -98,6 +102,10 @@ impl Position {
     /// Pseudo-legal moves: everything the pieces can do, ignoring own-king safety
     /// (castling still needs an unattacked path unless self-check is legal).
     pub fn gen_pseudo(&self, list: &mut MoveList) {
+        if self.variant.t.switch_limit != 0 {
+            self.gen_switch_limited(list, false);
+            return;
+        }
         let mask =
             Mask { target: self.variant.t.mask, drop_target: self.variant.t.mask, pinned: Bitboard::EMPTY, king: None };
         self.gen_pieces(list, &mask, true);

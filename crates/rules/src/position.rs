@@ -41,6 +41,16 @@ pub enum PositionError {
     /// Pieces in hand in a variant without drops.
     #[error("pieces in hand, but this variant has no drops")]
     HandWithoutDrops,
+    /// A piece with more column switches than the variant's limit (or any in a variant without one).
+    #[error("piece at {square} has {count} column switches, more than the limit {limit}")]
+    TooManySwitches {
+        /// Where the piece stands.
+        square: Square,
+        /// Its count.
+        count: u8,
+        /// The variant's limit (0: none).
+        limit: u8,
+    },
 }
 
 /// A move that is not legal in the position.
@@ -125,6 +135,12 @@ impl Position {
         if let Some(p) = t.pawn {
             if let Some(sq) = (b.by_role(p) & (t.promotion_zone[0] | t.promotion_zone[1])).first() {
                 return Err(PositionError::PawnOnBackRank(sq));
+            }
+        }
+        for sq in b.occupied() {
+            let count = b.state_at(sq) & crate::board::SWITCHES;
+            if count > t.switch_limit {
+                return Err(PositionError::TooManySwitches { square: sq, count, limit: t.switch_limit });
             }
         }
         let mut castling = 0u8;
@@ -347,6 +363,9 @@ impl Position {
     pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
         let t = &self.variant.t;
         let theirs = self.board.by_color(by) & occ;
+        if t.switch_limit != 0 {
+            return self.switch_attackers(sq, by, occ, theirs);
+        }
         let b = by.index();
         let mut a = Bitboard::EMPTY;
         let orth = self.roles_union(t.orth_capturers) & theirs;
@@ -391,7 +410,7 @@ impl Position {
             orth: self.roles_union(t.orth_capturers) & theirs,
             diag: self.roles_union(t.diag_capturers) & theirs,
             rev: &t.rev_capture[by.index()],
-            slow: t.generic_roles != 0,
+            slow: t.slow_attacks,
         }
     }
 
@@ -552,6 +571,10 @@ impl Position {
             MoveKind::Normal | MoveKind::DoubleStep => {
                 let from = m.from();
                 let Some((piece, mut state)) = self.take_piece(from) else { return };
+                // Baby Chess: a move to another file costs the piece one column switch.
+                if t.switch_limit != 0 && from.file() != to.file() {
+                    state = state.wrapping_add(1);
+                }
                 if let Some((captured, cstate)) = self.take_piece(to) {
                     self.halfmoves = 0;
                     if v.captures_to_hand {
@@ -570,6 +593,8 @@ impl Position {
                 }
                 if let Some(p) = m.promotion_role() {
                     role = p;
+                    // A promoted piece is a new piece: its switch count starts at zero.
+                    state &= t.promotion_keep;
                     if v.captures_to_hand {
                         state |= PROMOTED;
                     }

@@ -336,6 +336,7 @@ fn blank_rules(name: &str) -> Rules {
         self_check: false,
         draws: DrawRules { fifty_move: true, repetition: true, insufficient: InsufficientMaterial::Never },
         chance: ChanceRule::None,
+        column_switch_limit: None,
     }
 }
 

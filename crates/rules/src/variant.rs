@@ -95,6 +95,10 @@ pub struct Rules {
     pub draws: DrawRules,
     /// Chance events after moves.
     pub chance: ChanceRule,
+    /// Baby Chess's column-switch limit: a move that ends on another file counts one switch
+    /// for the moving piece (kept in its state byte, see [`crate::board::SWITCHES`]); a piece
+    /// with this many switches may only move, and attacks only, within its file. `None` elsewhere.
+    pub column_switch_limit: Option<u8>,
 }
 
 /// An error in a variant definition.
@@ -180,6 +184,9 @@ pub(crate) struct RoleTables {
     pub generic: Vec<GenericAtom>,
     /// Pawn double step targets (per colour, square), with the square stepped over.
     pub double_step: [[Option<(Square, Square)>; 64]; 2],
+    /// Per direction kind (`[orthogonal, diagonal]`), colour and square: the full rays the
+    /// piece's unlimited riders follow (read by the column-switch generator of `switches.rs`).
+    pub rays: [SquareTable; 2],
 }
 
 /// Tables derived from [`Rules`] when the variant is loaded.
@@ -217,6 +224,16 @@ pub(crate) struct Tables {
     pub castle: [[Option<CastleInfo>; 2]; 2],
     /// Per colour: the squares a double step passes over (relative rank 2, 0-based).
     pub double_step_mid: [Bitboard; 2],
+    /// The column-switch limit (0: none; see [`Rules::column_switch_limit`]).
+    pub switch_limit: u8,
+    /// State bits a piece keeps when it promotes (the switch count is cleared).
+    pub promotion_keep: u8,
+    /// Attack queries go through `Position::attackers_to` (generic atoms or switch limits).
+    pub slow_attacks: bool,
+    /// Roles with orthogonal (diagonal) rays in [`RoleTables::rays`], as role bits.
+    pub ray_orth_roles: u16,
+    /// See `ray_orth_roles`.
+    pub ray_diag_roles: u16,
 }
 
 /// A loaded variant: its rules and the tables built from them.
@@ -322,8 +339,20 @@ impl Variant {
             .filter(|&r| rev_capture.iter().any(|rev| rev[r].iter().any(|b| b.any())))
             .fold(0u16, |acc, r| acc | 1 << r);
         let generic_roles = bits(&|t| !t.generic.is_empty());
-        let fast_legal =
-            generic_roles == 0 && king.is_some() && rules.win == WinCondition::Checkmate && !rules.self_check;
+        let switch_limit = match rules.column_switch_limit {
+            None => 0,
+            Some(n) => {
+                check_switch_rules(&rules, n)?;
+                n
+            }
+        };
+        let fast_legal = generic_roles == 0
+            && switch_limit == 0
+            && king.is_some()
+            && rules.win == WinCondition::Checkmate
+            && !rules.self_check;
+        let ray_orth_roles = bits(&|t| t.rays[0][0].iter().any(|b| b.any()));
+        let ray_diag_roles = bits(&|t| t.rays[1][0].iter().any(|b| b.any()));
 
         let mut castle_keep = [0x0f_u8; 64];
         if let Some(c) = rules.castling {
@@ -391,6 +420,11 @@ impl Variant {
             diag_movers,
             castle,
             double_step_mid,
+            switch_limit,
+            promotion_keep: if switch_limit == 0 { 0xff } else { !crate::board::SWITCHES },
+            slow_attacks: generic_roles != 0 || switch_limit != 0,
+            ray_orth_roles,
+            ray_diag_roles,
         };
         Ok(Variant { rules, t })
     }
@@ -457,6 +491,7 @@ fn compile_role(
         diag: None,
         generic: Vec::new(),
         double_step: [[None; 64]; 2],
+        rays: [empty; 2],
     };
     let key = || format!("piece {}", p.name);
     let mut riders: Vec<Atom> = Vec::new();
@@ -490,6 +525,19 @@ fn compile_role(
                 t.split_leaps = true;
             }
         } else {
+            if a.range == 0 && !a.lame && a.mode == Mode::Both && (a.is_orthogonal() || a.is_diagonal()) {
+                let kind = usize::from(a.is_diagonal());
+                for color in Color::ALL {
+                    let dy = color.fold(a.dy, -a.dy) as i32;
+                    for sq in g.mask() {
+                        let mut cur = sq;
+                        while let Some(next) = g.square(cur.file() as i32 + a.dx as i32, cur.rank() as i32 + dy) {
+                            t.rays[kind][color.index()][sq.index()].set(next);
+                            cur = next;
+                        }
+                    }
+                }
+            }
             riders.push(*a);
         }
     }
@@ -544,6 +592,40 @@ fn compile_role(
         }
     }
     Ok(t)
+}
+
+/// What the column-switch generator supports: leapers and unlimited orthogonal or diagonal
+/// riders that move and capture alike, no drops, castling or en passant.
+fn check_switch_rules(rules: &Rules, limit: u8) -> Result<(), VariantError> {
+    if !(1..=crate::board::SWITCHES).contains(&limit) {
+        return Err(VariantError::bad(
+            "column_switch_limit",
+            format!("{limit} is outside 1..={}", crate::board::SWITCHES),
+        ));
+    }
+    if rules.drops || rules.castling.is_some() || rules.en_passant || rules.self_check {
+        return Err(VariantError::bad(
+            "column_switch_limit",
+            "switch limits work without drops, castling, en passant and self-check",
+        ));
+    }
+    if rules.win != WinCondition::Checkmate || rules.chance != ChanceRule::None {
+        return Err(VariantError::bad("column_switch_limit", "switch limits need checkmate rules without chance"));
+    }
+    for p in &rules.pieces {
+        for a in p.movement.atoms() {
+            let rider_ok = a.range == 0 && !a.lame && a.mode == Mode::Both && (a.is_orthogonal() || a.is_diagonal());
+            let leaper_ok = a.is_leaper() && !a.lame;
+            if !(rider_ok || leaper_ok || a.initial) {
+                return Err(VariantError::bad(
+                    format!("piece {}", p.name),
+                    "with a column-switch limit pieces may only have plain leaps and unlimited \
+                     orthogonal or diagonal rides that move and capture alike",
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Builds a variant, leaks it to `'static`, and checks that its start FEN is a legal position.

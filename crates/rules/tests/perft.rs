@@ -25,6 +25,8 @@ const SUITES: &[(&str, Source)] = &[
     ("perftsuite", Source::Builtin("chess")),
     ("crazyhouse", Source::Builtin("crazyhouse")),
     ("gardner", Source::Builtin("gardner")),
+    ("baby", Source::Builtin("baby")),
+    ("baby-double", Source::Builtin("baby-double")),
     ("losalamos", Source::File("variants/losalamos.toml")),
     ("customleaper", Source::File("variants/customleaper.toml")),
     ("nightrider", Source::File("variants/nightrider.toml")),

@@ -56,5 +56,6 @@ pub fn rules() -> Rules {
         self_check: false,
         draws: DrawRules { fifty_move: true, repetition: true, insufficient: InsufficientMaterial::Fide },
         chance: ChanceRule::None,
+        column_switch_limit: None,
     }
 }

@@ -1,6 +1,7 @@
 //! The built-in variants, each in its own file, and the registry that loads them once.
 //! Custom variants come from TOML files through `spec.rs`.
 
+pub mod baby;
 pub mod chess;
 pub mod coinflip;
 pub mod crazyhouse;
@@ -11,7 +12,9 @@ use std::sync::OnceLock;
 
 /// The rules of every built-in variant, in listing order.
 pub fn builtin_rules() -> Vec<Rules> {
-    vec![chess::rules(), crazyhouse::rules(), gardner::rules(), coinflip::rules()]
+    let mut all = vec![chess::rules(), crazyhouse::rules(), gardner::rules(), coinflip::rules()];
+    all.extend(baby::BabyOptions::ALL.map(baby::rules));
+    all
 }
 
 /// All built-in variants, loaded once per process.
@@ -31,4 +34,15 @@ pub fn all() -> &'static [&'static Variant] {
 /// A built-in variant by name (case-insensitive).
 pub fn by_name(name: &str) -> Option<&'static Variant> {
     all().iter().copied().find(|v| v.name.eq_ignore_ascii_case(name))
+}
+
+/// Baby Chess with its options (`baby`, `baby-gardner`, `baby-double`, `baby-gardner-double`).
+///
+/// ```
+/// use rules::variants::{baby, baby::{BabyOptions, BabySetup}};
+/// let v = baby(BabyOptions { setup: BabySetup::Gardner, white_double_step: true });
+/// assert_eq!(v.name, "baby-gardner-double");
+/// ```
+pub fn baby(options: baby::BabyOptions) -> &'static Variant {
+    baby::variant(options)
 }
