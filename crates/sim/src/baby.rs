@@ -19,9 +19,10 @@ const N: usize = 25;
 const FULL: u32 = (1 << N) - 1;
 /// Switches a piece may make (RULINGS: five).
 const LIMIT: u8 = 5;
-/// Most legal moves a Baby Chess position can have is far below this (at most six
-/// queens and four other pieces, each with at most 12 moves).
-const MAX_MOVES: usize = 160;
+const FILE_A: u32 = 0x0010_8421;
+const FILE_B: u32 = FILE_A << 1;
+const FILE_D: u32 = FILE_A << 3;
+const FILE_E: u32 = FILE_A << 4;
 
 const PAWN: u8 = 0;
 const KNIGHT: u8 = 1;
@@ -69,6 +70,23 @@ struct Tables {
     file: [u32; N],
     /// Any ray from the square (pin candidates).
     lines: [u32; N],
+    /// Per colour: the squares from which that colour's orthogonal (diagonal) riders
+    /// could reach the square on an empty board.
+    orth_sources: [[u32; N]; 2],
+    diag_sources: [[u32; N]; 2],
+    /// Per colour, square and ride kind (0 orthogonal, 1 diagonal): a multiply-shift
+    /// hash of the relevant blockers into the reach table.
+    magic: [[[Magic; N]; 2]; 2],
+    reach_table: Vec<u32>,
+}
+
+/// One square's rider lookup: `table[offset + ((occ & mask) * factor) >> shift]`.
+#[derive(Clone, Copy, Default)]
+struct Magic {
+    mask: u32,
+    factor: u64,
+    shift: u32,
+    offset: u32,
 }
 
 fn tables() -> &'static Tables {
@@ -85,6 +103,10 @@ fn tables() -> &'static Tables {
             ray: [[0; N]; 8],
             file: [0; N],
             lines: [0; N],
+            orth_sources: [[0; N]; 2],
+            diag_sources: [[0; N]; 2],
+            magic: [[[Magic::default(); N]; 2]; 2],
+            reach_table: Vec::new(),
         };
         let at = |f: i32, r: i32| ((0..5).contains(&f) && (0..5).contains(&r)).then(|| (r * 5 + f) as usize);
         for s in 0..N {
@@ -125,8 +147,78 @@ fn tables() -> &'static Tables {
                 t.file[s] |= bit((r2 * 5 + f) as usize);
             }
         }
+        for s in 0..N {
+            for c in 0..2 {
+                t.orth_sources[c][s] = ORTH_DIRS[c].iter().fold(0, |a, &d| a | t.ray[OPPOSITE[d]][s]);
+                t.diag_sources[c][s] = DIAG_DIRS[c].iter().fold(0, |a, &d| a | t.ray[OPPOSITE[d]][s]);
+            }
+        }
+        // Fixed-seed search for collision-free multipliers (a few tries per square).
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for c in 0..2 {
+            for (kind, dirs) in [&ORTH_DIRS[c][..], &DIAG_DIRS[c][..]].into_iter().enumerate() {
+                for s in 0..N {
+                    // The last square of a ray never blocks anything beyond it.
+                    let mut mask = 0;
+                    for &d in dirs {
+                        let r = t.ray[d][s];
+                        let edge = if r == 0 {
+                            0
+                        } else if RISING[d] {
+                            1 << (31 - r.leading_zeros())
+                        } else {
+                            1 << r.trailing_zeros()
+                        };
+                        mask |= r & !edge;
+                    }
+                    let bits = mask.count_ones();
+                    let subsets: Vec<u32> = {
+                        let mut v = vec![0];
+                        let mut sub = mask.wrapping_neg() & mask;
+                        while sub != 0 {
+                            v.push(sub);
+                            sub = sub.wrapping_sub(mask) & mask;
+                        }
+                        v
+                    };
+                    let size = 1usize << bits;
+                    let shift = 64 - bits.max(1);
+                    let offset = t.reach_table.len();
+                    'search: loop {
+                        let factor = next() & next() & next() | 1;
+                        let mut slot = vec![u32::MAX; size.max(2)];
+                        for &occ in &subsets {
+                            let i = ((u64::from(occ).wrapping_mul(factor)) >> shift) as usize;
+                            let reach: u32 = dirs.iter().fold(0, |a, &d| a | reach(&t, d, s, occ));
+                            if slot[i] != u32::MAX && slot[i] != reach {
+                                continue 'search;
+                            }
+                            slot[i] = reach;
+                        }
+                        t.reach_table.extend(slot.iter().map(|&x| if x == u32::MAX { 0 } else { x }));
+                        t.magic[c][kind][s] = Magic { mask, factor, shift, offset: offset as u32 };
+                        break;
+                    }
+                }
+            }
+        }
         t
     })
+}
+
+/// The squares a rider of colour `c` on `s` reaches along its `kind` (0 orthogonal, 1
+/// diagonal) directions, blockers included.
+#[inline(always)]
+fn ride(t: &Tables, c: usize, kind: usize, s: usize, occ: u32) -> u32 {
+    let m = &t.magic[c][kind][s];
+    let i = (u64::from(occ & m.mask).wrapping_mul(m.factor) >> m.shift) as usize;
+    t.reach_table[m.offset as usize + i]
 }
 
 /// The first occupied square along direction `d` from `s`, if any.
@@ -151,6 +243,34 @@ fn reach(t: &Tables, d: usize, s: usize, occ: u32) -> u32 {
         Some(b) if RISING[d] => r & ((2 << b) - 1),
         Some(b) => r & !((1 << b) - 1),
     }
+}
+
+/// `b` moved one step in direction `d` (nothing wraps around an edge).
+#[inline(always)]
+fn shift(b: u32, d: usize) -> u32 {
+    match d {
+        NORTH => (b << 5) & FULL,
+        SOUTH => b >> 5,
+        EAST => (b & !FILE_E) << 1,
+        WEST => (b & !FILE_A) >> 1,
+        NORTH_EAST => ((b & !FILE_E) << 6) & FULL,
+        NORTH_WEST => ((b & !FILE_A) << 4) & FULL,
+        SOUTH_EAST => (b & !FILE_E) >> 4,
+        _ => (b & !FILE_A) >> 6,
+    }
+}
+
+/// The squares riders on `gen` reach in direction `d` over the empty squares `empty`
+/// (the first blocker included).
+#[inline(always)]
+fn fill(gen: u32, d: usize, empty: u32) -> u32 {
+    let mut g = shift(gen, d);
+    let mut a = g;
+    for _ in 0..3 {
+        g = shift(g & empty, d);
+        a |= g;
+    }
+    a
 }
 
 /// A Baby Chess position on 25-bit boards.
@@ -216,16 +336,27 @@ impl Board {
         let mut a = (t.rev_pawn[by][s] & self.kind[PAWN as usize])
             | (t.rev_knight[by][s] & self.kind[KNIGHT as usize])
             | (t.rev_king[by][s] & self.kind[KING as usize]);
-        let orth = self.kind[ROOK as usize] | self.kind[QUEEN as usize];
-        let diag = self.kind[BISHOP as usize] | self.kind[QUEEN as usize];
-        for d in ORTH_DIRS[by] {
-            if let Some(b) = first_blocker(t, OPPOSITE[d], s, occ) {
-                a |= bit(b) & orth;
+        // Riders only where one stands on a line that could reach the square.
+        let orth = (self.kind[ROOK as usize] | self.kind[QUEEN as usize]) & theirs;
+        if orth & t.orth_sources[by][s] != 0 {
+            for d in ORTH_DIRS[by] {
+                let od = OPPOSITE[d];
+                if t.ray[od][s] & orth != 0 {
+                    if let Some(b) = first_blocker(t, od, s, occ) {
+                        a |= bit(b) & orth;
+                    }
+                }
             }
         }
-        for d in DIAG_DIRS[by] {
-            if let Some(b) = first_blocker(t, OPPOSITE[d], s, occ) {
-                a |= bit(b) & diag;
+        let diag = (self.kind[BISHOP as usize] | self.kind[QUEEN as usize]) & theirs;
+        if diag & t.diag_sources[by][s] != 0 {
+            for d in DIAG_DIRS[by] {
+                let od = OPPOSITE[d];
+                if t.ray[od][s] & diag != 0 {
+                    if let Some(b) = first_blocker(t, od, s, occ) {
+                        a |= bit(b) & diag;
+                    }
+                }
             }
         }
         a & theirs & (t.file[s] | !self.frozen) != 0
@@ -236,8 +367,8 @@ impl Board {
     #[inline(always)]
     fn pin_candidates(&self, t: &Tables, us: usize, occ: u32) -> u32 {
         let k = self.king[us];
-        let riders = (self.kind[ROOK as usize] | self.kind[BISHOP as usize] | self.kind[QUEEN as usize])
-            & self.color[1 - us];
+        let riders =
+            (self.kind[ROOK as usize] | self.kind[BISHOP as usize] | self.kind[QUEEN as usize]) & self.color[1 - us];
         if t.lines[k] & riders == 0 {
             return 0;
         }
@@ -267,60 +398,127 @@ impl Board {
         !self.attacked(t, k, 1 - us, occ, self.color[1 - us] & !bit(to))
     }
 
-    /// The legal moves in the rules core's order; returns whether the side to move is in check.
-    fn legal_moves(&self, t: &Tables, double_step: bool, list: &mut MoveBuf) -> bool {
-        list.len = 0;
-        let us = self.turn;
-        let them = 1 - us;
+    /// The squares `by` attacks over occupancy `occ` (defended pieces included), by moves
+    /// its pieces could really make: own directions, and a frozen piece along its file only.
+    #[inline(always)]
+    fn attack_map<const BY: usize>(&self, t: &Tables, occ: u32) -> u32 {
+        let by = BY;
+        let pieces = self.color[by];
+        let free = pieces & !self.frozen;
+        let pawns = self.kind[PAWN as usize] & free;
+        let knights = self.kind[KNIGHT as usize] & free;
+        let mut m = if BY == 0 {
+            ((pawns & !FILE_A) << 4)
+                | ((pawns & !FILE_E) << 6)
+                | ((knights & !FILE_A) << 9)
+                | ((knights & !FILE_E) << 11)
+                | ((knights & !(FILE_D | FILE_E)) << 7)
+                | ((knights & !(FILE_A | FILE_B)) << 3)
+        } else {
+            ((pawns & !FILE_A) >> 6)
+                | ((pawns & !FILE_E) >> 4)
+                | ((knights & !FILE_E) >> 9)
+                | ((knights & !FILE_A) >> 11)
+                | ((knights & !(FILE_D | FILE_E)) >> 3)
+                | ((knights & !(FILE_A | FILE_B)) >> 7)
+        };
+        let k = self.king[by];
+        m |= t.king[by][k] & if self.frozen & bit(k) != 0 { t.file[k] } else { FULL };
+        // Riders set-wise, all at once per direction; frozen ones only forward on their file.
+        let empty = FULL & !occ;
+        let queens = self.kind[QUEEN as usize] & pieces;
+        let orth = (self.kind[ROOK as usize] | queens) & pieces;
+        let diag = (self.kind[BISHOP as usize] | queens) & free;
+        let forward = if BY == 0 { NORTH } else { SOUTH };
+        let (diag_a, diag_b) = if BY == 0 { (NORTH_EAST, NORTH_WEST) } else { (SOUTH_EAST, SOUTH_WEST) };
+        let sideways = orth & !self.frozen;
+        m |= fill(orth, forward, empty)
+            | fill(sideways, EAST, empty)
+            | fill(sideways, WEST, empty)
+            | fill(diag, diag_a, empty)
+            | fill(diag, diag_b, empty);
+        m & FULL
+    }
+
+    /// The squares a rider of kind `kind` and colour `c` on `s` reaches.
+    #[inline(always)]
+    fn rides(&self, t: &Tables, c: usize, s: usize, kind: u8, occ: u32) -> u32 {
+        let mut r = 0;
+        if kind != BISHOP {
+            r |= ride(t, c, 0, s, occ);
+        }
+        if kind != ROOK {
+            r |= ride(t, c, 1, s, occ);
+        }
+        r
+    }
+
+    /// The legal moves as target sets per origin square (in the rules core's order:
+    /// origins ascending, targets ascending, a double step being a pawn's highest target);
+    /// returns whether the side to move is in check.
+    fn legal_targets<const US: usize>(&self, t: &Tables, double_step: bool, out: &mut Targets) -> bool {
+        let us = US;
+        let them = 1 - US;
         let ours = self.color[us];
         let theirs = self.color[them];
         let occ = ours | theirs;
         let empty = FULL & !occ;
-        let check = self.attacked(t, self.king[us], them, occ, theirs);
-        let test = if check { FULL } else { self.pin_candidates(t, us, occ) | bit(self.king[us]) };
-        let mut rest = ours;
-        while rest != 0 {
-            let from = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let kind = self.piece[from];
-            let mut to = match kind {
-                PAWN => (t.pawn_push[us][from] & empty) | (t.pawn_capture[us][from] & theirs),
-                KNIGHT => t.knight[us][from],
-                KING => t.king[us][from],
-                _ => {
-                    let mut r = 0;
-                    if kind != BISHOP {
-                        for d in ORTH_DIRS[us] {
-                            r |= reach(t, d, from, occ);
-                        }
-                    }
-                    if kind != ROOK {
-                        for d in DIAG_DIRS[us] {
-                            r |= reach(t, d, from, occ);
-                        }
-                    }
-                    r
-                }
-            } & !ours;
-            if self.frozen & bit(from) != 0 {
-                to &= t.file[from];
+        let k = self.king[us];
+        // The king's targets: squares the enemy does not attack once the king has left.
+        let attacked =
+            if US == 0 { self.attack_map::<1>(t, occ & !bit(k)) } else { self.attack_map::<0>(t, occ & !bit(k)) };
+        let check = attacked & bit(k) != 0;
+        // A piece with no switch left keeps to its file.
+        let keep = |s: usize| if self.frozen & bit(s) != 0 { t.file[s] } else { FULL };
+        let king_to = t.king[us][k] & !ours & !attacked & keep(k);
+        out.targets[k] = king_to;
+        let mut total = king_to.count_ones();
+        let mut pawns = self.kind[PAWN as usize] & ours;
+        while pawns != 0 {
+            let s = pawns.trailing_zeros() as usize;
+            pawns &= pawns - 1;
+            let mut to = (t.pawn_push[us][s] & empty) | (t.pawn_capture[us][s] & theirs);
+            if US == 0 && double_step && s / 5 == 1 && empty & bit(s + 5) != 0 && empty & bit(s + 10) != 0 {
+                to |= bit(s + 10);
             }
-            let tested = test & bit(from) != 0;
+            let to = to & keep(s);
+            out.targets[s] = to;
+            total += to.count_ones();
+        }
+        let mut knights = self.kind[KNIGHT as usize] & ours;
+        while knights != 0 {
+            let s = knights.trailing_zeros() as usize;
+            knights &= knights - 1;
+            let to = t.knight[us][s] & !ours & keep(s);
+            out.targets[s] = to;
+            total += to.count_ones();
+        }
+        let mut riders = (self.kind[ROOK as usize] | self.kind[BISHOP as usize] | self.kind[QUEEN as usize]) & ours;
+        while riders != 0 {
+            let s = riders.trailing_zeros() as usize;
+            riders &= riders - 1;
+            let to = self.rides(t, us, s, self.piece[s], occ) & !ours & keep(s);
+            out.targets[s] = to;
+            total += to.count_ones();
+        }
+        // Moves that may expose the king (all of them in check, else those of possibly
+        // pinned pieces) are tested one by one.
+        let mut test = if check { ours & !bit(k) } else { self.pin_candidates(t, us, occ) };
+        while test != 0 {
+            let s = test.trailing_zeros() as usize;
+            test &= test - 1;
+            let mut to = out.targets[s];
             while to != 0 {
-                let s = to.trailing_zeros() as usize;
+                let d = to.trailing_zeros() as usize;
                 to &= to - 1;
-                if !tested || self.safe_after(t, us, from, s, occ) {
-                    list.push(from, s);
-                }
-            }
-            // White's double step (question 4) comes after the piece's other moves.
-            if double_step && kind == PAWN && us == 0 && from / 5 == 1 {
-                let (mid, two) = (from + 5, from + 10);
-                if empty & bit(mid) != 0 && empty & bit(two) != 0 && (!tested || self.safe_after(t, us, from, two, occ)) {
-                    list.push(from, two);
+                if !self.safe_after(t, us, s, d, occ) {
+                    out.targets[s] &= !bit(d);
+                    total -= 1;
                 }
             }
         }
+        out.total = total;
+        out.from = ours;
         check
     }
 
@@ -362,50 +560,69 @@ impl Board {
     }
 }
 
-/// A move list: origin and target squares.
-struct MoveBuf {
-    from: [u8; MAX_MOVES],
-    to: [u8; MAX_MOVES],
-    len: usize,
+/// The legal moves of a position as target sets per origin square.
+struct Targets {
+    targets: [u32; N],
+    /// The side to move's pieces (the origins, ascending).
+    from: u32,
+    /// Number of legal moves.
+    total: u32,
 }
 
-impl MoveBuf {
-    fn new() -> MoveBuf {
-        MoveBuf { from: [0; MAX_MOVES], to: [0; MAX_MOVES], len: 0 }
+/// The `j`-th lowest set bit of `b` (`j < popcount(b)`).
+#[inline(always)]
+fn nth_bit(mut b: u32, j: u32) -> usize {
+    for _ in 0..j {
+        b &= b - 1;
+    }
+    b.trailing_zeros() as usize
+}
+
+impl Targets {
+    fn new() -> Targets {
+        Targets { targets: [0; N], from: 0, total: 0 }
     }
 
+    /// The `k`-th legal move in the rules core's order.
     #[inline(always)]
-    fn push(&mut self, from: usize, to: usize) {
-        if self.len < MAX_MOVES {
-            self.from[self.len] = from as u8;
-            self.to[self.len] = to as u8;
-            self.len += 1;
+    fn nth(&self, mut k: u32) -> (usize, usize) {
+        let mut rest = self.from;
+        loop {
+            let s = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let n = self.targets[s].count_ones();
+            if k < n {
+                return (s, nth_bit(self.targets[s], k));
+            }
+            k -= n;
         }
     }
 
-    /// The index of the move `random-piece` picks: a piece uniformly among those with
-    /// moves (in square order), then one of its moves uniformly (the runner's draws).
-    fn pick_by_piece<R: Rng + ?Sized>(&self, rng: &mut R) -> usize {
-        let mut pieces = 0;
-        for i in 0..self.len {
-            pieces += usize::from(i == 0 || self.from[i] != self.from[i - 1]);
+    /// The move `random-piece` picks: a piece uniformly among those with moves (in
+    /// square order), then one of its moves uniformly (the runner's two draws).
+    #[inline(always)]
+    fn pick_by_piece<R: Rng + ?Sized>(&self, rng: &mut R) -> (usize, usize) {
+        let mut movers = 0;
+        let mut rest = self.from;
+        while rest != 0 {
+            let s = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            movers += usize::from(self.targets[s] != 0);
         }
-        let mut k = uniform(rng, pieces);
-        let mut start = 0;
-        for i in 0..self.len {
-            if i > 0 && self.from[i] != self.from[i - 1] {
+        let mut k = uniform(rng, movers) as u32;
+        let mut rest = self.from;
+        loop {
+            let s = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let n = self.targets[s].count_ones();
+            if n > 0 {
                 if k == 0 {
-                    break;
+                    let j = uniform(rng, n as usize) as u32;
+                    return (s, nth_bit(self.targets[s], j));
                 }
                 k -= 1;
-                start = i;
             }
         }
-        let mut end = start;
-        while end < self.len && self.from[end] == self.from[start] {
-            end += 1;
-        }
-        start + uniform(rng, end - start)
     }
 }
 
@@ -423,7 +640,7 @@ impl BabyKernel {
     /// both sides.
     pub fn for_config(cfg: &RunConfig) -> Option<BabyKernel> {
         let v = cfg.variant();
-        let option = rules::variants::BabyOptions::ALL.into_iter().find(|o| o.name() == v.name)?;
+        let option = rules::variants::baby::BabyOptions::ALL.into_iter().find(|o| o.name() == v.name)?;
         let piece_first = |s: &Strategy| match s {
             Strategy::Random => Some(false),
             Strategy::RandomPiece => Some(true),
@@ -444,12 +661,16 @@ impl BabyKernel {
         let t = tables();
         let mut rng = game_rng(self.seed, index);
         let mut board = self.start.clone();
-        let mut list = MoveBuf::new();
+        let mut list = Targets::new();
         let mut plies = 0u32;
         let mut promoted = [false; 2];
         loop {
-            let check = board.legal_moves(t, self.double_step, &mut list);
-            if list.len == 0 {
+            let check = if board.turn == 0 {
+                board.legal_targets::<0>(t, self.double_step, &mut list)
+            } else {
+                board.legal_targets::<1>(t, self.double_step, &mut list)
+            };
+            if list.total == 0 {
                 let mover = if board.turn == 0 { Color::White } else { Color::Black };
                 let (result, ending) = match (check, mover) {
                     (true, Color::White) => (GameResult::BlackWin, Ending::Checkmate),
@@ -462,13 +683,16 @@ impl BabyKernel {
                 return GameRecord { result: GameResult::Unfinished, ending: Ending::MaxPlies, plies, promoted };
             }
             let us = board.turn;
-            let i = if self.piece_first[us] { list.pick_by_piece(&mut rng) } else { uniform(&mut rng, list.len) };
-            let (from, to) = (list.from[i], list.to[i]);
-            if board.play(from as usize, to as usize) {
+            let (from, to) = if self.piece_first[us] {
+                list.pick_by_piece(&mut rng)
+            } else {
+                list.nth(uniform(&mut rng, list.total as usize) as u32)
+            };
+            if board.play(from, to) {
                 promoted[us] = true;
             }
             if let Some(line) = line.as_deref_mut() {
-                line.push((from, to));
+                line.push((from as u8, to as u8));
             }
             plies += 1;
         }
