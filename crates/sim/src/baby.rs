@@ -19,6 +19,8 @@ const N: usize = 25;
 const FULL: u32 = (1 << N) - 1;
 /// Switches a piece may make (RULINGS: five).
 const LIMIT: u8 = 5;
+/// Room for every square's rider lookup (at most 2 colours x 2 kinds x 25 squares x 64).
+const REACH_SLOTS: usize = 8192;
 const FILE_A: u32 = 0x0010_8421;
 const FILE_B: u32 = FILE_A << 1;
 const FILE_D: u32 = FILE_A << 3;
@@ -77,7 +79,9 @@ struct Tables {
     /// Per colour, square and ride kind (0 orthogonal, 1 diagonal): a multiply-shift
     /// hash of the relevant blockers into the reach table.
     magic: [[[Magic; N]; 2]; 2],
-    reach_table: Vec<u32>,
+    reach_table: Box<[u32; REACH_SLOTS]>,
+    /// The squares strictly between two squares on a line (empty if not on one).
+    between: [[u32; N]; N],
 }
 
 /// One square's rider lookup: `table[offset + ((occ & mask) * factor) >> shift]`.
@@ -106,7 +110,8 @@ fn tables() -> &'static Tables {
             orth_sources: [[0; N]; 2],
             diag_sources: [[0; N]; 2],
             magic: [[[Magic::default(); N]; 2]; 2],
-            reach_table: Vec::new(),
+            reach_table: Box::new([0; REACH_SLOTS]),
+            between: [[0; N]; N],
         };
         let at = |f: i32, r: i32| ((0..5).contains(&f) && (0..5).contains(&r)).then(|| (r * 5 + f) as usize);
         for s in 0..N {
@@ -146,6 +151,15 @@ fn tables() -> &'static Tables {
             for r2 in 0..5 {
                 t.file[s] |= bit((r2 * 5 + f) as usize);
             }
+            for &(dx, dy) in &STEP {
+                let mut path = 0;
+                let mut k = 1;
+                while let Some(to) = at(f + k * dx, r + k * dy) {
+                    t.between[s][to] = path;
+                    path |= bit(to);
+                    k += 1;
+                }
+            }
         }
         for s in 0..N {
             for c in 0..2 {
@@ -161,6 +175,7 @@ fn tables() -> &'static Tables {
             state ^= state << 17;
             state
         };
+        let mut used = 0;
         for c in 0..2 {
             for (kind, dirs) in [&ORTH_DIRS[c][..], &DIAG_DIRS[c][..]].into_iter().enumerate() {
                 for s in 0..N {
@@ -189,7 +204,7 @@ fn tables() -> &'static Tables {
                     };
                     let size = 1usize << bits;
                     let shift = 64 - bits.max(1);
-                    let offset = t.reach_table.len();
+                    let offset = used;
                     'search: loop {
                         let factor = next() & next() & next() | 1;
                         let mut slot = vec![u32::MAX; size.max(2)];
@@ -201,7 +216,10 @@ fn tables() -> &'static Tables {
                             }
                             slot[i] = reach;
                         }
-                        t.reach_table.extend(slot.iter().map(|&x| if x == u32::MAX { 0 } else { x }));
+                        for (i, &x) in slot.iter().enumerate() {
+                            t.reach_table[offset + i] = if x == u32::MAX { 0 } else { x };
+                        }
+                        used += slot.len();
                         t.magic[c][kind][s] = Magic { mask, factor, shift, offset: offset as u32 };
                         break;
                     }
@@ -218,7 +236,7 @@ fn tables() -> &'static Tables {
 fn ride(t: &Tables, c: usize, kind: usize, s: usize, occ: u32) -> u32 {
     let m = &t.magic[c][kind][s];
     let i = (u64::from(occ & m.mask).wrapping_mul(m.factor) >> m.shift) as usize;
-    t.reach_table[m.offset as usize + i]
+    t.reach_table[(m.offset as usize + i) & (REACH_SLOTS - 1)]
 }
 
 /// The first occupied square along direction `d` from `s`, if any.
@@ -243,6 +261,14 @@ fn reach(t: &Tables, d: usize, s: usize, occ: u32) -> u32 {
         Some(b) if RISING[d] => r & ((2 << b) - 1),
         Some(b) => r & !((1 << b) - 1),
     }
+}
+
+/// The file of a square.
+#[inline(always)]
+fn t_file(s: usize) -> u8 {
+    const FILE_OF: [u8; 32] =
+        [0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 0, 0];
+    FILE_OF[s & 31]
 }
 
 /// `b` moved one step in direction `d` (nothing wraps around an edge).
@@ -362,8 +388,8 @@ impl Board {
         a & theirs & (t.file[s] | !self.frozen) != 0
     }
 
-    /// Our pieces that may be pinned: the first piece on a line from our king, with an
-    /// enemy rider behind it (a superset: those moves get the full test).
+    /// Our pieces that may be pinned: those standing alone between our king and an enemy
+    /// rider on a line (a superset: those moves get the full test).
     #[inline(always)]
     fn pin_candidates(&self, t: &Tables, us: usize, occ: u32) -> u32 {
         let k = self.king[us];
@@ -372,19 +398,16 @@ impl Board {
         if t.lines[k] & riders == 0 {
             return 0;
         }
+        // A rider on a line with the king pins the one piece of ours between them.
+        let ours = self.color[us];
+        let mut aligned = t.lines[k] & riders;
         let mut pinned = 0;
-        for d in 0..8 {
-            if t.ray[d][k] & riders == 0 {
-                continue;
-            }
-            if let Some(b1) = first_blocker(t, d, k, occ) {
-                if self.color[us] & bit(b1) != 0 {
-                    if let Some(b2) = first_blocker(t, d, k, occ & !bit(b1)) {
-                        if riders & bit(b2) != 0 {
-                            pinned |= bit(b1);
-                        }
-                    }
-                }
+        while aligned != 0 {
+            let r = aligned.trailing_zeros() as usize;
+            aligned &= aligned - 1;
+            let between = t.between[k][r] & occ;
+            if between & between.wrapping_sub(1) == 0 {
+                pinned |= between & ours;
             }
         }
         pinned
@@ -464,13 +487,18 @@ impl Board {
         let occ = ours | theirs;
         let empty = FULL & !occ;
         let k = self.king[us];
-        // The king's targets: squares the enemy does not attack once the king has left.
-        let attacked =
-            if US == 0 { self.attack_map::<1>(t, occ & !bit(k)) } else { self.attack_map::<0>(t, occ & !bit(k)) };
-        let check = attacked & bit(k) != 0;
         // A piece with no switch left keeps to its file.
         let keep = |s: usize| if self.frozen & bit(s) != 0 { t.file[s] } else { FULL };
-        let king_to = t.king[us][k] & !ours & !attacked & keep(k);
+        // The king's targets: squares the enemy does not attack once the king has left
+        // (a boxed-in king needs only the check test).
+        let king_moves = t.king[us][k] & !ours & keep(k);
+        let (check, king_to) = if king_moves == 0 {
+            (self.attacked(t, k, them, occ, theirs), 0)
+        } else {
+            let o = occ & !bit(k);
+            let attacked = if US == 0 { self.attack_map::<1>(t, o) } else { self.attack_map::<0>(t, o) };
+            (attacked & bit(k) != 0, king_moves & !attacked)
+        };
         out.targets[k] = king_to;
         let mut total = king_to.count_ones();
         let mut pawns = self.kind[PAWN as usize] & ours;
@@ -478,7 +506,7 @@ impl Board {
             let s = pawns.trailing_zeros() as usize;
             pawns &= pawns - 1;
             let mut to = (t.pawn_push[us][s] & empty) | (t.pawn_capture[us][s] & theirs);
-            if US == 0 && double_step && s / 5 == 1 && empty & bit(s + 5) != 0 && empty & bit(s + 10) != 0 {
+            if US == 0 && double_step && (5..10).contains(&s) && empty & bit(s + 5) != 0 && empty & bit(s + 10) != 0 {
                 to |= bit(s + 10);
             }
             let to = to & keep(s);
@@ -534,11 +562,10 @@ impl Board {
         let kind = self.piece[from];
         self.color[us] ^= bit(from) | bit(to);
         self.kind[kind as usize] &= !bit(from);
-        let last_rank = if us == 0 { 4 } else { 0 };
-        let promotes = kind == PAWN && to / 5 == last_rank;
+        let promotes = kind == PAWN && if us == 0 { to >= 20 } else { to < 5 };
         let (new_kind, switches) = if promotes {
             (QUEEN, 0)
-        } else if from % 5 != to % 5 {
+        } else if t_file(from) != t_file(to) {
             (kind, self.switches[from] + 1)
         } else {
             (kind, self.switches[from])
