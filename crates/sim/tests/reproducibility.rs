@@ -126,3 +126,20 @@ fn sequential_mean_target_and_minimum() {
     assert!(!b.met);
     assert_eq!(b.tally.games, 2000);
 }
+
+/// The same two properties for Baby Chess, whose random games take the dedicated kernel.
+#[test]
+fn baby_kernel_runs_are_reproducible_and_shard_exactly() {
+    let v = rules::variants::baby(rules::variants::baby::BabyOptions::default());
+    let cfg = RunConfig::new(v, 31);
+    let games = 20_001;
+    let one = json_with_threads(&cfg, games, 1);
+    assert_eq!(one, json_with_threads(&cfg, games, 2));
+    let shards: Vec<SimResult> = (0..4)
+        .map(|i| {
+            let shard = Shard::new(i, 4).expect("valid shard");
+            SimResult::new(&cfg, run(&cfg, games, shard, &|_| {}), shard, games, None)
+        })
+        .collect();
+    assert_eq!(SimResult::merge(&shards).expect("shards merge").to_json(), one);
+}
