@@ -28,9 +28,22 @@ pub(crate) struct BenchArgs {
     /// A reference engine run just before, side by side: the command line of a program
     /// whose `bench` subcommand reports `Nodes/second` (Stockfish, Fairy-Stockfish);
     /// prints its speed and the ratio of our chess nodes/s to it.
-    #[arg(long, value_name = "CMD")]
+    #[arg(long, value_name = "CMD", conflicts_with = "sim")]
     reference: Option<String>,
+    /// Run the simulator bench instead: random-vs-random Baby Chess games from the default
+    /// setup, games/s on all threads against the target, then on one thread.
+    #[arg(long, conflicts_with = "perft")]
+    sim: bool,
+    /// --sim: games to play on all threads (the one-thread line plays a quarter of them).
+    #[arg(long, value_name = "N", requires = "sim", value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
+    /// --sim: worker threads (default: all cores).
+    #[arg(long, value_name = "T", requires = "sim", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
 }
+
+/// `bench --sim`: the target speed on this project's 2-core reference machine.
+const SIM_TARGET_GAMES_PER_SECOND: f64 = 500_000.0;
 
 /// Arguments of `fairylab analyse`.
 #[derive(Debug, Args)]
@@ -97,6 +110,9 @@ pub(crate) fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
     if a.perft {
         return perft_bench(a.quick, out);
     }
+    if a.sim {
+        return sim_bench(a.games.unwrap_or(2_000_000), a.threads, out);
+    }
     // The reference runs first, so a reference that fails stops the command before output.
     let reference = a.reference.as_deref().map(reference_nps).transpose()?;
     let offset = -(a.shallower as i32) - i32::from(a.quick);
@@ -150,6 +166,46 @@ fn reference_nps(cmd: &str) -> Result<f64> {
             (key.trim() == "Nodes/second").then(|| value.trim().parse::<f64>().ok()).flatten()
         })
         .ok_or_else(|| anyhow!("the reference engine {cmd:?} printed no `Nodes/second : N` line for `bench`"))
+}
+
+/// Plays `games` random-vs-random Baby Chess games on a pool of `threads` threads and
+/// returns the seconds taken.
+fn time_sim(games: u64, threads: usize) -> Result<f64> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .with_context(|| format!("cannot start {threads} threads"))?;
+    let baby = variants::by_name("baby").ok_or_else(|| anyhow!("the built-in variant baby is missing"))?;
+    let cfg = sim::runner::RunConfig::new(baby, 1);
+    let start = Instant::now();
+    let tally = pool.install(|| sim::runner::run(&cfg, games, sim::runner::Shard::ALL, &|_| {}));
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    if tally.games != games {
+        bail!("the simulator played {} games instead of {games}", tally.games);
+    }
+    Ok(secs)
+}
+
+/// `bench --sim`: simulator throughput on all threads (against the target) and on one.
+fn sim_bench(games: u64, threads: Option<u64>, out: &mut impl Write) -> Result<()> {
+    let threads = match threads {
+        Some(t) => usize::try_from(t).context("--threads is too large")?,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let secs = time_sim(games, threads)?;
+    let speed = games as f64 / secs;
+    writeln!(out, "variant: baby (random vs random, default setup)")?;
+    writeln!(out, "threads: {threads}")?;
+    writeln!(out, "games: {games}")?;
+    writeln!(out, "time: {secs:.3} s")?;
+    writeln!(out, "games/s: {speed:.0}")?;
+    let verdict = if speed >= SIM_TARGET_GAMES_PER_SECOND { "pass" } else { "FAIL" };
+    writeln!(out, "target: >= {SIM_TARGET_GAMES_PER_SECOND:.0} games/s on the 2-core reference machine: {verdict}")?;
+    out.flush()?;
+    let single = games.div_ceil(4);
+    let secs1 = time_sim(single, 1)?;
+    writeln!(out, "1 thread: games: {single}, time: {secs1:.3} s, games/s: {:.0}", single as f64 / secs1)?;
+    Ok(())
 }
 
 fn perft_bench(quick: bool, out: &mut impl Write) -> Result<()> {

@@ -1,6 +1,8 @@
 //! `fairylab sim`: Monte Carlo runs (fixed count, sequential to a half-width, or one shard)
 //! and `fairylab sim merge` of shard results; parsing and output only, the work is in `sim`.
 
+mod baby_report;
+
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use sim::progress::Progress;
@@ -28,6 +30,9 @@ pub(crate) struct SimArgs {
 enum SimAction {
     /// Merge the JSON results of shards of one run (`--shard i/N`) into one result.
     Merge(MergeArgs),
+    /// Answer the Baby Chess seed's questions 1–4 in one run: report.md, results.json and
+    /// SVG plots in a directory.
+    Baby(baby_report::BabyArgs),
 }
 
 #[derive(Debug, Args)]
@@ -112,6 +117,7 @@ fn half_width(s: &str) -> Result<f64, String> {
 pub(crate) fn sim(a: &SimArgs, out: &mut impl Write) -> Result<()> {
     match &a.action {
         Some(SimAction::Merge(m)) => merge(m, out),
+        Some(SimAction::Baby(b)) => baby_report::baby(b, out),
         None => simulate(&a.run, out),
     }
 }
