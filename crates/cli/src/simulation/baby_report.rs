@@ -67,10 +67,15 @@ pub(crate) struct BabyArgs {
     /// The base run plays until every bounded 95 % half-width is at most H.
     #[arg(long, value_name = "H", default_value_t = 0.01, allow_hyphen_values = true, value_parser = half_width)]
     half_width: f64,
-    /// Games of the question-4 run (default: as many as the base run played).
+    /// Games of the question-4 run (default: as many as the base run played, at most
+    /// 4,000,000: half-widths of a few hundredths of a percentage point on its proportions).
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = positive_u64)]
     q4_games: Option<u64>,
 }
+
+/// The question-4 run's default cap: Q4 repeats question 1, whose proportions need far
+/// fewer games than the base run's conditional mean length.
+const Q4_DEFAULT_GAMES: u64 = 4_000_000;
 
 /// A difference of two proportions with its 95 % interval.
 #[derive(Debug, Clone, Serialize)]
@@ -303,7 +308,7 @@ pub(crate) fn baby(a: &BabyArgs, out: &mut impl Write) -> Result<()> {
 
     let q4_seed = a.seed.wrapping_add(Q4_SEED_OFFSET);
     let q4_cfg = RunConfig::new(rules::variants::baby(BabyOptions { setup, white_double_step: true }), q4_seed);
-    let q4_games = a.q4_games.unwrap_or(base.games);
+    let q4_games = a.q4_games.unwrap_or(base.games.min(Q4_DEFAULT_GAMES));
     let clock = Instant::now();
     let progress = Progress::new(q4_games);
     let tally = pool.install(|| run(&q4_cfg, q4_games, Shard::ALL, &progress.callback()));
@@ -465,7 +470,7 @@ fn report(a: &BabyArgs, base: &SimResult, q4: &SimResult, q: &Questions, timing:
         s,
         "- Question-4 run: **{} games** ({}).",
         q4.games,
-        if a.q4_games.is_some() { "set by --q4-games" } else { "as many as the base run" }
+        if a.q4_games.is_some() { "set by --q4-games" } else { "as many as the base run, at most 4,000,000" }
     );
     let speed = |g: u64, t: f64| if t > 0.0 { g as f64 / t } else { 0.0 };
     let _ = writeln!(
