@@ -351,7 +351,16 @@ fn pct(x: f64) -> String {
 
 /// A difference in percentage points with its interval.
 fn points(d: &Difference) -> String {
-    format!("{:+.2} points [{:+.2}, {:+.2}]", 100.0 * d.estimate, 100.0 * d.lo, 100.0 * d.hi)
+    // A value that rounds to zero prints as +0.00, never -0.00.
+    let p = |x: f64| {
+        let v = (100.0 * x * 100.0).round() / 100.0;
+        if v == 0.0 {
+            0.0
+        } else {
+            v
+        }
+    };
+    format!("{:+.2} points [{:+.2}, {:+.2}]", p(d.estimate), p(d.lo), p(d.hi))
 }
 
 fn interval(p: &ProportionStat) -> String {
@@ -668,6 +677,12 @@ fn report(a: &BabyArgs, base: &SimResult, q4: &SimResult, q: &Questions, timing:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn differences_that_round_to_zero_print_without_a_minus_sign() {
+        let d = Difference { estimate: -0.000_01, lo: -0.000_2, hi: 0.000_1, significant: false };
+        assert_eq!(points(&d), "+0.00 points [-0.02, +0.01]");
+    }
 
     fn stat(count: u64, n: u64) -> ProportionStat {
         let p = sim::stats::Proportion::new(count, n);
