@@ -171,10 +171,7 @@ fn reference_nps(cmd: &str) -> Result<f64> {
 /// Plays `games` random-vs-random Baby Chess games on a pool of `threads` threads and
 /// returns the seconds taken.
 fn time_sim(games: u64, threads: usize) -> Result<f64> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .with_context(|| format!("cannot start {threads} threads"))?;
+    let pool = crate::simulation::thread_pool(threads)?;
     let baby = variants::by_name("baby").ok_or_else(|| anyhow!("the built-in variant baby is missing"))?;
     let cfg = sim::runner::RunConfig::new(baby, 1);
     let start = Instant::now();
@@ -188,10 +185,7 @@ fn time_sim(games: u64, threads: usize) -> Result<f64> {
 
 /// `bench --sim`: simulator throughput on all threads (against the target) and on one.
 fn sim_bench(games: u64, threads: Option<u64>, out: &mut impl Write) -> Result<()> {
-    let threads = match threads {
-        Some(t) => usize::try_from(t).context("--threads is too large")?,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = crate::simulation::thread_count(threads)?;
     let secs = time_sim(games, threads)?;
     let speed = games as f64 / secs;
     writeln!(out, "variant: baby (random vs random, default setup)")?;

@@ -127,6 +127,22 @@ fn create(path: &Path) -> Result<File> {
     File::create(path).with_context(|| format!("cannot write JSON file {}", path.display()))
 }
 
+/// Worker threads: `--threads` if given, else every core.
+pub(crate) fn thread_count(threads: Option<u64>) -> Result<usize> {
+    match threads {
+        Some(t) => usize::try_from(t).context("--threads is too large"),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// A rayon pool of `threads` worker threads.
+pub(crate) fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .with_context(|| format!("cannot start {threads} threads"))
+}
+
 fn write_json(mut file: File, path: &Path, r: &SimResult) -> Result<()> {
     file.write_all(r.to_json().as_bytes()).with_context(|| format!("cannot write JSON file {}", path.display()))
 }
@@ -136,14 +152,8 @@ fn simulate(a: &RunArgs, out: &mut impl Write) -> Result<()> {
     let start = crate::position(v, a.fen.as_deref())?;
     let cfg = RunConfig { start, white: a.white, black: a.black, seed: a.seed, max_plies: a.max_plies };
     let file = a.json.as_deref().map(create).transpose()?;
-    let threads = match a.threads {
-        Some(t) => usize::try_from(t).context("--threads is too large")?,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .with_context(|| format!("cannot start {threads} threads"))?;
+    let threads = thread_count(a.threads)?;
+    let pool = thread_pool(threads)?;
     let clock = Instant::now();
     let result = if let Some(h) = a.half_width {
         let mut plan = SequentialPlan::new(h);

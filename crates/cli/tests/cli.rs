@@ -1,16 +1,15 @@
 //! End-to-end tests of the `fairylab` binary: output of perft, moves, batch mode and variants,
 //! and bad input giving one `error:` line on stderr with exit status 2, never a panic.
 
+mod common;
+
+use common::{assert_bad_input, assert_ok, fairylab, stderr, stdout};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-
-fn fairylab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairylab")).args(args).output().expect("the binary runs")
-}
 
 fn fairylab_stdin(args: &[&str], input: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fairylab"))
@@ -24,40 +23,14 @@ fn fairylab_stdin(args: &[&str], input: &str) -> Output {
     child.wait_with_output().expect("the binary finishes")
 }
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
 fn data(rel: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data").join(rel).display().to_string()
 }
 
 fn temp_file(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("fairylab-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
+    let path = common::temp_path("cli-test", name);
     std::fs::write(&path, text).expect("write temp file");
     path.display().to_string()
-}
-
-fn assert_ok(o: &Output) {
-    assert!(o.status.success(), "status {:?}, stderr {}", o.status, stderr(o));
-}
-
-/// Bad input: exit status 2, exactly one stderr line starting with `error: `, nothing on stdout, no panic.
-fn assert_bad_input(args: &[&str], mentions: &str) {
-    let o = fairylab(args);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: status {:?}, stderr {err}", o.status);
-    assert!(!err.contains("panicked") && !err.contains("RUST_BACKTRACE"), "{args:?} panicked: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: expected one stderr line, got {err:?}");
-    assert!(err.starts_with("error: "), "{args:?}: {err:?}");
-    assert!(err.contains(mentions), "{args:?}: {err:?} should mention {mentions:?}");
-    assert!(o.stdout.is_empty(), "{args:?}: stdout {:?}", stdout(&o));
 }
 
 #[test]

@@ -2,43 +2,16 @@
 //! thread-count independence, shards merged into the unsharded result, and bad input
 //! giving one `error:` line with exit status 2.
 
-use std::process::{Command, Output};
+mod common;
 
-fn fairylab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairylab")).args(args).output().expect("the binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use common::{assert_bad_input, assert_ok, fairylab, stderr, stdout};
 
 fn temp(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("fairylab-sim-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name).display().to_string()
+    common::temp_path("sim-test", name).display().to_string()
 }
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(path).expect("the JSON file exists")
-}
-
-fn assert_ok(o: &Output) {
-    assert!(o.status.success(), "status {:?}, stderr {}", o.status, stderr(o));
-}
-
-fn assert_bad_input(args: &[&str], mentions: &str) {
-    let o = fairylab(args);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: status {:?}, stderr {err}", o.status);
-    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: expected one stderr line, got {err:?}");
-    assert!(err.starts_with("error: "), "{args:?}: {err:?}");
-    assert!(err.contains(mentions), "{args:?}: {err:?} should mention {mentions:?}");
-    assert!(o.stdout.is_empty(), "{args:?}: stdout {:?}", stdout(&o));
 }
 
 fn run_args<'a>(games: &'a str, seed: &'a str, threads: &'a str, json: &'a str) -> Vec<&'a str> {

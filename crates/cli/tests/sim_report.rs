@@ -2,36 +2,14 @@
 //! one run) and `fairylab bench --sim`: the files written, the JSON agreeing with the
 //! report, thread-count independence, and bad input giving one `error:` line and exit 2.
 
+mod common;
+
+use common::{assert_bad_input, assert_ok, fairylab};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn fairylab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairylab")).args(args).output().expect("the binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use std::process::Output;
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fairylab-sim-report-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
-}
-
-fn assert_ok(o: &Output) {
-    assert!(o.status.success(), "status {:?}, stderr {}", o.status, stderr(o));
-}
-
-fn assert_bad_input(args: &[&str], mentions: &str) {
-    let o = fairylab(args);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: status {:?}, stderr {err}", o.status);
-    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: expected one stderr line, got {err:?}");
-    assert!(err.starts_with("error: "), "{args:?}: {err:?}");
-    assert!(err.contains(mentions), "{args:?}: {err:?} should mention {mentions:?}");
-    assert!(o.stdout.is_empty(), "{args:?}: stdout {:?}", String::from_utf8_lossy(&o.stdout));
+    common::temp_path("sim-report-test", name)
 }
 
 /// A quick report: half-width 0.05 and 2,000 question-4 games.

@@ -7,7 +7,7 @@
 //! depends only on the seed and the options) and the SVG plots of `sim::plot`.
 //! Every sentence of the report's interpretations is chosen from the numbers.
 
-use super::{half_width, positive_u64};
+use super::{half_width, positive_u64, thread_count, thread_pool};
 use anyhow::{Context, Result};
 use clap::Args;
 use rules::variants::baby::{BabyOptions, BabySetup};
@@ -287,14 +287,8 @@ pub(crate) fn baby(a: &BabyArgs, out: &mut impl Write) -> Result<()> {
         Setup::Baby => BabySetup::Baby,
         Setup::Gardner => BabySetup::Gardner,
     };
-    let threads = match a.threads {
-        Some(t) => usize::try_from(t).context("--threads is too large")?,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .with_context(|| format!("cannot start {threads} threads"))?;
+    let threads = thread_count(a.threads)?;
+    let pool = thread_pool(threads)?;
 
     let base_cfg = RunConfig::new(rules::variants::baby(BabyOptions { setup, white_double_step: false }), a.seed);
     let mut plan = SequentialPlan::new(a.half_width);

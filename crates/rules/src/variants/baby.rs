@@ -60,14 +60,7 @@ pub fn pieces() -> Vec<PieceType> {
     const F_DIAG: [(i8, i8); 2] = [(1, 1), (-1, 1)];
     let mut queen = rides(&FS_ORTH);
     queen.extend(&rides(&F_DIAG));
-    let p = |name: &str, letter: char, movement: Movement, source: &str| PieceType {
-        name: name.into(),
-        letter,
-        movement,
-        royal: letter == 'k',
-        pawn: letter == 'p',
-        source: source.into(),
-    };
+    let p = super::chess::orthodox_piece;
     vec![
         p("pawn", 'p', Movement::pawn(), "fmWfcF"),
         p("knight", 'n', leaps(&[(1, 2), (-1, 2), (2, 1), (-2, 1)]), "fhN"),

@@ -9,14 +9,7 @@ use crate::variant::{Castling, DrawRules, InsufficientMaterial, Rules, WinCondit
 
 /// The orthodox pieces in FEN/pocket order: pawn, knight, bishop, rook, queen, king.
 pub fn orthodox_pieces() -> Vec<PieceType> {
-    let p = |name: &str, letter: char, movement: Movement, source: &str| PieceType {
-        name: name.into(),
-        letter,
-        movement,
-        royal: letter == 'k',
-        pawn: letter == 'p',
-        source: source.into(),
-    };
+    let p = orthodox_piece;
     vec![
         p("pawn", 'p', Movement::pawn(), "fmWfcF"),
         p("knight", 'n', Movement::knight(), "N"),
@@ -25,6 +18,11 @@ pub fn orthodox_pieces() -> Vec<PieceType> {
         p("queen", 'q', Movement::queen(), "Q"),
         p("king", 'k', Movement::king(), "K"),
     ]
+}
+
+/// A piece under its orthodox letter: `k` is royal, `p` the pawn; `source` is its Betza text.
+pub(crate) fn orthodox_piece(name: &str, letter: char, movement: Movement, source: &str) -> PieceType {
+    PieceType { name: name.into(), letter, movement, royal: letter == 'k', pawn: letter == 'p', source: source.into() }
 }
 
 /// Roles of the orthodox piece list.

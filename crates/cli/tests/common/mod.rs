@@ -1,0 +1,42 @@
+//! Helpers shared by the CLI's end-to-end tests: running the binary, reading its output,
+//! temporary paths and the check that bad input gets one `error:` line and exit status 2.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Runs `fairylab` with `args`.
+pub fn fairylab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fairylab")).args(args).output().expect("the binary runs")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `name` in this test process's own temporary directory `fairylab-<tag>-<pid>`.
+pub fn temp_path(tag: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fairylab-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+pub fn assert_ok(o: &Output) {
+    assert!(o.status.success(), "status {:?}, stderr {}", o.status, stderr(o));
+}
+
+/// Bad input: exit status 2, exactly one stderr line starting with `error: `, nothing on stdout, no panic.
+pub fn assert_bad_input(args: &[&str], mentions: &str) {
+    let o = fairylab(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: status {:?}, stderr {err}", o.status);
+    assert!(!err.contains("panicked") && !err.contains("RUST_BACKTRACE"), "{args:?} panicked: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: expected one stderr line, got {err:?}");
+    assert!(err.starts_with("error: "), "{args:?}: {err:?}");
+    assert!(err.contains(mentions), "{args:?}: {err:?} should mention {mentions:?}");
+    assert!(o.stdout.is_empty(), "{args:?}: stdout {:?}", stdout(&o));
+}
