@@ -20,6 +20,7 @@ mod analysis;
 mod matches;
 mod protocols;
 mod simulation;
+mod tables;
 
 /// fairylab: chess variants, fairy pieces, perft and move generation.
 #[derive(Debug, Parser)]
@@ -54,6 +55,9 @@ enum Command {
     /// Monte Carlo simulation: many seeded games with a strategy per side, statistics with
     /// intervals, JSON results; `sim merge` joins shard results.
     Sim(simulation::SimArgs),
+    /// Endgame tables for fairy pieces, FairyGen-style: `egt KQ.KR [-m] [-0] [-s] [-b]` generates and
+    /// reports; `egt probe`, `egt line` and `egt check` read a saved table file.
+    Egt(tables::EgtArgs),
 }
 
 /// Which variant to play: a built-in one or a variant file.
@@ -165,6 +169,7 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
         Command::Analyse(a) => analysis::analyse(&a, &mut out)?,
         Command::Solve(a) => analysis::solve(&a, &mut out)?,
         Command::Sim(a) => simulation::sim(&a, &mut out)?,
+        Command::Egt(a) => tables::egt(&a, &mut out)?,
         Command::Uci | Command::Xboard | Command::Match(_) | Command::Play(_) => unreachable!("handled above"),
     }
     out.flush()?;

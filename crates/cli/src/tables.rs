@@ -1,0 +1,416 @@
+//! `fairylab egt`: generate endgame tables FairyGen-style (`egt KQ.KR -m`), and `egt probe`,
+//! `egt line`, `egt check` on a saved table file; parsing and output only, the work is in `egt`.
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use egt::fen::parse_fen;
+use egt::generate::{human_bytes, memory_needed};
+use egt::probe::{describe, expected_value, line, probe, value};
+use egt::{generate, BoardShape, Family, Material, Metric, PieceSet, Progress, Request, TableRules};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// `fairylab egt ...`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub(crate) struct EgtArgs {
+    #[command(subcommand)]
+    action: Option<EgtAction>,
+    #[command(flatten)]
+    generate: GenerateArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum EgtAction {
+    /// The value of a position in a table file and every move with the value it leads to.
+    Probe(ProbeArgs),
+    /// Play out an optimal line from a position.
+    Line(ProbeArgs),
+    /// Check random positions of every table in a file: each value must equal the best over its moves.
+    Check(CheckArgs),
+}
+
+/// The pieces: orthodox K Q R B N built in, plus a piecedef.ini and Betza definitions.
+#[derive(Debug, Args)]
+struct PieceArgs {
+    /// FairyGen piece definitions (`X: dx,dy[,specs][*|+] ...` per line).
+    #[arg(long, value_name = "FILE")]
+    pieces: Option<PathBuf>,
+    /// Read --pieces as FairyGen's own reader does (a spec-less step inherits the symmetry mark; a
+    /// step without its comma ends the line).
+    #[arg(long, requires = "pieces")]
+    lenient: bool,
+    /// A piece in Betza notation, `LETTER=NOTATION` (e.g. `A=BN`); repeatable.
+    #[arg(long, value_name = "X=BETZA")]
+    betza: Vec<String>,
+}
+
+/// FairyGen's options.
+#[derive(Debug, Args)]
+struct RuleArgs {
+    /// Distance to mate instead of distance to conversion.
+    #[arg(short = 'm', long = "dtm")]
+    dtm: bool,
+    /// Black (the defender) may pass when it has a legal move.
+    #[arg(short = '0', long = "null-move")]
+    null_move: bool,
+    /// Stalemating the opponent wins.
+    #[arg(short = 's', long = "stalemate-wins")]
+    stalemate_wins: bool,
+    /// A bare black royal loses (while White keeps a man besides its royal).
+    #[arg(short = 'b', long = "bare-king")]
+    bare_king: bool,
+    /// FairyGen's one-sided mode: only White's wins; Black's wins count as draws.
+    #[arg(long)]
+    one_sided: bool,
+    /// The board, FILESxRANKS from 5x5 to 8x8.
+    #[arg(long, value_name = "FxR", default_value = "8x8")]
+    board: String,
+}
+
+impl RuleArgs {
+    fn rules(&self) -> TableRules {
+        TableRules {
+            metric: if self.dtm { Metric::Dtm } else { Metric::Dtc },
+            null_move: self.null_move,
+            stalemate_wins: self.stalemate_wins,
+            bare_king_loses: self.bare_king,
+            one_sided: self.one_sided,
+        }
+    }
+
+    fn given(&self) -> bool {
+        self.dtm || self.null_move || self.stalemate_wins || self.bare_king || self.one_sided || self.board != "8x8"
+    }
+}
+
+#[derive(Debug, Args)]
+struct GenerateArgs {
+    /// The ending: White's men, a period, Black's; the first letter of each side is its royal piece
+    /// (e.g. KQ.KR, KBB.KN).
+    #[arg(required = true, value_name = "MATERIAL")]
+    material: Option<String>,
+    #[command(flatten)]
+    pieces: PieceArgs,
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Save the tables (the ending and every sub-ending) to this file, for probe, line and check.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Write the statistics report as text here too (FairyGen's rep2.txt).
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Write the statistics report as JSON here (docs/FORMATS.md, "Endgame table reports").
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Worker threads (default: every core). The tables do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// Refuse to generate tables larger than this (e.g. 200M, 4G; default: 80 % of available memory).
+    #[arg(long, value_name = "BYTES")]
+    max_memory: Option<String>,
+    /// No per-level progress on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Debug, Args)]
+struct ProbeArgs {
+    /// A table file written by `fairylab egt MATERIAL --out FILE`.
+    file: PathBuf,
+    /// The position: FEN placement and side to move (`w` if omitted), on the table's board.
+    #[arg(long)]
+    fen: String,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+    /// `line` only: stop after this many moves.
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+    #[command(flatten)]
+    pieces: PieceArgs,
+    /// Require the file to have been generated under these options (refused otherwise).
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// A table file.
+    file: PathBuf,
+    /// Random positions per table.
+    #[arg(long, default_value_t = 100_000)]
+    samples: u64,
+    /// Seed for choosing positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// Runs `fairylab egt ...`.
+pub(crate) fn egt(a: &EgtArgs, out: &mut impl Write) -> Result<()> {
+    match &a.action {
+        Some(EgtAction::Probe(p)) => probe_command(p, out),
+        Some(EgtAction::Line(p)) => line_command(p, out),
+        Some(EgtAction::Check(c)) => check_command(c, out),
+        None => generate_command(&a.generate, out),
+    }
+}
+
+fn piece_set(a: &PieceArgs) -> Result<PieceSet> {
+    let mut set = PieceSet::orthodox();
+    if let Some(path) = &a.pieces {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("cannot read piece file {}", path.display()))?;
+        set.add_piecedef(&text, a.lenient).with_context(|| format!("piece file {}", path.display()))?;
+    }
+    for def in &a.betza {
+        let Some((letter, notation)) = def.split_once('=') else {
+            bail!("--betza {def:?}: expected LETTER=NOTATION, e.g. A=BN");
+        };
+        let mut chars = letter.trim().chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            bail!("--betza {def:?}: the piece letter must be one character");
+        };
+        set.add_betza(c, notation.trim())?;
+    }
+    Ok(set)
+}
+
+/// Parses `200M`, `4G`, `1.5G`, `123456` (bytes).
+fn parse_bytes(text: &str) -> Result<u64> {
+    let t = text.trim();
+    let (num, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+        Some((i, _)) => (&t[..i], t[i..].to_ascii_uppercase()),
+        None => (t, String::new()),
+    };
+    let scale: f64 = match unit.trim_end_matches(['B', 'I']) {
+        "" => 1.0,
+        "K" => 1e3,
+        "M" => 1e6,
+        "G" => 1e9,
+        "T" => 1e12,
+        _ => bail!("--max-memory {text:?}: unknown unit (use K, M, G or T)"),
+    };
+    let n: f64 = num.trim().parse().with_context(|| format!("--max-memory {text:?}: not a number"))?;
+    if n.is_nan() || n <= 0.0 {
+        bail!("--max-memory {text:?}: must be positive");
+    }
+    Ok((n * scale) as u64)
+}
+
+/// 80 % of the memory available now (Linux `MemAvailable`), or 16 GB when unknown.
+fn default_memory_limit() -> u64 {
+    let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
+        s.lines()
+            .find(|l| l.starts_with("MemAvailable:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|k| k.parse::<u64>().ok())
+            .map(|kb| kb * 1024)
+    });
+    available.map_or(16_000_000_000, |b| b / 5 * 4)
+}
+
+fn generate_command(a: &GenerateArgs, out: &mut impl Write) -> Result<()> {
+    let pieces = piece_set(&a.pieces)?;
+    let text = a.material.as_deref().unwrap_or_default();
+    let material = Material::parse(text, &pieces)?;
+    let board = BoardShape::parse(&a.rules.board)?;
+    let rules = a.rules.rules();
+    let max_memory = match &a.max_memory {
+        Some(m) => parse_bytes(m)?,
+        None => default_memory_limit(),
+    };
+    let threads = crate::simulation::thread_count(a.threads)?;
+    let pool = crate::simulation::thread_pool(threads)?;
+    let req = Request { material: material.clone(), board, rules, pieces, max_memory };
+    if !a.quiet {
+        eprintln!(
+            "{material} on {board}, {}{}, {threads} thread(s), about {} of tables",
+            rules.metric,
+            if rules.flags().is_empty() { String::new() } else { format!(" {}", rules.flags()) },
+            human_bytes(memory_needed(&material, board))
+        );
+    }
+    let main = material.to_string();
+    let clock = Instant::now();
+    let quiet = a.quiet;
+    let mut progress = |p: &Progress| {
+        if quiet {
+            return;
+        }
+        match p {
+            Progress::Table { material, index, count, positions } => {
+                eprintln!("[{}/{count}] {material}: {positions} indices per side to move", index + 1)
+            }
+            Progress::Level { material, plies, white, black } if *material == main && white + black > 0 => {
+                let (what_w, what_b) = if plies % 2 == 0 { ("won", "won") } else { ("lost", "lost") };
+                eprintln!(
+                    "  {material} ply {plies:>3}: {white:>12} white to move {what_w}, {black:>12} black to move {what_b} ({:.1} s)",
+                    clock.elapsed().as_secs_f64()
+                );
+            }
+            Progress::Level { .. } => {}
+        }
+    };
+    let cpu_before = cpu_seconds();
+    let family = pool.install(|| generate(&req, &mut progress))?;
+    let seconds = clock.elapsed().as_secs_f64();
+    let cpu = cpu_seconds().zip(cpu_before).map(|(after, before)| after - before);
+    if !a.quiet {
+        eprintln!(
+            "generated in {seconds:.2} s wall{}, peak memory {}",
+            cpu.map_or(String::new(), |c| format!(", {c:.2} s CPU")),
+            peak_memory().map_or("unknown".to_string(), human_bytes)
+        );
+    }
+    let report = pool.install(|| egt::stats::report(&family));
+    let text = report.text();
+    out.write_all(text.as_bytes())?;
+    if let Some(path) = &a.report {
+        std::fs::write(path, &text).with_context(|| format!("cannot write report {}", path.display()))?;
+    }
+    if let Some(path) = &a.json {
+        let json = serde_json::to_string_pretty(&report)?;
+        std::fs::write(path, json + "\n").with_context(|| format!("cannot write JSON report {}", path.display()))?;
+    }
+    if let Some(path) = &a.out {
+        family.save(path)?;
+        if !a.quiet {
+            eprintln!(
+                "saved {} ({})",
+                path.display(),
+                human_bytes(std::fs::metadata(path).map(|m| m.len()).unwrap_or(0))
+            );
+        }
+    }
+    Ok(())
+}
+
+/// CPU seconds used by this process so far (Linux), user plus system.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// Peak resident memory of this process (Linux `VmHWM`).
+fn peak_memory() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: u64 = s.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn load(a: &ProbeArgs) -> Result<Family> {
+    let family = Family::load(&a.file)?;
+    if a.rules.given() || a.pieces.pieces.is_some() || !a.pieces.betza.is_empty() {
+        let board = BoardShape::parse(&a.rules.board)?;
+        family.require(&a.file.display().to_string(), board, &a.rules.rules(), &piece_set(&a.pieces)?)?;
+    }
+    Ok(family)
+}
+
+fn side(stm: usize) -> &'static str {
+    if stm == 0 {
+        "White"
+    } else {
+        "Black"
+    }
+}
+
+fn probe_command(a: &ProbeArgs, out: &mut impl Write) -> Result<()> {
+    let family = load(a)?;
+    let pos = parse_fen(&family, &a.fen)?;
+    let r = probe(&family, &pos);
+    if a.json {
+        writeln!(out, "{}", serde_json::to_string(&r)?)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} ({} {}): {} to move, {}",
+        r.fen,
+        r.material,
+        family.rules.metric,
+        side(pos.stm),
+        describe(r.value)
+    )?;
+    for m in &r.moves {
+        writeln!(out, "  {:<10} {}", m.text, describe(m.value))?;
+    }
+    Ok(())
+}
+
+fn line_command(a: &ProbeArgs, out: &mut impl Write) -> Result<()> {
+    let family = load(a)?;
+    let pos = parse_fen(&family, &a.fen)?;
+    writeln!(out, "{}: {} to move, {}", a.fen.trim(), side(pos.stm), describe(value(&family, &pos)))?;
+    let moves = line(&family, &pos, a.max_plies);
+    if a.json {
+        let rows: Vec<serde_json::Value> = moves
+            .iter()
+            .map(|(m, fen)| serde_json::json!({"move": m.text, "uci": m.uci, "value": describe(m.value), "fen": fen}))
+            .collect();
+        writeln!(out, "{}", serde_json::to_string(&rows)?)?;
+        return Ok(());
+    }
+    let mut stm = pos.stm;
+    for (i, (m, fen)) in moves.iter().enumerate() {
+        let end = if fen.is_empty() { "  (royal captured)" } else { "" };
+        writeln!(out, "{:>3}. {} {:<10} {:<12} {fen}{end}", i / 2 + 1, side(stm), m.text, describe(m.value))?;
+        stm = 1 - stm;
+    }
+    Ok(())
+}
+
+fn check_command(a: &CheckArgs, out: &mut impl Write) -> Result<()> {
+    let family = Family::load(&a.file)?;
+    let mut bad = 0u64;
+    for (ti, t) in family.tables.iter().enumerate() {
+        let n = t.material.men().len();
+        let squares = family.board.squares() as u64;
+        let mut state = a.seed ^ (ti as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut next = move || {
+            // SplitMix64: a fixed, documented sequence of positions per seed.
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let mut checked = 0u64;
+        while checked < a.samples {
+            let mut sq = [0u8; egt::material::MAX_MEN];
+            for s in sq.iter_mut().take(n) {
+                *s = (next() % squares) as u8;
+            }
+            if (0..n).any(|x| (0..x).any(|y| sq[x] == sq[y])) {
+                continue;
+            }
+            let pos = egt::fen::ProbePosition { table: ti, squares: sq, stm: (next() & 1) as usize };
+            let (got, want) = (value(&family, &pos), expected_value(&family, &pos));
+            if got != want {
+                bad += 1;
+                if bad <= 10 {
+                    writeln!(
+                        out,
+                        "MISMATCH {} {}: stored {}, moves give {}",
+                        t.material,
+                        egt::fen::to_fen(&t.material, family.board, &sq, pos.stm),
+                        describe(got),
+                        describe(want)
+                    )?;
+                }
+            }
+            checked += 1;
+        }
+        writeln!(out, "{}: {checked} positions checked", t.material)?;
+    }
+    if bad > 0 {
+        bail!("{bad} positions disagree with their moves");
+    }
+    writeln!(out, "all consistent")?;
+    Ok(())
+}

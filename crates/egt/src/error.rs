@@ -1,0 +1,49 @@
+//! Every way a table request, a table file or a probe can fail, each naming the problem.
+//! One error type for the crate, so the CLI prints one clear line.
+
+use rules::piecedef::PiecedefError;
+use thiserror::Error;
+
+/// A table-generation, file or probe error.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum EgtError {
+    /// A `piecedef.ini` line is malformed.
+    #[error("piecedef: {0}")]
+    Piecedef(PiecedefError),
+    /// A Betza definition is malformed.
+    #[error("piece {letter}: bad Betza notation {text:?}: {reason}")]
+    Betza { letter: char, text: String, reason: String },
+    /// A piece the generator cannot handle.
+    #[error("piece {letter}: {reason}")]
+    UnsupportedPiece { letter: char, reason: String },
+    /// The material string names a piece letter nobody defined.
+    #[error("unknown piece letter {letter:?} in {material:?} (known: {known}; define it with --pieces piecedef.ini)")]
+    UnknownPiece { letter: char, material: String, known: String },
+    /// The material string is malformed.
+    #[error("bad material {material:?}: {reason}")]
+    BadMaterial { material: String, reason: String },
+    /// The board size is outside 5x5..8x8 or malformed.
+    #[error("bad board {board:?}: {reason}")]
+    BadBoard { board: String, reason: String },
+    /// The tables would not fit in memory.
+    #[error(
+        "{material} needs {needed} of tables, more than the {limit} allowed here (fewer men, or raise --max-memory)"
+    )]
+    TooLarge { material: String, needed: String, limit: String },
+    /// A distance beyond what one byte holds.
+    #[error("{material}: a distance exceeds {max} moves, the most one byte per position holds")]
+    DistanceOverflow { material: String, max: u32 },
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io { path: String, source: std::io::Error },
+    /// A table file is not one of ours, damaged, or from another version.
+    #[error("{path}: not a valid table file: {reason}")]
+    BadFile { path: String, reason: String },
+    /// A table file was generated under other rules than the caller requires.
+    #[error("{path}: generated under other rules: {field} is {found} in the file, {expected} required")]
+    RulesMismatch { path: String, field: String, found: String, expected: String },
+    /// A probe position is malformed or outside the table.
+    #[error("bad position {fen:?}: {reason}")]
+    BadPosition { fen: String, reason: String },
+}

@@ -1,0 +1,138 @@
+//! Table positions as FEN: placement and side to move on the table's board, men by their piece
+//! letters (White upper case, Black lower case); parsing finds the family table for the men.
+
+use crate::board::BoardShape;
+use crate::error::EgtError;
+use crate::index::Squares;
+use crate::material::{Material, BLACK, MAX_MEN, WHITE};
+use crate::table::Family;
+
+/// The FEN of a position: placement, side to move (`w`/`b`), and `- - 0 1` for castling, en passant
+/// and move counters, so chess tools read it.
+pub fn to_fen(material: &Material, board: BoardShape, sq: &Squares, stm: usize) -> String {
+    let n = material.men().len();
+    let mut out = String::new();
+    for rank in (0..board.ranks).rev() {
+        let mut empty = 0;
+        for file in 0..board.files {
+            let s = rank * board.files + file;
+            match sq[..n].iter().position(|&x| x == s) {
+                Some(m) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(material.letter(m));
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    out.push_str(if stm == WHITE { " w - - 0 1" } else { " b - - 0 1" });
+    out
+}
+
+/// A parsed probe position: the family table it belongs to, its men's squares and the side to move.
+#[derive(Debug, Clone)]
+pub struct ProbePosition {
+    /// Index of the table in [`Family::tables`].
+    pub table: usize,
+    /// The men's squares in the table's man order.
+    pub squares: Squares,
+    /// Side to move.
+    pub stm: usize,
+}
+
+/// Parses a FEN (placement, optional side to move; further fields ignored) for a family.
+///
+/// # Errors
+///
+/// [`EgtError::BadPosition`] naming the fault: bad placement syntax or size, an unknown letter, or
+/// men that form no material of the family.
+pub fn parse_fen(family: &Family, fen: &str) -> Result<ProbePosition, EgtError> {
+    let bad = |reason: String| EgtError::BadPosition { fen: fen.to_string(), reason };
+    let board = family.board;
+    let mut fields = fen.split_whitespace();
+    let placement = fields.next().ok_or_else(|| bad("empty FEN".into()))?;
+    let stm = match fields.next() {
+        None | Some("w") => WHITE,
+        Some("b") => BLACK,
+        Some(x) => return Err(bad(format!("side to move must be w or b, found {x:?}"))),
+    };
+    let rows: Vec<&str> = placement.split('/').collect();
+    if rows.len() != usize::from(board.ranks) {
+        return Err(bad(format!("{} ranks, the table's board {board} has {}", rows.len(), board.ranks)));
+    }
+    let mut men: Vec<(char, u8)> = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let rank = board.ranks - 1 - i as u8;
+        let mut file = 0u32;
+        let mut digits = String::new();
+        let flush = |digits: &mut String, file: &mut u32| -> Result<(), EgtError> {
+            if !digits.is_empty() {
+                *file += digits.parse::<u32>().map_err(|_| bad(format!("bad number in rank {}", rank + 1)))?;
+                digits.clear();
+            }
+            Ok(())
+        };
+        for c in row.chars() {
+            if c.is_ascii_digit() {
+                digits.push(c);
+                continue;
+            }
+            flush(&mut digits, &mut file)?;
+            if !c.is_ascii_alphabetic() {
+                return Err(bad(format!("unexpected {c:?} in rank {}", rank + 1)));
+            }
+            if file >= u32::from(board.files) {
+                return Err(bad(format!("rank {} is longer than {} files", rank + 1, board.files)));
+            }
+            men.push((c, rank * board.files + file as u8));
+            file += 1;
+        }
+        flush(&mut digits, &mut file)?;
+        if file != u32::from(board.files) {
+            return Err(bad(format!("rank {} has {file} files, the board has {}", rank + 1, board.files)));
+        }
+    }
+    if men.len() > MAX_MEN {
+        return Err(bad(format!("{} men; tables hold at most {MAX_MEN}", men.len())));
+    }
+    for (ti, table) in family.tables.iter().enumerate() {
+        let m = &table.material;
+        let n = m.men().len();
+        if n != men.len() {
+            continue;
+        }
+        let mut used = vec![false; men.len()];
+        let mut sq = [0u8; MAX_MEN];
+        let mut ok = true;
+        for k in 0..n {
+            match (0..men.len()).find(|&i| !used[i] && men[i].0 == m.letter(k)) {
+                Some(i) => {
+                    used[i] = true;
+                    sq[k] = men[i].1;
+                }
+                None => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok {
+            return Ok(ProbePosition { table: ti, squares: sq, stm });
+        }
+    }
+    let names: Vec<String> = family.tables.iter().map(|t| t.material.to_string()).collect();
+    Err(bad(format!(
+        "the men {:?} form none of this file's endings ({}); each side needs its royal piece",
+        men.iter().map(|x| x.0).collect::<String>(),
+        names.join(", ")
+    )))
+}

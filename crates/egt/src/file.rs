@@ -1,0 +1,300 @@
+//! The table file: a magic line, a one-line JSON header naming the rules it was generated under
+//! (material, board, pieces, options, metric, tables, CRC-32), then the values of every table.
+//!
+//! Layout (docs/FORMATS.md, "Endgame table files"): `FAIRYLAB-EGT 1\n`, the header and `\n`, then for
+//! each header table in order its White-to-move bytes and its Black-to-move bytes, one per index.
+//! Loading rebuilds indexing from the header, so a file is read back exactly as generated; a file
+//! whose rules differ from what the caller requires is refused naming the field.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::path::Path;
+use std::sync::Arc;
+
+use rules::movement::{Mode, Movement};
+use rules::piecedef::parse_piecedef_moves;
+use serde::{Deserialize, Serialize};
+
+use crate::board::BoardShape;
+use crate::error::EgtError;
+use crate::material::Material;
+use crate::pieces::PieceSet;
+use crate::symmetry::SymmetryGroup;
+use crate::table::{Family, Table};
+use crate::value::TableRules;
+
+const MAGIC: &str = "FAIRYLAB-EGT 1";
+const BUFFER: usize = 1 << 20;
+
+/// One piece in a header: its letter and its moves as explicit piecedef steps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeaderPiece {
+    /// The letter.
+    pub letter: char,
+    /// Every step written out (`1,0,s 0,1,s ...`), no symmetry marks, so any reader parses it alike.
+    pub steps: String,
+}
+
+/// One table in a header.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeaderTable {
+    /// Its material, `KQ.K` style.
+    pub material: String,
+    /// Indices per side to move.
+    pub indices: u64,
+}
+
+/// The file header.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// Format version (1).
+    pub format: u32,
+    /// The main ending.
+    pub material: String,
+    /// The board, `8x8` style.
+    pub board: String,
+    /// The pieces the materials use.
+    pub pieces: Vec<HeaderPiece>,
+    /// Options and metric.
+    pub rules: TableRules,
+    /// The symmetry reduction (informative; recomputed on load).
+    pub symmetry: String,
+    /// The tables, sub-endings first, in payload order.
+    pub tables: Vec<HeaderTable>,
+    /// CRC-32 of the payload.
+    pub crc32: u32,
+}
+
+/// A movement as explicit piecedef steps.
+pub fn steps_text(m: &Movement) -> String {
+    m.atoms()
+        .iter()
+        .map(|a| {
+            let mut specs = String::new();
+            match a.range {
+                0 => specs.push('s'),
+                1 => {}
+                n => specs.push_str(&n.to_string()),
+            }
+            match a.mode {
+                Mode::Capture => specs.push('c'),
+                Mode::Move => specs.push('n'),
+                Mode::Both => {}
+            }
+            if specs.is_empty() {
+                format!("{},{}", a.dx, a.dy)
+            } else {
+                format!("{},{},{specs}", a.dx, a.dy)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether two movements have the same atoms, in any order.
+fn same_moves(a: &Movement, b: &Movement) -> bool {
+    let key = |m: &Movement| {
+        let mut v: Vec<String> = steps_text(m).split(' ').map(str::to_string).collect();
+        v.sort();
+        v
+    };
+    key(a) == key(b)
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> EgtError + '_ {
+    move |source| EgtError::Io { path: path.display().to_string(), source }
+}
+
+impl Family {
+    /// The header describing this family.
+    pub fn header(&self, crc32: u32) -> Header {
+        let main = &self.main().material;
+        Header {
+            format: 1,
+            material: main.to_string(),
+            board: self.board.to_string(),
+            pieces: main
+                .kinds()
+                .iter()
+                .map(|k| HeaderPiece { letter: k.letter, steps: steps_text(&k.movement) })
+                .collect(),
+            rules: self.rules,
+            symmetry: self.group.name(),
+            tables: self
+                .tables
+                .iter()
+                .map(|t| HeaderTable { material: t.material.to_string(), indices: t.size() })
+                .collect(),
+            crc32,
+        }
+    }
+
+    fn payload_crc(&self) -> u32 {
+        let mut h = crc32fast::Hasher::new();
+        let mut buf = vec![0u8; BUFFER];
+        self.for_each_block(&mut buf, |b| h.update(b));
+        h.finalize()
+    }
+
+    fn for_each_block(&self, buf: &mut [u8], mut f: impl FnMut(&[u8])) {
+        for t in &self.tables {
+            for stm in 0..2 {
+                let mut at = 0u64;
+                while at < t.size() {
+                    let n = (t.size() - at).min(buf.len() as u64) as usize;
+                    t.copy_values(stm, at, &mut buf[..n]);
+                    f(&buf[..n]);
+                    at += n as u64;
+                }
+            }
+        }
+    }
+
+    /// Writes the family to `path`.
+    ///
+    /// # Errors
+    ///
+    /// [`EgtError::Io`] naming the file.
+    pub fn save(&self, path: &Path) -> Result<(), EgtError> {
+        let header = self.header(self.payload_crc());
+        let file = File::create(path).map_err(io(path))?;
+        let mut w = BufWriter::new(file);
+        let json = serde_json::to_string(&header)
+            .map_err(|e| EgtError::BadFile { path: path.display().to_string(), reason: e.to_string() })?;
+        writeln!(w, "{MAGIC}").map_err(io(path))?;
+        writeln!(w, "{json}").map_err(io(path))?;
+        let mut buf = vec![0u8; BUFFER];
+        let mut result = Ok(());
+        self.for_each_block(&mut buf, |b| {
+            if result.is_ok() {
+                result = w.write_all(b);
+            }
+        });
+        result.map_err(io(path))?;
+        w.flush().map_err(io(path))
+    }
+
+    /// Reads a family from `path`, checking its magic line, header and checksum.
+    ///
+    /// # Errors
+    ///
+    /// [`EgtError::Io`] when unreadable; [`EgtError::BadFile`] naming what is wrong.
+    pub fn load(path: &Path) -> Result<Family, EgtError> {
+        let name = path.display().to_string();
+        let bad = |reason: String| EgtError::BadFile { path: name.clone(), reason };
+        let file = File::open(path).map_err(io(path))?;
+        let mut r = BufReader::with_capacity(BUFFER, file);
+        let mut line = String::new();
+        r.by_ref().take(64).read_line(&mut line).map_err(io(path))?;
+        if line.trim_end() != MAGIC {
+            return Err(bad(format!("the first line is not {MAGIC:?}")));
+        }
+        line.clear();
+        r.by_ref().take(1 << 20).read_line(&mut line).map_err(io(path))?;
+        let header: Header = serde_json::from_str(line.trim_end()).map_err(|e| bad(format!("bad header: {e}")))?;
+        if header.format != 1 {
+            return Err(bad(format!("format version {} (this build reads 1)", header.format)));
+        }
+        let board = BoardShape::parse(&header.board).map_err(|e| bad(e.to_string()))?;
+        let mut pieces = PieceSet::orthodox();
+        for p in &header.pieces {
+            let movement = parse_piecedef_moves(&p.steps).map_err(|e| bad(format!("piece {}: {e}", p.letter)))?;
+            pieces.define(p.letter, movement, p.steps.clone()).map_err(|e| bad(e.to_string()))?;
+        }
+        let main = Material::parse(&header.material, &pieces).map_err(|e| bad(e.to_string()))?;
+        let group = Arc::new(SymmetryGroup::for_material(board, &main));
+        let mut family = Family { board, rules: header.rules, pieces, group: group.clone(), tables: Vec::new() };
+        let mut crc = crc32fast::Hasher::new();
+        let mut buf = vec![0u8; BUFFER];
+        for ht in &header.tables {
+            let material = Material::parse(&ht.material, &family.pieces).map_err(|e| bad(e.to_string()))?;
+            let captures = material
+                .men()
+                .iter()
+                .enumerate()
+                .map(|(j, m)| {
+                    if m.royal {
+                        return Ok(None);
+                    }
+                    let sub = material.without(j).to_string();
+                    family
+                        .tables
+                        .iter()
+                        .position(|t| t.material.to_string() == sub)
+                        .map(Some)
+                        .ok_or_else(|| bad(format!("{} needs {sub}, which comes later or is missing", ht.material)))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let table = Table::new(material, group.clone(), captures);
+            if table.size() != ht.indices {
+                return Err(bad(format!(
+                    "{}: {} indices in the header, {} by this build's indexing",
+                    ht.material,
+                    ht.indices,
+                    table.size()
+                )));
+            }
+            for stm in 0..2 {
+                let mut at = 0u64;
+                while at < table.size() {
+                    let n = (table.size() - at).min(BUFFER as u64) as usize;
+                    r.read_exact(&mut buf[..n]).map_err(|e| bad(format!("truncated payload: {e}")))?;
+                    crc.update(&buf[..n]);
+                    for (k, &v) in buf[..n].iter().enumerate() {
+                        table.set(stm, at + k as u64, v);
+                    }
+                    at += n as u64;
+                }
+            }
+            family.tables.push(table);
+        }
+        if r.read(&mut buf[..1]).map_err(io(path))? != 0 {
+            return Err(bad("data after the last table".into()));
+        }
+        if crc.finalize() != header.crc32 {
+            return Err(bad("checksum mismatch: the file is damaged".into()));
+        }
+        Ok(family)
+    }
+
+    /// Refuses a family generated under other rules than `rules` with `pieces` on `board`, naming
+    /// the first field that differs.
+    ///
+    /// # Errors
+    ///
+    /// [`EgtError::RulesMismatch`].
+    pub fn require(
+        &self,
+        path: &str,
+        board: BoardShape,
+        rules: &TableRules,
+        pieces: &PieceSet,
+    ) -> Result<(), EgtError> {
+        let mismatch = |field: &str, found: String, expected: String| {
+            Err(EgtError::RulesMismatch { path: path.to_string(), field: field.to_string(), found, expected })
+        };
+        if self.board != board {
+            return mismatch("board", self.board.to_string(), board.to_string());
+        }
+        let fields = [
+            ("metric", self.rules.metric.to_string(), rules.metric.to_string()),
+            ("-0 (null move)", self.rules.null_move.to_string(), rules.null_move.to_string()),
+            ("-s (stalemate wins)", self.rules.stalemate_wins.to_string(), rules.stalemate_wins.to_string()),
+            ("-b (bare king loses)", self.rules.bare_king_loses.to_string(), rules.bare_king_loses.to_string()),
+            ("one-sided", self.rules.one_sided.to_string(), rules.one_sided.to_string()),
+        ];
+        for (field, found, expected) in fields {
+            if found != expected {
+                return mismatch(field, found, expected);
+            }
+        }
+        for k in self.main().material.kinds() {
+            if let Some(p) = pieces.get(k.letter) {
+                if !same_moves(&p.movement, &k.movement) {
+                    return mismatch(&format!("piece {}", k.letter), steps_text(&k.movement), steps_text(&p.movement));
+                }
+            }
+        }
+        Ok(())
+    }
+}

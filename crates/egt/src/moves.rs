@@ -1,0 +1,351 @@
+//! Moves, un-moves and un-captures of a table's men, from per-square leap sets and ride rays built
+//! once per piece kind and colour. Pieces only: leapers and (finite or unlimited) riders.
+
+use rules::movement::Mode;
+
+use crate::board::BoardShape;
+use crate::index::Squares;
+use crate::material::Material;
+
+/// No man on the square.
+pub const NONE: u8 = u8::MAX;
+
+/// A ride: squares in order along one direction from a square, and what the atom may do.
+#[derive(Debug, Clone, Copy)]
+struct Ray {
+    start: u32,
+    len: u8,
+    quiet: bool,
+    capture: bool,
+}
+
+/// Rays per square, flattened.
+#[derive(Debug, Clone, Default)]
+struct Rays {
+    /// Per square: the range of `rays` belonging to it.
+    of: Vec<(u32, u32)>,
+    rays: Vec<Ray>,
+    squares: Vec<u8>,
+}
+
+impl Rays {
+    fn push_square(&mut self, rays: Vec<(Vec<u8>, bool, bool)>) {
+        let first = self.rays.len() as u32;
+        for (sqs, quiet, capture) in rays {
+            if sqs.is_empty() {
+                continue;
+            }
+            self.rays.push(Ray { start: self.squares.len() as u32, len: sqs.len() as u8, quiet, capture });
+            self.squares.extend(sqs);
+        }
+        self.of.push((first, self.rays.len() as u32));
+    }
+
+    #[inline]
+    fn at(&self, sq: u8) -> impl Iterator<Item = (&[u8], bool, bool)> {
+        let (a, b) = self.of[usize::from(sq)];
+        self.rays[a as usize..b as usize]
+            .iter()
+            .map(move |r| (&self.squares[r.start as usize..r.start as usize + usize::from(r.len)], r.quiet, r.capture))
+    }
+}
+
+/// One piece kind of one colour on one board.
+#[derive(Debug, Clone)]
+struct PieceMoves {
+    leap_quiet: Vec<u64>,
+    leap_capture: Vec<u64>,
+    rays: Rays,
+    /// Origins of quiet leaps onto a square, and reverse rays of quiet rides.
+    unleap_quiet: Vec<u64>,
+    unrays: Rays,
+}
+
+impl PieceMoves {
+    fn new(board: BoardShape, material: &Material, kind: usize, side: usize) -> PieceMoves {
+        let n = board.squares();
+        let sign = if side == 0 { 1 } else { -1 };
+        let atoms = material.kinds()[kind].movement.atoms().to_vec();
+        let mut pm = PieceMoves {
+            leap_quiet: vec![0; n],
+            leap_capture: vec![0; n],
+            rays: Rays::default(),
+            unleap_quiet: vec![0; n],
+            unrays: Rays::default(),
+        };
+        for sq in 0..n as u8 {
+            let (f, r) = (i32::from(board.file(sq)), i32::from(board.rank(sq)));
+            let mut rays = Vec::new();
+            let mut unrays = Vec::new();
+            for a in &atoms {
+                let (dx, dy) = (i32::from(a.dx), sign * i32::from(a.dy));
+                let quiet = a.mode != Mode::Capture;
+                let capture = a.mode != Mode::Move;
+                let limit = if a.range == 0 { 64 } else { i32::from(a.range) };
+                for (dir, out) in [(1, &mut rays), (-1, &mut unrays)] {
+                    let mut sqs = Vec::new();
+                    let mut k = 1;
+                    while k <= limit {
+                        match board.square(f + dir * k * dx, r + dir * k * dy) {
+                            Some(t) => sqs.push(t),
+                            None => break,
+                        }
+                        k += 1;
+                    }
+                    if a.range == 1 {
+                        if let Some(&t) = sqs.first() {
+                            if dir == 1 {
+                                if quiet {
+                                    pm.leap_quiet[usize::from(sq)] |= 1 << t;
+                                }
+                                if capture {
+                                    pm.leap_capture[usize::from(sq)] |= 1 << t;
+                                }
+                            } else if quiet {
+                                pm.unleap_quiet[usize::from(sq)] |= 1 << t;
+                            }
+                        }
+                    } else if dir == 1 {
+                        out.push((sqs, quiet, capture));
+                    } else if quiet {
+                        out.push((sqs, true, false));
+                    }
+                }
+            }
+            pm.rays.push_square(rays);
+            pm.unrays.push_square(unrays);
+        }
+        pm
+    }
+}
+
+/// The move tables of every man of a material.
+#[derive(Debug, Clone)]
+pub struct MoveTables {
+    board: BoardShape,
+    /// Per man: its piece tables.
+    men: Vec<usize>,
+    pieces: Vec<PieceMoves>,
+    sides: Vec<usize>,
+    /// Each side's royal man.
+    royal: [usize; 2],
+}
+
+/// Occupancy of a position: which man stands on each square.
+#[derive(Debug, Clone, Copy)]
+pub struct Occupancy {
+    /// `who[sq]`: the man on the square or [`NONE`].
+    pub who: [u8; 64],
+    /// Bit per occupied square.
+    pub occ: u64,
+    /// Bit per square occupied by each side.
+    pub side: [u64; 2],
+}
+
+impl MoveTables {
+    /// The tables for `material` on `board`.
+    pub fn new(board: BoardShape, material: &Material) -> MoveTables {
+        let mut pieces = Vec::new();
+        let mut men = Vec::new();
+        let mut keys: Vec<(usize, usize)> = Vec::new();
+        for m in material.men() {
+            let key = (m.kind, m.side);
+            let at = match keys.iter().position(|&k| k == key) {
+                Some(i) => i,
+                None => {
+                    keys.push(key);
+                    pieces.push(PieceMoves::new(board, material, m.kind, m.side));
+                    keys.len() - 1
+                }
+            };
+            men.push(at);
+        }
+        MoveTables {
+            board,
+            men,
+            pieces,
+            sides: material.men().iter().map(|m| m.side).collect(),
+            royal: [material.royal(0), material.royal(1)],
+        }
+    }
+
+    /// Which man stands where in a position.
+    #[inline]
+    pub fn occupancy(&self, sq: &Squares) -> Occupancy {
+        let mut who = [NONE; 64];
+        let mut side = [0u64; 2];
+        for (m, &s) in sq[..self.men.len()].iter().enumerate() {
+            who[usize::from(s)] = m as u8;
+            side[self.sides[m]] |= 1u64 << s;
+        }
+        Occupancy { who, occ: side[0] | side[1], side }
+    }
+
+    /// The board.
+    pub fn board(&self) -> BoardShape {
+        self.board
+    }
+
+    /// Calls `f(man, to, captured)` for every move of `side`'s men (`captured` is the man on `to` or
+    /// [`NONE`]); stops early and returns `false` when `f` does.
+    #[inline]
+    pub fn for_each_move(
+        &self,
+        sq: &Squares,
+        o: &Occupancy,
+        side: usize,
+        mut f: impl FnMut(usize, u8, u8) -> bool,
+    ) -> bool {
+        let theirs = o.side[1 - side];
+        for m in 0..self.men.len() {
+            if self.sides[m] != side {
+                continue;
+            }
+            let p = &self.pieces[self.men[m]];
+            let from = sq[m];
+            let mut quiet = p.leap_quiet[usize::from(from)] & !o.occ;
+            while quiet != 0 {
+                let to = quiet.trailing_zeros() as u8;
+                quiet &= quiet - 1;
+                if !f(m, to, NONE) {
+                    return false;
+                }
+            }
+            let mut caps = p.leap_capture[usize::from(from)] & theirs;
+            while caps != 0 {
+                let to = caps.trailing_zeros() as u8;
+                caps &= caps - 1;
+                if !f(m, to, o.who[usize::from(to)]) {
+                    return false;
+                }
+            }
+            for (ray, q, c) in p.rays.at(from) {
+                for &to in ray {
+                    if o.occ & (1 << to) == 0 {
+                        if q && !f(m, to, NONE) {
+                            return false;
+                        }
+                    } else {
+                        if c && theirs & (1 << to) != 0 && !f(m, to, o.who[usize::from(to)]) {
+                            return false;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Calls `f(man, from)` for every quiet un-move of `side`'s men: the man could have come from `from`.
+    #[inline]
+    pub fn for_each_unmove(&self, sq: &Squares, o: &Occupancy, side: usize, mut f: impl FnMut(usize, u8)) {
+        for m in 0..self.men.len() {
+            if self.sides[m] != side {
+                continue;
+            }
+            let p = &self.pieces[self.men[m]];
+            let at = sq[m];
+            let mut from = p.unleap_quiet[usize::from(at)] & !o.occ;
+            while from != 0 {
+                f(m, from.trailing_zeros() as u8);
+                from &= from - 1;
+            }
+            for (ray, _, _) in p.unrays.at(at) {
+                for &s in ray {
+                    if o.occ & (1 << s) != 0 {
+                        break;
+                    }
+                    f(m, s);
+                }
+            }
+        }
+    }
+
+    /// Calls `f(from)` for every square from which man `m` (standing on `at`) could have captured
+    /// onto `at`: empty squares from which one of its capturing moves lands there.
+    #[inline]
+    pub fn for_each_uncapture_origin(&self, m: usize, at: u8, occ: u64, mut f: impl FnMut(u8)) {
+        let p = &self.pieces[self.men[m]];
+        let n = self.board.squares() as u8;
+        // Captures are rare sources; test each empty square directly.
+        for from in 0..n {
+            if occ & (1 << from) != 0 {
+                continue;
+            }
+            if p.leap_capture[usize::from(from)] & (1 << at) != 0 {
+                f(from);
+                continue;
+            }
+            'rays: for (ray, _, c) in p.rays.at(from) {
+                if !c {
+                    continue;
+                }
+                for &s in ray {
+                    if s == at {
+                        f(from);
+                        break 'rays;
+                    }
+                    if occ & (1 << s) != 0 {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether man `m` on `from` attacks `to` (could capture there) over occupancy `occ`.
+    #[inline]
+    pub fn attacks(&self, m: usize, from: u8, to: u8, occ: u64) -> bool {
+        let p = &self.pieces[self.men[m]];
+        if p.leap_capture[usize::from(from)] & (1 << to) != 0 {
+            return true;
+        }
+        for (ray, _, c) in p.rays.at(from) {
+            if !c {
+                continue;
+            }
+            for &s in ray {
+                if s == to {
+                    return true;
+                }
+                if occ & (1 << s) != 0 {
+                    break;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether any man of `by` attacks square `target`.
+    #[inline]
+    pub fn side_attacks(&self, sq: &Squares, occ: u64, by: usize, target: u8) -> bool {
+        (0..self.men.len()).any(|m| self.sides[m] == by && self.attacks(m, sq[m], target, occ))
+    }
+
+    /// Whether `side` can capture the enemy royal now.
+    #[inline]
+    pub fn can_capture_royal(&self, sq: &Squares, occ: u64, side: usize) -> bool {
+        self.side_attacks(sq, occ, side, sq[self.royal[1 - side]])
+    }
+
+    /// Whether `side`'s royal is attacked (in check).
+    #[inline]
+    pub fn in_check(&self, sq: &Squares, occ: u64, side: usize) -> bool {
+        self.side_attacks(sq, occ, 1 - side, sq[self.royal[side]])
+    }
+
+    /// Whether `side` has a legal move: one after which its royal cannot be captured.
+    pub fn has_legal_move(&self, sq: &Squares, side: usize) -> bool {
+        let o = self.occupancy(sq);
+        let them = 1 - side;
+        let n = self.men.len();
+        !self.for_each_move(sq, &o, side, |m, to, cap| {
+            let mut c = *sq;
+            c[m] = to;
+            let occ = (o.occ & !(1u64 << sq[m])) | (1u64 << to);
+            let king = c[self.royal[side]];
+            (0..n).any(|k| self.sides[k] == them && usize::from(cap) != k && self.attacks(k, c[k], king, occ))
+        })
+    }
+}

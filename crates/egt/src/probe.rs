@@ -1,0 +1,176 @@
+//! Probing a family: a position's value, every move with the value it leads to (best first), an
+//! optimal line, and the value the rules give a position from its moves (the consistency check).
+
+use serde::Serialize;
+
+use crate::fen::{to_fen, ProbePosition};
+use crate::generate::after_capture;
+use crate::material::{BLACK, WHITE};
+use crate::moves::NONE;
+use crate::table::Family;
+use crate::value::{Metric, Value, DRAW};
+
+/// One move of a probed position, valued for the side that plays it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProbeMove {
+    /// Long algebraic with the piece letter: `Qd1-d8`, `Qd1xd8`, or `pass`.
+    pub text: String,
+    /// UCI-style squares (`d1d8`; `0000` for the pass).
+    pub uci: String,
+    /// The mover's value after this move.
+    #[serde(serialize_with = "value_text")]
+    pub value: Value,
+    /// The position after the move (`None` when it captures the royal: the game is over).
+    #[serde(skip)]
+    pub next: Option<ProbePosition>,
+}
+
+/// The answer for one position.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProbeResult {
+    /// The table's material.
+    pub material: String,
+    /// The position.
+    pub fen: String,
+    /// The value for the side to move, as stored.
+    #[serde(serialize_with = "value_text")]
+    pub value: Value,
+    /// Every move, best first (ties in generation order).
+    pub moves: Vec<ProbeMove>,
+}
+
+fn value_text<S: serde::Serializer>(v: &Value, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&describe(*v))
+}
+
+/// A value in words: `win in 12`, `loss in 3`, `draw`.
+pub fn describe(v: Value) -> String {
+    match v {
+        Value::Win(n) => format!("win in {n}"),
+        Value::Loss(n) => format!("loss in {n}"),
+        Value::Draw => "draw".to_string(),
+        Value::Invalid => "invalid".to_string(),
+    }
+}
+
+/// The stored value of a position.
+pub fn value(family: &Family, pos: &ProbePosition) -> Value {
+    Value::from_byte(family.tables[pos.table].value_at(pos.stm, &pos.squares))
+}
+
+/// Every move of `pos` with its value, best first.
+pub fn moves(family: &Family, pos: &ProbePosition) -> Vec<ProbeMove> {
+    let t = &family.tables[pos.table];
+    let sq = pos.squares;
+    let s = pos.stm;
+    let them = 1 - s;
+    let board = family.board;
+    let o = t.moves.occupancy(&sq);
+    let royal = t.material.royal(them);
+    let mut out = Vec::new();
+    t.moves.for_each_move(&sq, &o, s, |m, to, cap| {
+        let letter = t.material.letter(m).to_ascii_uppercase();
+        let sep = if cap == NONE { '-' } else { 'x' };
+        let text = format!("{letter}{}{sep}{}", board.name(sq[m]), board.name(to));
+        let uci = format!("{}{}", board.name(sq[m]), board.name(to));
+        let (value, next) = if cap == NONE {
+            let mut c = sq;
+            c[m] = to;
+            let v = Value::from_byte(t.value_at(them, &c)).before();
+            (v, Some(ProbePosition { table: pos.table, squares: c, stm: them }))
+        } else if usize::from(cap) == royal {
+            (Value::Win(0), None)
+        } else {
+            let j = usize::from(cap);
+            let ti = t.captures[j].unwrap_or(pos.table);
+            let c = after_capture(&sq, t.indexer.men(), m, to, j);
+            let v = family.tables[ti].value_at(them, &c);
+            let value = match (family.rules.metric, Value::from_byte(v)) {
+                (Metric::Dtc, Value::Win(_)) => Value::Loss(0),
+                (Metric::Dtc, Value::Loss(_)) => Value::Win(1),
+                (_, x) => x.before(),
+            };
+            (value, Some(ProbePosition { table: ti, squares: c, stm: them }))
+        };
+        out.push(ProbeMove { text, uci, value, next });
+        true
+    });
+    if family.rules.null_move && s == BLACK && t.moves.has_legal_move(&sq, s) {
+        let v = Value::from_byte(t.value_at(WHITE, &sq)).before();
+        out.push(ProbeMove {
+            text: "pass".into(),
+            uci: "0000".into(),
+            value: v,
+            next: Some(ProbePosition { table: pos.table, squares: sq, stm: WHITE }),
+        });
+    }
+    out.sort_by_key(|m| std::cmp::Reverse(m.value.rank()));
+    out
+}
+
+/// Probes a position: its value and its moves.
+pub fn probe(family: &Family, pos: &ProbePosition) -> ProbeResult {
+    let t = &family.tables[pos.table];
+    ProbeResult {
+        material: t.material.to_string(),
+        fen: to_fen(&t.material, family.board, &pos.squares, pos.stm),
+        value: value(family, pos),
+        moves: moves(family, pos),
+    }
+}
+
+/// The value the rules give `pos` from its moves' values: what the stored value must equal.
+pub fn expected_value(family: &Family, pos: &ProbePosition) -> Value {
+    let t = &family.tables[pos.table];
+    let sq = pos.squares;
+    let s = pos.stm;
+    let occ = t.moves.occupancy(&sq).occ;
+    let rules = family.rules;
+    let clamp = |v: Value| match v {
+        Value::Win(_) if rules.one_sided && s == BLACK => Value::Draw,
+        Value::Loss(_) if rules.one_sided && s == WHITE => Value::Draw,
+        v => v,
+    };
+    if rules.bare_king_loses && t.material.is_bare(BLACK) && !t.material.is_bare(WHITE) {
+        return if s == WHITE { Value::Win(0) } else { Value::Loss(0) };
+    }
+    if t.moves.can_capture_royal(&sq, occ, s) {
+        return clamp(Value::Win(0));
+    }
+    let best = moves(family, pos).into_iter().map(|m| m.value).max_by_key(|v| v.rank());
+    // A winning move is never illegal (with -b it may bare the black royal while exposing White's:
+    // the game ends first). Otherwise without a legal move the side is mated or stalemated.
+    if !matches!(best, Some(Value::Win(_))) && !t.moves.has_legal_move(&sq, s) {
+        let lost = rules.stalemate_wins || t.moves.in_check(&sq, occ, s);
+        return clamp(if lost { Value::Loss(0) } else { Value::Draw });
+    }
+    clamp(best.unwrap_or(Value::Draw))
+}
+
+/// An optimal line from `pos`: the best move each ply (first of equals) until the royal is
+/// captured, a side has no legal move, the position is drawn, or `max_plies` moves are played.
+pub fn line(family: &Family, pos: &ProbePosition, max_plies: usize) -> Vec<(ProbeMove, String)> {
+    let mut out = Vec::new();
+    let mut pos = pos.clone();
+    for _ in 0..max_plies {
+        if family.tables[pos.table].value_at(pos.stm, &pos.squares) >= DRAW {
+            break;
+        }
+        let t = &family.tables[pos.table];
+        if !t.moves.has_legal_move(&pos.squares, pos.stm) {
+            break;
+        }
+        let Some(best) = moves(family, &pos).into_iter().next() else { break };
+        let next = best.next.clone();
+        let fen = match &next {
+            Some(n) => to_fen(&family.tables[n.table].material, family.board, &n.squares, n.stm),
+            None => String::new(),
+        };
+        out.push((best, fen));
+        match next {
+            Some(n) => pos = n,
+            None => break,
+        }
+    }
+    out
+}
