@@ -5,7 +5,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use egt::fen::parse_fen;
 use egt::generate::{human_bytes, memory_needed};
-use egt::probe::{describe, expected_value, line, probe, value};
+use egt::probe::{describe, expected_value, game_over, line, probe, value};
 use egt::{generate, BoardShape, Family, Material, Metric, PieceSet, Progress, Request, TableRules};
 use std::io::Write;
 use std::path::PathBuf;
@@ -223,13 +223,21 @@ fn generate_command(a: &GenerateArgs, out: &mut impl Write) -> Result<()> {
     };
     let threads = crate::simulation::thread_count(a.threads)?;
     let pool = crate::simulation::thread_pool(threads)?;
+    let needed = memory_needed(&material, board);
+    if needed > max_memory {
+        bail!(egt::EgtError::TooLarge {
+            material: material.to_string(),
+            needed: human_bytes(needed),
+            limit: human_bytes(max_memory),
+        });
+    }
     let req = Request { material: material.clone(), board, rules, pieces, max_memory };
     if !a.quiet {
         eprintln!(
             "{material} on {board}, {}{}, {threads} thread(s), about {} of tables",
             rules.metric,
             if rules.flags().is_empty() { String::new() } else { format!(" {}", rules.flags()) },
-            human_bytes(memory_needed(&material, board))
+            human_bytes(needed)
         );
     }
     let main = material.to_string();
@@ -358,7 +366,11 @@ fn line_command(a: &ProbeArgs, out: &mut impl Write) -> Result<()> {
     }
     let mut stm = pos.stm;
     for (i, (m, fen)) in moves.iter().enumerate() {
-        let end = if fen.is_empty() { "  (royal captured)" } else { "" };
+        let end = match &m.next {
+            None => "  (royal captured)".to_string(),
+            Some(next) if i + 1 == moves.len() => game_over(&family, next).map_or(String::new(), |e| format!("  ({e})")),
+            Some(_) => String::new(),
+        };
         writeln!(out, "{:>3}. {} {:<10} {:<12} {fen}{end}", i / 2 + 1, side(stm), m.text, describe(m.value))?;
         stm = 1 - stm;
     }

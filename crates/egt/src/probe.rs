@@ -147,6 +147,16 @@ pub fn expected_value(family: &Family, pos: &ProbePosition) -> Value {
     clamp(best.unwrap_or(Value::Draw))
 }
 
+/// `checkmate` or `stalemate` when the side to move has no legal move, else `None`.
+pub fn game_over(family: &Family, pos: &ProbePosition) -> Option<&'static str> {
+    let t = &family.tables[pos.table];
+    if t.moves.has_legal_move(&pos.squares, pos.stm) {
+        return None;
+    }
+    let occ = t.moves.occupancy(&pos.squares).occ;
+    Some(if t.moves.in_check(&pos.squares, occ, pos.stm) { "checkmate" } else { "stalemate" })
+}
+
 /// An optimal line from `pos`: the best move each ply (first of equals) until the royal is
 /// captured, a side has no legal move, the position is drawn, or `max_plies` moves are played.
 pub fn line(family: &Family, pos: &ProbePosition, max_plies: usize) -> Vec<(ProbeMove, String)> {

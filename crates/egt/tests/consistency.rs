@@ -148,3 +148,25 @@ fn thread_count_changes_no_byte() {
     assert_eq!(files[0].len(), files[1].len());
     assert!(files[0] == files[1], "1 and 2 threads differ");
 }
+
+/// Item 5 of the issue: a 5x5 table and pieces FairyGen cannot express (a finite-range rider, an
+/// asymmetric piece with `+` symmetry, a piece that is only left-right symmetric) pass the check.
+#[test]
+fn small_boards_and_new_pieces_are_consistent() {
+    let mut pieces = PieceSet::orthodox();
+    pieces
+        .add_piecedef("X: 1,0,3*\nL: 1,1,* 2,2,* 0,1,n+\nF: 1,1,*\n", false)
+        .expect("pieces");
+    pieces.add_betza('Y', "WfF").expect("betza");
+    let five = BoardShape::new(5, 5).expect("5x5");
+    for (material, board, metric) in [
+        ("KQ.KR", five, Metric::Dtc),
+        ("KQ.KR", five, Metric::Dtm),
+        ("KX.KN", BoardShape::default(), Metric::Dtc),
+        ("KL.KF", BoardShape::default(), Metric::Dtm),
+        ("KYY.K", BoardShape::new(6, 6).expect("6x6"), Metric::Dtm),
+    ] {
+        let f = family(material, board, TableRules { metric, ..TableRules::default() }, pieces.clone());
+        check(&f, 50_000);
+    }
+}

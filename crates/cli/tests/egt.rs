@@ -1,0 +1,104 @@
+//! `fairylab egt`: generation with reports and files, probe, line and check on a saved file, the
+//! options, fairy pieces from a piecedef file and Betza, and one clear error for bad input.
+
+mod common;
+use common::{assert_bad_input, assert_ok, fairylab, stdout, temp_path};
+
+#[test]
+fn generates_reports_saves_and_probes() {
+    let file = temp_path("egt", "kqk.egt");
+    let json = temp_path("egt", "kqk.json");
+    let rep = temp_path("egt", "rep2.txt");
+    let (f, j, r) = (file.to_str().unwrap(), json.to_str().unwrap(), rep.to_str().unwrap());
+    let o = fairylab(&["egt", "KQ.K", "-m", "--out", f, "--json", j, "--report", r, "--threads", "2"]);
+    assert_ok(&o);
+    let text = stdout(&o);
+    assert!(text.contains("longest white win: 10 moves"), "{text}");
+    assert_eq!(std::fs::read_to_string(&rep).unwrap(), text);
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["longest_win_moves"], 10);
+    for key in ["won_wtm", "won_btm"] {
+        assert!(report["all_placements"][key].is_f64(), "{key}");
+    }
+    for key in ["won_wtm", "lost_btm"] {
+        assert!(report["legal"][key].is_f64(), "{key}");
+    }
+    // Probe a longest win: the value and a best move one shorter.
+    let fen = report["longest_wtm"]["fen"].as_str().unwrap().to_string();
+    let o = fairylab(&["egt", "probe", f, "--fen", &fen]);
+    assert_ok(&o);
+    let text = stdout(&o);
+    assert!(text.contains("White to move, win in 10"), "{text}");
+    assert!(text.lines().nth(1).unwrap().contains("win in 10"), "best move first: {text}");
+    let o = fairylab(&["egt", "probe", f, "--fen", &fen, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["value"], "win in 10");
+    // The line ends in checkmate with White's 10th move.
+    let o = fairylab(&["egt", "line", f, "--fen", &fen]);
+    assert_ok(&o);
+    let text = stdout(&o);
+    assert!(text.trim_end().ends_with("(checkmate)"), "{text}");
+    assert_eq!(text.lines().filter(|l| l.contains(". White ")).count(), 10, "{text}");
+    let o = fairylab(&["egt", "check", f, "--samples", "20000"]);
+    assert_ok(&o);
+    assert!(stdout(&o).contains("all consistent"));
+    // A file is refused under other rules, naming the field.
+    assert_bad_input(&["egt", "probe", f, "--fen", &fen, "-s", "-m"], "-s (stalemate wins)");
+}
+
+#[test]
+fn fairy_pieces_small_boards_and_options() {
+    let defs = temp_path("egt", "piecedef.ini");
+    std::fs::write(&defs, "C: 1,2,* 1,0,s*\nA: 1,2,* 1,1,s*\nX: 1,0,3*\n").unwrap();
+    let d = defs.to_str().unwrap();
+    let o = fairylab(&["egt", "KC.KA", "--pieces", d, "--quiet"]);
+    assert_ok(&o);
+    assert!(stdout(&o).contains("black to move: 7.64 % won for White"), "{}", stdout(&o));
+    let o = fairylab(&["egt", "KX.K", "--pieces", d, "--board", "5x5", "--quiet"]);
+    assert_ok(&o);
+    assert!(stdout(&o).contains("KX.K on 5x5"));
+    let o = fairylab(&["egt", "KY.K", "--betza", "Y=WfF", "--board", "6x6", "--quiet"]);
+    assert_ok(&o);
+    assert!(stdout(&o).contains("symmetry 2-fold"), "{}", stdout(&o));
+    let o = fairylab(&["egt", "KR.K", "-0", "--quiet"]);
+    assert_ok(&o);
+    assert!(stdout(&o).contains("longest white win: 2 moves"), "{}", stdout(&o));
+}
+
+#[test]
+fn bad_input_gets_one_clear_error() {
+    let defs = temp_path("egt", "bad-piecedef.ini");
+    std::fs::write(&defs, "N: 1,2,*\nZ: 1,1,s* 1,0s*\n").unwrap();
+    let d = defs.to_str().unwrap();
+    assert_bad_input(&["egt", "KQ.KZ"], "unknown piece letter 'Z'");
+    assert_bad_input(&["egt", "KZ.K", "--pieces", d], "line 2");
+    assert_bad_input(&["egt", "KQ.", "--quiet"], "royal");
+    assert_bad_input(&["egt", ".KQ", "--quiet"], "royal");
+    assert_bad_input(&["egt", "KQKR", "--quiet"], "period");
+    assert_bad_input(&["egt", "KQ.KR", "--max-memory", "1M"], "needs");
+    assert_bad_input(&["egt", "KQRBN.KQRBN"], "men");
+    assert_bad_input(&["egt", "KQ.K", "--board", "9x9"], "5 to 8");
+    assert_bad_input(&["egt", "KQ.K", "--betza", "A=xyz"], "Betza");
+    assert_bad_input(&["egt", "probe", "/nonexistent/file.egt", "--fen", "8/8/8/8/8/8/8/KQ5k w"], "/nonexistent/file.egt");
+    let junk = temp_path("egt", "junk.egt");
+    std::fs::write(&junk, "not a table\n").unwrap();
+    assert_bad_input(&["egt", "probe", junk.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/KQ5k w"], "not a valid table file");
+}
+
+#[test]
+fn probe_rejects_bad_positions() {
+    let file = temp_path("egt", "krk.egt");
+    let f = file.to_str().unwrap();
+    assert_ok(&fairylab(&["egt", "KR.K", "--out", f, "--quiet"]));
+    assert_bad_input(&["egt", "probe", f, "--fen", "8/8/8/8/8/8/KR6 w"], "ranks");
+    assert_bad_input(&["egt", "probe", f, "--fen", "8/8/8/8/8/8/8/KQ5k w"], "none of this file's endings");
+    assert_bad_input(&["egt", "probe", f, "--fen", "8/8/8/8/8/8/8/KR5k x"], "side to move");
+    assert_bad_input(&["egt", "probe", f, "--fen", "9/8/8/8/8/8/8/KR5k w"], "rank 8");
+    // Damage one payload byte: the checksum refuses the file.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    let damaged = temp_path("egt", "damaged.egt");
+    std::fs::write(&damaged, bytes).unwrap();
+    assert_bad_input(&["egt", "probe", damaged.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/KR5k w"], "checksum");
+}
