@@ -65,6 +65,9 @@ pub(crate) struct AnalyseArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
     hash: u64,
+    /// Endgame table files (`fairylab egt ... --out FILE`) the search uses as exact knowledge.
+    #[arg(long, value_name = "FILE")]
+    tables: Vec<std::path::PathBuf>,
 }
 
 /// Arguments of `fairylab solve`.
@@ -103,6 +106,18 @@ pub(crate) struct PlayArgs {
     /// Seed for chance events (dice) in chance variants.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Endgame table files the engine uses as exact knowledge.
+    #[arg(long, value_name = "FILE")]
+    tables: Vec<std::path::PathBuf>,
+}
+
+/// The engine's endgame tables from `--tables` files (none given: none).
+fn tablebase(files: &[std::path::PathBuf]) -> Result<Option<std::sync::Arc<egt::tablebase::Tablebase>>> {
+    if files.is_empty() {
+        return Ok(None);
+    }
+    let paths: Vec<&std::path::Path> = files.iter().map(|p| p.as_path()).collect();
+    Ok(Some(std::sync::Arc::new(egt::tablebase::Tablebase::load(&paths)?)))
 }
 
 /// The search bench (or the perft bench with `--perft`).
@@ -298,6 +313,7 @@ pub(crate) fn analyse(a: &AnalyseArgs, out: &mut impl Write) -> Result<()> {
         (None, None) => Limits::depth(12),
     };
     let mut engine = Engine::with_hash(a.hash as usize);
+    engine.set_tablebase(tablebase(&a.tables)?);
     let mut lines = Vec::new();
     let result = engine.search(pos.clone(), game.hashes(), limits, |i| lines.push(format_info(&pos, i)));
     for l in lines {
@@ -316,6 +332,7 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
     let mut game = Game::new(position(v, a.fen.as_deref())?);
     let human = if a.color == "white" { Color::White } else { Color::Black };
     let mut engine = Engine::new();
+    engine.set_tablebase(tablebase(&a.tables)?);
     let mut rng = rules::chance::seeded_rng(a.seed);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();

@@ -368,7 +368,9 @@ fn line_command(a: &ProbeArgs, out: &mut impl Write) -> Result<()> {
     for (i, (m, fen)) in moves.iter().enumerate() {
         let end = match &m.next {
             None => "  (royal captured)".to_string(),
-            Some(next) if i + 1 == moves.len() => game_over(&family, next).map_or(String::new(), |e| format!("  ({e})")),
+            Some(next) if i + 1 == moves.len() => {
+                game_over(&family, next).map_or(String::new(), |e| format!("  ({e})"))
+            }
             Some(_) => String::new(),
         };
         writeln!(out, "{:>3}. {} {:<10} {:<12} {fen}{end}", i / 2 + 1, side(stm), m.text, describe(m.value))?;

@@ -79,10 +79,16 @@ fn bad_input_gets_one_clear_error() {
     assert_bad_input(&["egt", "KQRBN.KQRBN"], "men");
     assert_bad_input(&["egt", "KQ.K", "--board", "9x9"], "5 to 8");
     assert_bad_input(&["egt", "KQ.K", "--betza", "A=xyz"], "Betza");
-    assert_bad_input(&["egt", "probe", "/nonexistent/file.egt", "--fen", "8/8/8/8/8/8/8/KQ5k w"], "/nonexistent/file.egt");
+    assert_bad_input(
+        &["egt", "probe", "/nonexistent/file.egt", "--fen", "8/8/8/8/8/8/8/KQ5k w"],
+        "/nonexistent/file.egt",
+    );
     let junk = temp_path("egt", "junk.egt");
     std::fs::write(&junk, "not a table\n").unwrap();
-    assert_bad_input(&["egt", "probe", junk.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/KQ5k w"], "not a valid table file");
+    assert_bad_input(
+        &["egt", "probe", junk.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/KQ5k w"],
+        "not a valid table file",
+    );
 }
 
 #[test]
@@ -101,4 +107,35 @@ fn probe_rejects_bad_positions() {
     let damaged = temp_path("egt", "damaged.egt");
     std::fs::write(&damaged, bytes).unwrap();
     assert_bad_input(&["egt", "probe", damaged.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/KR5k w"], "checksum");
+}
+
+#[test]
+fn engines_use_table_files() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let file = temp_path("egt", "kqk-dtm.egt");
+    let f = file.to_str().unwrap();
+    assert_ok(&fairylab(&["egt", "KQ.K", "-m", "--out", f, "--quiet"]));
+    // analyse: a KQK win in 10 is beyond depth 2, but the table knows it.
+    let o = fairylab(&["analyse", "--fen", "8/8/8/5k2/8/8/1Q6/K7 w - - 0 1", "--depth", "2", "--tables", f]);
+    assert_ok(&o);
+    assert!(stdout(&o).contains("score mate 10"), "{}", stdout(&o));
+    // UCI: TablePath loads the file; a missing file is an error line and the engine goes on.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fairylab"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("uci starts");
+    let input = format!(
+        "uci\nsetoption name TablePath value /nonexistent.egt\nsetoption name TablePath value {f}\n\
+         position fen 8/8/8/5k2/8/8/1Q6/K7 w - - 0 1\ngo depth 2\nisready\nquit\n"
+    );
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
+    let out = child.wait_with_output().expect("uci ends");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("info string error: TablePath: /nonexistent.egt"), "{text}");
+    assert!(text.contains("info string endgame tables: KQ.K (DTM)"), "{text}");
+    assert!(text.contains("score mate 10"), "{text}");
+    assert!(text.contains("readyok"), "{text}");
 }

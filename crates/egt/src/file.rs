@@ -92,7 +92,7 @@ pub fn steps_text(m: &Movement) -> String {
 }
 
 /// Whether two movements have the same atoms, in any order.
-fn same_moves(a: &Movement, b: &Movement) -> bool {
+pub(crate) fn same_moves(a: &Movement, b: &Movement) -> bool {
     let key = |m: &Movement| {
         let mut v: Vec<String> = steps_text(m).split(' ').map(str::to_string).collect();
         v.sort();

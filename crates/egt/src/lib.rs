@@ -23,6 +23,7 @@ pub mod probe;
 pub mod stats;
 pub mod symmetry;
 pub mod table;
+pub mod tablebase;
 pub mod value;
 
 pub use board::BoardShape;

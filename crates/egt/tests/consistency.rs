@@ -154,9 +154,7 @@ fn thread_count_changes_no_byte() {
 #[test]
 fn small_boards_and_new_pieces_are_consistent() {
     let mut pieces = PieceSet::orthodox();
-    pieces
-        .add_piecedef("X: 1,0,3*\nL: 1,1,* 2,2,* 0,1,n+\nF: 1,1,*\n", false)
-        .expect("pieces");
+    pieces.add_piecedef("X: 1,0,3*\nL: 1,1,* 2,2,* 0,1,n+\nF: 1,1,*\n", false).expect("pieces");
     pieces.add_betza('Y', "WfF").expect("betza");
     let five = BoardShape::new(5, 5).expect("5x5");
     for (material, board, metric) in [

@@ -11,6 +11,7 @@ use crate::score::{Score, Value, INFINITE, MATE_BOUND};
 use crate::search::Searcher;
 use crate::time::Limits;
 use crate::tt::{Tt, DEFAULT_MB};
+use egt::tablebase::Tablebase;
 use rules::{Move, Position, Variant};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -121,6 +122,7 @@ pub struct Engine {
     running: Option<(JoinHandle<Box<State>>, Arc<AtomicBool>)>,
     params: Option<SearchParams>,
     hash_mb: usize,
+    tablebase: Option<Arc<Tablebase>>,
 }
 
 impl Default for Engine {
@@ -137,7 +139,18 @@ impl Engine {
 
     /// An engine with a table of `mb` MiB.
     pub fn with_hash(mb: usize) -> Engine {
-        Engine { state: Some(State::new(mb)), running: None, params: None, hash_mb: mb }
+        Engine { state: Some(State::new(mb)), running: None, params: None, hash_mb: mb, tablebase: None }
+    }
+
+    /// Endgame tables the search probes as exact knowledge (`None`: none).
+    pub fn set_tablebase(&mut self, tablebase: Option<Arc<Tablebase>>) {
+        self.wait();
+        self.tablebase = tablebase;
+    }
+
+    /// The endgame tables in use.
+    pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
+        self.tablebase.as_ref()
     }
 
     /// Overrides the per-variant search parameters (tests use [`SearchParams::exact`]).
@@ -187,13 +200,14 @@ impl Engine {
         let mut state = self.state.take().unwrap_or_else(|| State::new(self.hash_mb));
         let stop = AtomicBool::new(false);
         let params = self.params;
+        let tb = self.tablebase.clone();
         let result = std::thread::scope(|scope| {
             let state = &mut state;
             let stop = &stop;
             let handle = std::thread::Builder::new()
                 .name("search".into())
                 .stack_size(SEARCH_STACK)
-                .spawn_scoped(scope, move || run(state, params, &pos, game, limits, stop, &mut on_info));
+                .spawn_scoped(scope, move || run(state, params, tb.as_deref(), &pos, game, limits, stop, &mut on_info));
             match handle {
                 Ok(h) => h.join().ok(),
                 Err(_) => None,
@@ -217,9 +231,11 @@ impl Engine {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let params = self.params;
+        let tb = self.tablebase.clone();
         let spawned = std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK).spawn(move || {
-            let result =
-                run(&mut state, params, &pos, &game, limits, &flag, &mut |i: &Info| report(Report::Info(i.clone())));
+            let result = run(&mut state, params, tb.as_deref(), &pos, &game, limits, &flag, &mut |i: &Info| {
+                report(Report::Info(i.clone()))
+            });
             if limits.infinite {
                 while !flag.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(2));
@@ -262,9 +278,11 @@ impl Engine {
 }
 
 /// Iterative deepening with aspiration windows.
+#[allow(clippy::too_many_arguments)]
 fn run(
     state: &mut State,
     params: Option<SearchParams>,
+    tablebase: Option<&Tablebase>,
     pos: &Position,
     game: &[u64],
     limits: Limits,
@@ -285,6 +303,7 @@ fn run(
     }
     let tt = &state.tt;
     let mut searcher = Searcher::new(tt, &eval, params, &mut state.history, stop, game);
+    searcher.tablebase = tablebase.and_then(|t| t.bind(pos.variant()));
     searcher.set_limits(limits.nodes, budget.map(|(_, hard)| start + hard));
     let mut prev: Value = 0;
     for depth in 1..=max_depth {

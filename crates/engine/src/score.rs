@@ -14,6 +14,9 @@ pub const INFINITE: Value = MATE + 1;
 pub const MATE_BOUND: Value = MATE - 1_000;
 /// The value of a draw.
 pub const DRAW: Value = 0;
+/// A win an endgame table proves without a mate distance (DTC), less the plies to conversion:
+/// above every evaluation, below every mate.
+pub const TB_WIN: Value = 20_000;
 
 /// The value of being mated `ply` plies from the root.
 pub const fn mated_in(ply: usize) -> Value {

@@ -5,9 +5,11 @@
 use crate::eval::{Evaluator, PawnCache};
 use crate::history::{History, PieceTo, MAX_PLY};
 use crate::params::SearchParams;
-use crate::score::{from_tt, mate_in, mated_in, to_tt, Value, DRAW, INFINITE, MATE_BOUND};
+use crate::score::{from_tt, mate_in, mated_in, to_tt, Value, DRAW, INFINITE, MATE_BOUND, TB_WIN};
 use crate::see::see_ge;
 use crate::tt::{Bound, Tt};
+use egt::tablebase::Bound as TableView;
+use egt::{Metric, Value as TableValue};
 use rules::chance::{Distribution, Event};
 use rules::variant::{InsufficientMaterial, WinCondition};
 use rules::{Move, MoveKind, MoveList, Position};
@@ -71,6 +73,8 @@ pub struct Searcher<'a> {
     evals: [Value; MAX_PLY + 2],
     /// The move a singular-extension search leaves out at each ply (0: none).
     excluded: [u32; MAX_PLY + 2],
+    /// Endgame tables that answer for this variant, probed below the root.
+    pub(crate) tablebase: Option<TableView<'a>>,
 }
 
 impl<'a> Searcher<'a> {
@@ -113,7 +117,31 @@ impl<'a> Searcher<'a> {
             moved: [PieceTo::NONE; MAX_PLY + 2],
             evals: [-INFINITE; MAX_PLY + 2],
             excluded: [0; MAX_PLY + 2],
+            tablebase: None,
         }
+    }
+
+    /// The exact value of `pos` from an endgame table, if one covers it: mate distances under
+    /// DTM; under DTC (no mate is claimed) a win is worth `TB_WIN` less 300 per man on the board
+    /// less the plies to conversion, so that converting into a smaller table counts as progress
+    /// although the distance starts again there.
+    #[inline]
+    fn probe_table(&self, pos: &Position, ply: usize) -> Option<Value> {
+        let tb = self.tablebase.as_ref()?;
+        if pos.board().occupied().count() as usize > tb.max_men() {
+            return None;
+        }
+        let (value, metric) = tb.probe(pos)?;
+        let plies = |n: u32, extra: usize| ply + 2 * n as usize + extra;
+        let men = pos.board().occupied().count() as Value;
+        Some(match (value, metric) {
+            (TableValue::Win(0), _) => mate_in(ply),
+            (TableValue::Win(n), Metric::Dtm) => mate_in(plies(n, 0) - 1),
+            (TableValue::Loss(n), Metric::Dtm) => mated_in(plies(n, 0)),
+            (TableValue::Win(n), Metric::Dtc) => TB_WIN - 300 * men - plies(n, 0) as Value,
+            (TableValue::Loss(n), Metric::Dtc) => -TB_WIN + 300 * men + plies(n, 0) as Value,
+            (TableValue::Draw | TableValue::Invalid, _) => DRAW,
+        })
     }
 
     /// Sets the node limit and the hard deadline.
@@ -380,6 +408,10 @@ impl<'a> Searcher<'a> {
         // Step 1. Terminal positions, draws and mate-distance pruning.
         if ply > 0 {
             if let Some(v) = self.terminal(pos, ply) {
+                self.count_node(ply);
+                return v;
+            }
+            if let Some(v) = self.probe_table(pos, ply) {
                 self.count_node(ply);
                 return v;
             }
@@ -698,6 +730,11 @@ impl<'a> Searcher<'a> {
         }
         if Searcher::king_lost(pos) {
             return mated_in(ply);
+        }
+        if ply > 0 {
+            if let Some(v) = self.probe_table(pos, ply) {
+                return v;
+            }
         }
         // The table: a cut-off from any search at least this deep, else its move and evaluation.
         let key = pos.hash();

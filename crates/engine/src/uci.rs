@@ -1,7 +1,7 @@
 //! The UCI protocol loop with Fairy-Stockfish's variant conventions (`UCI_Variant`, drops as
 //! `P@e4`, FENs with pockets and any board size), driving the [`Engine`] in the background.
 //!
-//! Commands: `uci`, `isready`, `setoption` (`Hash`, `Threads`, `Clear Hash`, `UCI_Variant`),
+//! Commands: `uci`, `isready`, `setoption` (`Hash`, `Threads`, `Clear Hash`, `TablePath`, `UCI_Variant`),
 //! `ucinewgame`, `position startpos|fen ... [moves ...]`, `go` (`wtime btime winc binc
 //! movestogo movetime nodes depth mate infinite ponder`, and `go perft N`), `stop`,
 //! `ponderhit`, `quit`, and `d` (a diagram with the FEN).
@@ -154,6 +154,7 @@ impl Uci {
         self.send(&format!("option name Hash type spin default {DEFAULT_MB} min 1 max {MAX_HASH_MB}"))?;
         self.send("option name Threads type spin default 1 min 1 max 1")?;
         self.send("option name Clear Hash type button")?;
+        self.send("option name TablePath type string default <empty>")?;
         let vars: String = variants::all().iter().map(|v| format!(" var {}", v.name)).collect();
         self.send(&format!("option name UCI_Variant type combo default chess{vars}"))?;
         self.send("uciok")
@@ -183,6 +184,17 @@ impl Uci {
             "clear hash" => {
                 self.stop_search();
                 self.engine.clear();
+            }
+            "tablepath" => {
+                self.stop_search();
+                match load_tables(&value) {
+                    Ok(tb) => {
+                        let what = tb.as_ref().map_or("no endgame tables".to_string(), |t| describe_tables(t));
+                        self.engine.set_tablebase(tb);
+                        self.send(&format!("info string {what}"))?;
+                    }
+                    Err(e) => self.error(&format!("TablePath: {e}"))?,
+                }
             }
             "uci_variant" => match variant_by_name(&value) {
                 Ok(v) => {
@@ -385,4 +397,22 @@ fn send_bestmove(out: &Output, root: &Position, r: &SearchResult) -> io::Result<
         Some(p) => send(out, &format!("bestmove {best_text} ponder {p}")),
         None => send(out, &format!("bestmove {best_text}")),
     }
+}
+
+/// Loads the `;`-separated table files of a `TablePath` value (`<empty>` or nothing: none).
+pub(crate) fn load_tables(value: &str) -> Result<Option<std::sync::Arc<egt::tablebase::Tablebase>>, egt::EgtError> {
+    let value = value.trim();
+    if value.is_empty() || value == "<empty>" {
+        return Ok(None);
+    }
+    let paths: Vec<&std::path::Path> =
+        value.split(';').map(str::trim).filter(|p| !p.is_empty()).map(std::path::Path::new).collect();
+    egt::tablebase::Tablebase::load(&paths).map(|t| Some(std::sync::Arc::new(t)))
+}
+
+/// One line naming the loaded tables.
+pub(crate) fn describe_tables(tb: &egt::tablebase::Tablebase) -> String {
+    let names: Vec<String> =
+        tb.families().iter().map(|f| format!("{} ({})", f.main().material, f.rules.metric)).collect();
+    format!("endgame tables: {}; up to {} men", names.join(", "), tb.max_men())
 }

@@ -218,6 +218,21 @@ impl XBoard {
                     self.send(&format!("Error (bad argument): {line}: {e}"))?;
                 }
             }
+            "egtpath" => match (args.first(), args.get(1..)) {
+                (Some(&"fairylab"), Some(paths)) if !paths.is_empty() => {
+                    self.abort();
+                    match crate::uci::load_tables(&paths.join(" ")) {
+                        Ok(tb) => {
+                            let what =
+                                tb.as_ref().map_or("no endgame tables".to_string(), |t| crate::uci::describe_tables(t));
+                            self.engine.set_tablebase(tb);
+                            self.send(&format!("# {what}"))?;
+                        }
+                        Err(e) => self.send(&format!("Error (bad table file): {e}"))?,
+                    }
+                }
+                _ => self.send(&format!("Error (unsupported table type, only fairylab): {line}"))?,
+            },
             "memory" => match args.first().and_then(|a| a.parse::<usize>().ok()).filter(|&mb| mb >= 1) {
                 Some(mb) => {
                     self.abort();
@@ -257,7 +272,7 @@ impl XBoard {
         }
         self.send(&format!(
             "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 \
-             colors=0 memory=1 myname=\"fairylab {}\" variants=\"{}\" done=1",
+             colors=0 memory=1 egt=\"fairylab\" myname=\"fairylab {}\" variants=\"{}\" done=1",
             env!("CARGO_PKG_VERSION"),
             names.join(",")
         ))

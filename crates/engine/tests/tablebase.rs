@@ -1,0 +1,100 @@
+//! Endgame tables as exact knowledge: with a KQ.KR table the search reports the table's mate
+//! distance from positions far beyond its horizon and plays a move that keeps it; without the
+//! table it does not; a table for other rules is not used.
+
+use egt::tablebase::Tablebase;
+use egt::{generate, BoardShape, Material, Metric, PieceSet, Request, TableRules};
+use engine::{Engine, Limits};
+use rules::{variants, Position};
+use std::sync::Arc;
+
+fn tables(metric: Metric) -> Arc<Tablebase> {
+    let pieces = PieceSet::orthodox();
+    let req = Request {
+        material: Material::parse("KQ.KR", &pieces).expect("material"),
+        board: BoardShape::default(),
+        rules: TableRules { metric, ..TableRules::default() },
+        pieces,
+        max_memory: 1 << 30,
+    };
+    Arc::new(Tablebase::new(vec![generate(&req, &mut |_| {}).expect("generate")]).expect("usable tables"))
+}
+
+#[test]
+fn kqkr_mate_distances_come_from_the_table() {
+    let chess = variants::by_name("chess").expect("chess");
+    // KQKR's longest win under DTC (a long DTM win too), and its colour mirror.
+    let tb = tables(Metric::Dtm);
+    for fen in ["8/8/2k5/r7/8/8/8/K2Q4 w - - 0 1", "k2q4/8/8/8/R7/2K5/8/8 b - - 0 1"] {
+        let pos = Position::from_fen(chess, fen).expect("fen");
+        let bound = tb.bind(chess).expect("the table answers for chess");
+        let (value, metric) = bound.probe(&pos).expect("covered");
+        assert_eq!(metric, Metric::Dtm);
+        let egt::Value::Win(n) = value else { panic!("{fen}: {value:?}") };
+        let mut engine = Engine::new();
+        engine.set_tablebase(Some(tb.clone()));
+        let r = engine.search(pos.clone(), &[], Limits::depth(3), |_| {});
+        assert_eq!(r.score.to_string(), format!("mate {n}"), "{fen}");
+        // The move played keeps the win one move shorter.
+        let mut after = pos.clone();
+        after.play_unchecked(r.best.expect("a move"));
+        let (v2, _) = bound.probe(&after).expect("covered");
+        assert_eq!(v2, egt::Value::Loss(n - 1), "{fen}");
+        // Without the table a depth-3 search sees no mate.
+        let plain = Engine::new().search(pos, &[], Limits::depth(3), |_| {});
+        assert!(!plain.score.to_string().starts_with("mate"), "{fen}: {}", plain.score);
+    }
+}
+
+#[test]
+fn tables_under_other_rules_are_refused() {
+    let pieces = PieceSet::orthodox();
+    let req = Request {
+        material: Material::parse("KR.K", &pieces).expect("material"),
+        board: BoardShape::default(),
+        rules: TableRules { stalemate_wins: true, ..TableRules::default() },
+        pieces,
+        max_memory: 1 << 30,
+    };
+    let family = generate(&req, &mut |_| {}).expect("generate");
+    assert!(Tablebase::new(vec![family]).is_err());
+    // A 5x5 table does not answer for 8x8 chess.
+    let pieces = PieceSet::orthodox();
+    let req = Request {
+        material: Material::parse("KQ.K", &pieces).expect("material"),
+        board: BoardShape::new(5, 5).expect("5x5"),
+        rules: TableRules::default(),
+        pieces,
+        max_memory: 1 << 30,
+    };
+    let tb = Tablebase::new(vec![generate(&req, &mut |_| {}).expect("generate")]).expect("tb");
+    assert!(tb.bind(variants::by_name("chess").expect("chess")).is_none());
+    assert!(tb.bind(variants::by_name("gardner").expect("gardner")).is_some());
+}
+
+#[test]
+fn dtc_tables_drive_the_conversion() {
+    let chess = variants::by_name("chess").expect("chess");
+    let tb = tables(Metric::Dtc);
+    let bound = tb.bind(chess).expect("the table answers for chess");
+    let mut pos = Position::from_fen(chess, "8/8/2k5/r7/8/8/8/K2Q4 w - - 0 1").expect("fen");
+    let mut engine = Engine::new();
+    engine.set_tablebase(Some(tb.clone()));
+    // White plays table-optimal moves all the way to the conversion (31 moves), Black too.
+    let (egt::Value::Win(start), _) = bound.probe(&pos).expect("covered") else { panic!("a win") };
+    assert_eq!(start, 31);
+    for ply in 0..2 * start {
+        let r = engine.search(pos.clone(), &[], Limits::depth(2), |_| {});
+        let m = r.best.expect("a move");
+        let capture = pos.board().piece_at(m.to()).is_some();
+        pos.play_unchecked(m);
+        if capture {
+            assert_eq!(ply, 2 * start - 2, "the queen captures the rook on White's last move");
+            return;
+        }
+        let expected =
+            if ply % 2 == 0 { egt::Value::Loss(start - 1 - ply / 2) } else { egt::Value::Win(start - 1 - ply / 2) };
+        assert_eq!(bound.probe(&pos).expect("covered").0, expected, "ply {ply}");
+    }
+    panic!("no conversion");
+}
