@@ -40,6 +40,69 @@ pub(crate) struct BenchArgs {
     /// --sim: worker threads (default: all cores).
     #[arg(long, value_name = "T", requires = "sim", value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
+    /// Run the endgame-table bench instead: KQ.KR (DTC), KBB.KN (DTC, DTM), each in its own
+    /// process on all cores: wall and CPU seconds and peak memory against FairyGen's figures
+    /// and the targets (`--quick`: KQ.KR only).
+    #[arg(long, conflicts_with_all = ["perft", "sim", "reference"])]
+    egt: bool,
+}
+
+/// `bench --egt`: the endgames, FairyGen's CPU seconds (and MB) on this machine as the issue
+/// quotes them, and the wall-second target with 2 threads.
+const EGT_BENCH: [(&str, &[&str], Option<f64>, Option<f64>, f64); 3] = [
+    ("KQ.KR DTC", &["KQ.KR"], Some(2.6), None, 0.5),
+    ("KBB.KN DTC", &["KBB.KN"], Some(132.0), Some(163.0), 15.0),
+    ("KBB.KN DTM", &["KBB.KN", "-m"], None, None, 15.0),
+];
+
+/// `bench --egt`: each generation in a child process (so peak memory is its own), parsing the
+/// summary line `generated in W s wall, C s CPU, peak memory M`.
+fn egt_bench(quick: bool, out: &mut impl Write) -> Result<()> {
+    let exe = std::env::current_exe().context("cannot find the fairylab executable")?;
+    writeln!(
+        out,
+        "{:<12} {:>9} {:>9} {:>10} {:>14} {:>14} {:>10}",
+        "ending", "wall s", "CPU s", "peak MB", "FairyGen CPU s", "FairyGen MB", "target s"
+    )?;
+    out.flush()?;
+    for (name, args, fg_cpu, fg_mb, target) in EGT_BENCH.iter().take(if quick { 1 } else { EGT_BENCH.len() }) {
+        let o = std::process::Command::new(&exe)
+            .arg("egt")
+            .args(*args)
+            .output()
+            .with_context(|| format!("cannot run {} egt", exe.display()))?;
+        let err = String::from_utf8_lossy(&o.stderr);
+        if !o.status.success() {
+            bail!("egt {}: {}", args.join(" "), err.lines().last().unwrap_or("failed"));
+        }
+        let line = err.lines().find(|l| l.starts_with("generated in ")).context("no summary line from egt")?;
+        let num = |before: &str| -> Option<f64> {
+            let i = line.find(before)?;
+            line[..i].trim_end().rsplit([' ', ',']).next()?.parse().ok()
+        };
+        let (wall, cpu) = (num(" s wall").unwrap_or(f64::NAN), num(" s CPU").unwrap_or(f64::NAN));
+        let mb = line.rsplit("peak memory ").next().and_then(|m| {
+            let (n, unit) = m.trim().split_once(' ')?;
+            let n: f64 = n.parse().ok()?;
+            Some(match unit {
+                "KB" => n / 1000.0,
+                "GB" => n * 1000.0,
+                _ => n,
+            })
+        });
+        let opt = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.1}"));
+        writeln!(
+            out,
+            "{name:<12} {wall:>9.2} {cpu:>9.2} {:>10} {:>14} {:>14} {:>10.1}{}",
+            opt(mb),
+            opt(*fg_cpu),
+            opt(*fg_mb),
+            target,
+            if wall <= *target { "" } else { "  (slower than the target)" }
+        )?;
+        out.flush()?;
+    }
+    Ok(())
 }
 
 /// `bench --sim`: the target speed on this project's 2-core reference machine.
@@ -127,6 +190,9 @@ pub(crate) fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
     }
     if a.sim {
         return sim_bench(a.games.unwrap_or(2_000_000), a.threads, out);
+    }
+    if a.egt {
+        return egt_bench(a.quick, out);
     }
     // The reference runs first, so a reference that fails stops the command before output.
     let reference = a.reference.as_deref().map(reference_nps).transpose()?;
