@@ -5,7 +5,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use egt::fen::parse_fen;
 use egt::generate::{human_bytes, memory_needed};
-use egt::probe::{describe, expected_value, game_over, line, probe, value};
+use egt::probe::{describe, game_over, line, probe, value};
 use egt::{generate, BoardShape, Family, Material, Metric, PieceSet, Progress, Request, TableRules};
 use std::io::Write;
 use std::path::PathBuf;
@@ -382,45 +382,12 @@ fn line_command(a: &ProbeArgs, out: &mut impl Write) -> Result<()> {
 fn check_command(a: &CheckArgs, out: &mut impl Write) -> Result<()> {
     let family = Family::load(&a.file)?;
     let mut bad = 0u64;
-    for (ti, t) in family.tables.iter().enumerate() {
-        let n = t.material.men().len();
-        let squares = family.board.squares() as u64;
-        let mut state = a.seed ^ (ti as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let mut next = move || {
-            // SplitMix64: a fixed, documented sequence of positions per seed.
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
-        let mut checked = 0u64;
-        while checked < a.samples {
-            let mut sq = [0u8; egt::material::MAX_MEN];
-            for s in sq.iter_mut().take(n) {
-                *s = (next() % squares) as u8;
-            }
-            if (0..n).any(|x| (0..x).any(|y| sq[x] == sq[y])) {
-                continue;
-            }
-            let pos = egt::fen::ProbePosition { table: ti, squares: sq, stm: (next() & 1) as usize };
-            let (got, want) = (value(&family, &pos), expected_value(&family, &pos));
-            if got != want {
-                bad += 1;
-                if bad <= 10 {
-                    writeln!(
-                        out,
-                        "MISMATCH {} {}: stored {}, moves give {}",
-                        t.material,
-                        egt::fen::to_fen(&t.material, family.board, &sq, pos.stm),
-                        describe(got),
-                        describe(want)
-                    )?;
-                }
-            }
-            checked += 1;
+    for r in egt::probe::check(&family, a.samples, a.seed) {
+        for (fen, got, want) in &r.mismatches {
+            writeln!(out, "MISMATCH {} {fen}: stored {}, moves give {}", r.material, describe(*got), describe(*want))?;
         }
-        writeln!(out, "{}: {checked} positions checked", t.material)?;
+        writeln!(out, "{}: {} positions checked, {} disagree", r.material, r.checked, r.mismatch_count)?;
+        bad += r.mismatch_count;
     }
     if bad > 0 {
         bail!("{bad} positions disagree with their moves");

@@ -184,3 +184,57 @@ pub fn line(family: &Family, pos: &ProbePosition, max_plies: usize) -> Vec<(Prob
     }
     out
 }
+
+/// One table's result of [`check`].
+#[derive(Debug, Clone)]
+pub struct CheckResult {
+    /// The table's material.
+    pub material: String,
+    /// Positions checked.
+    pub checked: u64,
+    /// Up to ten disagreements: the FEN, the stored value and the value the moves give.
+    pub mismatches: Vec<(String, Value, Value)>,
+    /// All disagreements.
+    pub mismatch_count: u64,
+}
+
+/// Checks `samples` random placements (men on distinct squares, either side to move) of every
+/// table of a family: the stored value must equal [`expected_value`]. The placements come from a
+/// SplitMix64 stream of `seed` and the table's number, so a run is reproducible.
+pub fn check(family: &Family, samples: u64, seed: u64) -> Vec<CheckResult> {
+    let mut out = Vec::new();
+    for (ti, t) in family.tables.iter().enumerate() {
+        let n = t.material.men().len();
+        let squares = family.board.squares() as u64;
+        let mut state = seed ^ (ti as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut next = move || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let mut r =
+            CheckResult { material: t.material.to_string(), checked: 0, mismatches: Vec::new(), mismatch_count: 0 };
+        while r.checked < samples {
+            let mut sq = [0u8; crate::material::MAX_MEN];
+            for s in sq.iter_mut().take(n) {
+                *s = (next() % squares) as u8;
+            }
+            if (0..n).any(|x| (0..x).any(|y| sq[x] == sq[y])) {
+                continue;
+            }
+            let pos = ProbePosition { table: ti, squares: sq, stm: (next() & 1) as usize };
+            let (got, want) = (value(family, &pos), expected_value(family, &pos));
+            if got != want {
+                r.mismatch_count += 1;
+                if r.mismatches.len() < 10 {
+                    r.mismatches.push((to_fen(&t.material, family.board, &sq, pos.stm), got, want));
+                }
+            }
+            r.checked += 1;
+        }
+        out.push(r);
+    }
+    out
+}

@@ -4,8 +4,8 @@
 use egt::fen::ProbePosition;
 use egt::index::Squares;
 use egt::material::MAX_MEN;
-use egt::probe::{expected_value, value};
-use egt::{generate, BoardShape, Family, Material, Metric, PieceSet, Request, TableRules, Value};
+use egt::probe::value;
+use egt::{generate, BoardShape, Family, Material, Metric, PieceSet, Request, TableRules};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -38,24 +38,10 @@ fn random_position(f: &Family, table: usize, rng: &mut ChaCha8Rng) -> ProbePosit
 }
 
 /// Checks `samples` random positions of every table of the family.
-fn check(f: &Family, samples: usize) {
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
-    for ti in 0..f.tables.len() {
-        for _ in 0..samples {
-            let pos = random_position(f, ti, &mut rng);
-            let got = value(f, &pos);
-            let want = expected_value(f, &pos);
-            assert_eq!(
-                got,
-                want,
-                "{} {}: stored {:?}, moves give {:?}",
-                f.tables[ti].material,
-                egt::fen::to_fen(&f.tables[ti].material, f.board, &pos.squares, pos.stm),
-                got,
-                want
-            );
-            assert_ne!(got, Value::Invalid);
-        }
+fn check(f: &Family, samples: u64) {
+    for r in egt::probe::check(f, samples, 7) {
+        assert_eq!(r.checked, samples);
+        assert!(r.mismatch_count == 0, "{}: {} disagree, e.g. {:?}", r.material, r.mismatch_count, r.mismatches);
     }
 }
 
