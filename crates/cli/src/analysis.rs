@@ -49,11 +49,14 @@ pub(crate) struct BenchArgs {
 
 /// `bench --egt`: the endgames, FairyGen's CPU seconds (and MB) on this machine as the issue
 /// quotes them, and the wall-second target with 2 threads.
-const EGT_BENCH: [(&str, &[&str], Option<f64>, Option<f64>, f64); 3] = [
+const EGT_BENCH: [EgtBenchRow; 3] = [
     ("KQ.KR DTC", &["KQ.KR"], Some(2.6), None, 0.5),
     ("KBB.KN DTC", &["KBB.KN"], Some(132.0), Some(163.0), 15.0),
     ("KBB.KN DTM", &["KBB.KN", "-m"], None, None, 15.0),
 ];
+
+/// One `bench --egt` line: name, `egt` arguments, FairyGen CPU s and MB, target wall s.
+type EgtBenchRow = (&'static str, &'static [&'static str], Option<f64>, Option<f64>, f64);
 
 /// `bench --egt`: each generation in a child process (so peak memory is its own), parsing the
 /// summary line `generated in W s wall, C s CPU, peak memory M`.
