@@ -241,6 +241,10 @@ impl Indexer {
     /// The colex rank of a set of squares (sorted in place).
     #[inline]
     fn rank(&self, s: &mut [u8]) -> u64 {
+        if let [a, b] = *s {
+            let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+            return self.binom[usize::from(lo)][1] + self.binom[usize::from(hi)][2];
+        }
         s.sort_unstable();
         s.iter().enumerate().map(|(j, &x)| self.binom[usize::from(x)][j + 1]).sum()
     }
@@ -262,8 +266,20 @@ impl Indexer {
     #[inline]
     pub fn decode(&self, idx: u64) -> Squares {
         let mut sq = [0u8; MAX_MEN];
-        for slot in &self.slots {
-            let v = (idx / slot.stride) % slot.size;
+        let mut x = idx;
+        for (i, slot) in self.slots.iter().enumerate().rev() {
+            let v = if i == 0 {
+                x
+            } else if slot.size.is_power_of_two() {
+                let v = x & (slot.size - 1);
+                x >>= slot.size.trailing_zeros();
+                v
+            } else {
+                let q = x / slot.size;
+                let v = x - q * slot.size;
+                x = q;
+                v
+            };
             if slot.first == 0 {
                 sq[0] = self.group.domain()[v as usize];
             } else if slot.k == 1 {
@@ -276,24 +292,37 @@ impl Indexer {
         sq
     }
 
+    /// The man of the last slot when it is a single man (stride 1), with the number of squares:
+    /// consecutive indices then move that man one square on.
+    pub fn last_single(&self) -> Option<(usize, u64)> {
+        let slot = self.slots.last()?;
+        (self.slots.len() >= 2 && slot.k == 1).then_some((slot.first, slot.size))
+    }
+
     /// Whether an index is a real, canonical position: men on distinct squares, and the index its
     /// own canonical one. Returns the squares when it is.
     pub fn valid(&self, idx: u64) -> Option<Squares> {
         let sq = self.decode(idx);
+        self.is_valid(&sq).then_some(sq)
+    }
+
+    /// Whether decoded squares are a real, canonical position (see [`Indexer::valid`]).
+    #[inline]
+    pub fn is_valid(&self, sq: &Squares) -> bool {
         let mut seen = 0u64;
         for &s in &sq[..self.men] {
             if seen & (1 << s) != 0 {
-                return None;
+                return false;
             }
             seen |= 1 << s;
         }
         // Stored: the second man's square is its smallest image under the royal's transforms.
         let ts = self.group.to_domain(sq[0]);
         let stored = ts.len() == 1 || self.slots.len() < 2 || {
-            let own = self.slot_value(1, 0, &sq);
-            ts.iter().all(|&t| self.slot_value(1, t, &sq) >= own)
+            let own = self.slot_value(1, 0, sq);
+            ts.iter().all(|&t| self.slot_value(1, t, sq) >= own)
         };
-        stored.then_some(sq)
+        stored
     }
 }
 
