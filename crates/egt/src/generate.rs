@@ -37,6 +37,8 @@ use rayon::prelude::*;
 
 /// Positions per chunk: the unit of parallel tasks and of the per-level bookkeeping (64 divides it).
 const CHUNK: u64 = 1 << 12;
+/// Positions per level mark (64 divides it): a level's frontier is looked for in the marked runs.
+const MARK: u64 = 1 << 8;
 
 /// What generation reports as it goes.
 #[derive(Debug, Clone)]
@@ -86,7 +88,7 @@ pub fn memory_needed(material: &Material, board: BoardShape) -> u64 {
     let sizes: Vec<u64> =
         plan(material).iter().map(|(m, _)| crate::index::Indexer::new(m, group.clone()).size()).collect();
     let main = sizes.last().copied().unwrap_or(0);
-    2 * sizes.iter().sum::<u64>() + 2 * main.div_ceil(8)
+    2 * sizes.iter().sum::<u64>() + main.div_ceil(8)
 }
 
 /// Generates the family of `req.material`, calling `progress` as it goes (from the calling thread).
@@ -164,14 +166,13 @@ struct Generator<'a> {
     /// Distinct sub-endings per captured side: `subs[side]` are captures of that side's men.
     subs: [Vec<Capture<'a>>; 2],
     royal: [usize; 2],
-    /// The frontier being expanded: one side's positions decided at the previous level.
-    fresh: Bitmap,
     cand: Bitmap,
-    /// Per side and chunk: one more than the last level that decided a position there (0: none).
+    /// Per side and run of `MARK` positions: one more than the last level that decided a position
+    /// there (0: none).
     marks: [Vec<AtomicU8>; 2],
     /// Per chunk: whether `cand` has bits there.
     cand_marks: Vec<AtomicBool>,
-    /// Per side: the chunks with positions decided at the previous level, and how many there are.
+    /// Per side: the runs with positions decided at the previous level, and how many there are.
     active: [Vec<u32>; 2],
     counts: [u64; 2],
     /// Per side: valid positions not decided yet.
@@ -194,14 +195,13 @@ impl<'a> Generator<'a> {
             }
         }
         let chunks = size.div_ceil(CHUNK) as usize;
-        let marks = || (0..chunks).map(|_| AtomicU8::new(0)).collect::<Vec<_>>();
+        let marks = || (0..size.div_ceil(MARK)).map(|_| AtomicU8::new(0)).collect::<Vec<_>>();
         Generator {
             t,
             family,
             rules,
             subs,
             royal: [t.material.royal(WHITE), t.material.royal(BLACK)],
-            fresh: Bitmap::new(size),
             cand: Bitmap::new(size),
             marks: [marks(), marks()],
             cand_marks: (0..chunks).map(|_| AtomicBool::new(false)).collect(),
@@ -232,7 +232,18 @@ impl<'a> Generator<'a> {
     /// The positions of chunk `c`.
     #[inline]
     fn chunk(&self, c: usize) -> std::ops::Range<u64> {
-        c as u64 * CHUNK..((c as u64 + 1) * CHUNK).min(self.t.size())
+        self.run_of(c, CHUNK)
+    }
+
+    /// The positions of run `c` of `len` positions.
+    #[inline]
+    fn run_of(&self, c: usize, len: u64) -> std::ops::Range<u64> {
+        c as u64 * len..((c as u64 + 1) * len).min(self.t.size())
+    }
+
+    /// The number of chunks.
+    fn chunks(&self) -> usize {
+        self.t.size().div_ceil(CHUNK) as usize
     }
 
     /// Calls `f(idx, squares)` for the indices of chunk `c` in order, decoding incrementally when
@@ -292,18 +303,16 @@ impl<'a> Generator<'a> {
     /// After level `p`: per side, the chunks it decided positions in and how many.
     fn end_level(&mut self, p: u32) {
         for s in [WHITE, BLACK] {
-            let found: Vec<(u32, u64)> = (0..self.marks[s].len())
+            let marks = &self.marks[s];
+            let active: Vec<u32> = (0..marks.len() as u32)
                 .into_par_iter()
-                .filter_map(|c| {
-                    if u32::from(self.marks[s][c].load(Relaxed)) != p + 1 {
-                        return None;
-                    }
-                    let n = self.chunk(c).filter(|&i| u32::from(self.t.value(s, i)) == p).count() as u64;
-                    Some((c as u32, n))
-                })
+                .filter(|&c| u32::from(marks[c as usize].load(Relaxed)) == p + 1)
                 .collect();
-            self.counts[s] = found.iter().map(|x| x.1).sum();
-            self.active[s] = found.into_iter().map(|x| x.0).collect();
+            self.counts[s] = active
+                .par_iter()
+                .map(|&c| self.run_of(c as usize, MARK).filter(|&i| u32::from(self.t.value(s, i)) == p).count() as u64)
+                .sum();
+            self.active[s] = active;
         }
     }
 
@@ -328,7 +337,7 @@ impl<'a> Generator<'a> {
     fn init(&self) -> u64 {
         let t = self.t;
         let bare = self.rules.bare_king_loses && t.material.is_bare(BLACK) && !t.material.is_bare(WHITE);
-        (0..self.marks[0].len())
+        (0..self.chunks())
             .into_par_iter()
             .map(|c| {
                 let mut valid = 0;
@@ -359,7 +368,7 @@ impl<'a> Generator<'a> {
     #[inline]
     fn decide(&self, s: usize, idx: u64, p: u32) {
         self.t.set(s, idx, p as u8);
-        let m = &self.marks[s][(idx / CHUNK) as usize];
+        let m = &self.marks[s][(idx / MARK) as usize];
         let v = (p + 1) as u8;
         if m.load(Relaxed) != v {
             m.store(v, Relaxed);
@@ -368,7 +377,7 @@ impl<'a> Generator<'a> {
 
     /// Decides at level `p` every undecided position of side `s` for which `test` holds.
     fn scan(&self, s: usize, p: u32, test: impl Fn(u64, &Squares) -> bool + Sync) {
-        (0..self.marks[s].len()).into_par_iter().for_each(|c| {
+        (0..self.chunks()).into_par_iter().for_each(|c| {
             self.for_each_in_chunk(c, |q, sq| {
                 if self.t.value(s, q) == DRAW && test(q, sq) {
                     self.decide(s, q, p);
@@ -377,39 +386,10 @@ impl<'a> Generator<'a> {
         });
     }
 
-    /// Fills `fresh` with the positions of side `s` decided at level `p - 1`.
-    fn fill_fresh(&self, s: usize, p: u32) {
-        let v = (p - 1) as u8;
-        self.active[s].par_iter().for_each(|&c| {
-            let r = self.chunk(c as usize);
-            let mut i = r.start;
-            while i < r.end {
-                let mut bits = 0u64;
-                for b in 0..64.min(r.end - i) {
-                    if self.t.value(s, i + b) == v {
-                        bits |= 1 << b;
-                    }
-                }
-                self.fresh.set_word((i / 64) as usize, bits);
-                i += 64;
-            }
-        });
-    }
-
-    /// Empties `fresh` after [`Generator::fill_fresh`] for side `s`.
-    fn clear_fresh(&self, s: usize) {
-        self.active[s].par_iter().for_each(|&c| {
-            let r = self.chunk(c as usize);
-            for w in (r.start / 64)..r.end.div_ceil(64) {
-                self.fresh.set_word(w as usize, 0);
-            }
-        });
-    }
-
-    /// Calls `f(i)` for every bit of `bm` in chunks `chunks`, in parallel.
-    fn for_each_bit(&self, bm: &Bitmap, chunks: &[u32], f: impl Fn(u64) + Sync) {
+    /// Calls `f(i)` for every bit of `bm` in the runs `chunks` of `len` positions, in parallel.
+    fn for_each_bit(&self, bm: &Bitmap, chunks: &[u32], len: u64, f: impl Fn(u64) + Sync) {
         chunks.par_iter().for_each(|&c| {
-            let r = self.chunk(c as usize);
+            let r = self.run_of(c as usize, len);
             for w in (r.start / 64)..r.end.div_ceil(64) {
                 let mut bits = bm.word(w as usize);
                 while bits != 0 {
@@ -421,7 +401,7 @@ impl<'a> Generator<'a> {
     }
 
     /// Calls `f(q)` for the index of every predecessor, with `s` to move, of the fresh positions (the
-    /// other side to move, in `fresh`) and of the sub-ending positions at level `p - 1`.
+    /// other side to move, decided at `p - 1`) and of the sub-ending positions at level `p - 1`.
     fn for_each_predecessor(
         &self,
         s: usize,
@@ -432,13 +412,19 @@ impl<'a> Generator<'a> {
         let t = self.t;
         let them = 1 - s;
         let null = self.rules.null_move && s == BLACK;
-        self.for_each_bit(&self.fresh, &self.active[them], |x| {
-            let sq = t.indexer.decode(x);
-            let o = t.moves.occupancy(&sq);
-            if null && pass_ok(x, &sq) {
-                f(x);
+        let v = (p - 1) as u8;
+        self.active[them].par_iter().for_each(|&c| {
+            for x in self.run_of(c as usize, MARK) {
+                if t.value(them, x) != v {
+                    continue;
+                }
+                let sq = t.indexer.decode(x);
+                let o = t.moves.occupancy(&sq);
+                if null && pass_ok(x, &sq) {
+                    f(x);
+                }
+                t.moves.for_each_unmove(&sq, &o, s, |m, from| t.indexer.for_each_index_after_move(x, &sq, m, from, &f));
             }
-            t.moves.for_each_unmove(&sq, &o, s, |m, from| t.indexer.for_each_index_after_move(x, &sq, m, from, &f));
         });
         // Un-captures: s captured a man of `them`, reaching a sub-ending position with `them` to move.
         for cap in self.subs[them].iter().filter(|_| p - 1 <= self.max_sub) {
@@ -487,7 +473,6 @@ impl<'a> Generator<'a> {
             self.scan(s, p, |q, sq| self.wins_now(s, q, sq, p));
             return;
         }
-        self.fill_fresh(them, p);
         let pass_ok = |x: u64, sq: &Squares| {
             // The pass wins only if Black has a legal move (it may not pass when stalemated) and the
             // position after it (White to move, same men) was lost at p - 1.
@@ -498,7 +483,6 @@ impl<'a> Generator<'a> {
                 self.decide(s, q, p);
             }
         });
-        self.clear_fresh(them);
     }
 
     /// Whether undecided `q` (side `s` to move) has a move to a position lost at level `p - 1`.
@@ -538,13 +522,13 @@ impl<'a> Generator<'a> {
             self.scan(s, p, |q, sq| bare || self.lost(s, q, sq, p));
             return;
         }
-        self.fill_fresh(them, p);
         self.for_each_predecessor(
             s,
             p,
             |_, _| true,
             |q| {
-                if t.value(s, q) == DRAW && self.cand.insert(q) {
+                // The value is tested once per candidate, when verifying: the bitmap is smaller.
+                if self.cand.insert(q) {
                     let m = &self.cand_marks[(q / CHUNK) as usize];
                     if !m.load(Relaxed) {
                         m.store(true, Relaxed);
@@ -552,13 +536,12 @@ impl<'a> Generator<'a> {
                 }
             },
         );
-        self.clear_fresh(them);
         let chunks: Vec<u32> = (0..self.cand_marks.len() as u32)
             .into_par_iter()
             .filter(|&c| self.cand_marks[c as usize].load(Relaxed))
             .collect();
-        self.for_each_bit(&self.cand, &chunks, |q| {
-            if self.lost(s, q, &t.indexer.decode(q), p) {
+        self.for_each_bit(&self.cand, &chunks, CHUNK, |q| {
+            if t.value(s, q) == DRAW && self.lost(s, q, &t.indexer.decode(q), p) {
                 self.decide(s, q, p);
             }
         });
