@@ -492,7 +492,7 @@ impl<'a> Generator<'a> {
         let target = (p - 1) as u8;
         let o = t.moves.occupancy(sq);
         let royal = self.royal[them];
-        let none = t.moves.for_each_move(sq, &o, s, |m, to, cap| {
+        let none = t.moves.for_each_move_last_first(sq, &o, s, |m, to, cap| {
             if cap == NONE {
                 t.value(them, t.indexer.index_after_move(q, sq, m, to)) != target
             } else if usize::from(cap) == royal {
@@ -560,7 +560,7 @@ impl<'a> Generator<'a> {
         let them = 1 - s;
         let o = t.moves.occupancy(sq);
         let royal = self.royal[them];
-        let all_lose = t.moves.for_each_move(sq, &o, s, |m, to, cap| {
+        let all_lose = t.moves.for_each_move_last_first(sq, &o, s, |m, to, cap| {
             if cap == NONE {
                 is_win(t.value(them, t.indexer.index_after_move(q, sq, m, to)))
             } else if usize::from(cap) == royal {

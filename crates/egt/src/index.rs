@@ -19,6 +19,13 @@ use crate::symmetry::SymmetryGroup;
 /// Men squares of a position, in the material's man order (unused entries are 0).
 pub type Squares = [u8; MAX_MEN];
 
+/// The colex rank of two distinct squares (`C(lo, 1) + C(hi, 2)`).
+#[inline]
+fn rank2(a: u8, b: u8) -> u64 {
+    let (lo, hi) = if a < b { (u64::from(a), u64::from(b)) } else { (u64::from(b), u64::from(a)) };
+    lo + hi * hi.saturating_sub(1) / 2
+}
+
 /// `C(n, k)` for `n <= 64`, `k <= MAX_MEN`.
 fn binomials() -> [[u64; MAX_MEN + 1]; 65] {
     let mut b = [[0u64; MAX_MEN + 1]; 65];
@@ -135,12 +142,15 @@ impl Indexer {
     #[inline]
     fn slot_value(&self, i: usize, t: u8, sq: &Squares) -> u64 {
         let g = &*self.group;
-        let map = |s: u8| if t == 0 { s } else { g.map(t, s) };
+        let mp = g.map_of(t);
+        let map = |s: u8| mp[usize::from(s)];
         let slot = &self.slots[i];
         if slot.first == 0 {
             g.domain_index(map(sq[0])) as u64
         } else if slot.k == 1 {
             u64::from(map(sq[slot.first]))
+        } else if slot.k == 2 {
+            rank2(map(sq[slot.first]), map(sq[slot.first + 1]))
         } else {
             let mut s = [0u8; MAX_MEN];
             for j in 0..slot.k {
@@ -195,6 +205,10 @@ impl Indexer {
             if slot.k == 1 {
                 return idx + u64::from(to) * slot.stride - u64::from(sq[m]) * slot.stride;
             }
+            if slot.k == 2 {
+                let other = sq[2 * slot.first + 1 - m];
+                return idx + rank2(to, other) * slot.stride - rank2(sq[m], other) * slot.stride;
+            }
             let mut s = [0u8; MAX_MEN];
             s[..slot.k].copy_from_slice(&sq[slot.first..slot.first + slot.k]);
             let old: u64 = self.rank(&mut s[..slot.k]);
@@ -241,10 +255,6 @@ impl Indexer {
     /// The colex rank of a set of squares (sorted in place).
     #[inline]
     fn rank(&self, s: &mut [u8]) -> u64 {
-        if let [a, b] = *s {
-            let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-            return self.binom[usize::from(lo)][1] + self.binom[usize::from(hi)][2];
-        }
         s.sort_unstable();
         s.iter().enumerate().map(|(j, &x)| self.binom[usize::from(x)][j + 1]).sum()
     }

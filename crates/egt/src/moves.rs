@@ -217,11 +217,27 @@ impl MoveTables {
         side: usize,
         mut f: impl FnMut(usize, u8, u8) -> bool,
     ) -> bool {
-        let theirs = o.side[1 - side];
-        for m in 0..self.men.len() {
-            if self.sides[m] != side {
-                continue;
-            }
+        (0..self.men.len()).all(|m| self.sides[m] != side || self.man_moves(sq, o, m, &mut f))
+    }
+
+    /// [`MoveTables::for_each_move`] with the men taken last first (the last man's moves stay
+    /// closest in the index, so an early stop there reads least memory).
+    #[inline]
+    pub fn for_each_move_last_first(
+        &self,
+        sq: &Squares,
+        o: &Occupancy,
+        side: usize,
+        mut f: impl FnMut(usize, u8, u8) -> bool,
+    ) -> bool {
+        (0..self.men.len()).rev().all(|m| self.sides[m] != side || self.man_moves(sq, o, m, &mut f))
+    }
+
+    /// The moves of man `m` for [`MoveTables::for_each_move`].
+    #[inline]
+    fn man_moves(&self, sq: &Squares, o: &Occupancy, m: usize, mut f: impl FnMut(usize, u8, u8) -> bool) -> bool {
+        let theirs = o.side[1 - self.sides[m]];
+        {
             let p = &self.pieces[self.men[m]];
             let from = sq[m];
             let mut quiet = p.leap_quiet[usize::from(from)] & !o.occ;
