@@ -37,6 +37,18 @@ impl Bitmap {
         self.words[(i >> 6) as usize].load(Relaxed) & (1u64 << (i & 63)) != 0
     }
 
+    /// The word holding bits `64 * w .. 64 * w + 64`.
+    #[inline]
+    pub fn word(&self, w: usize) -> u64 {
+        self.words[w].load(Relaxed)
+    }
+
+    /// Overwrites word `w` (see [`Bitmap::word`]).
+    #[inline]
+    pub fn set_word(&self, w: usize, bits: u64) {
+        self.words[w].store(bits, Relaxed);
+    }
+
     /// Removes everything.
     pub fn clear(&self) {
         self.words.par_iter().for_each(|w| w.store(0, Relaxed));

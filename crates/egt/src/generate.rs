@@ -20,6 +20,7 @@
 //! tables are identical for any thread count. What is undecided at the end is a draw. Under DTC a
 //! capture is a conversion: the sub-ending counts only as won (level 0) or lost (level 1).
 
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 use std::sync::Arc;
 
 use crate::bitmap::Bitmap;
@@ -34,8 +35,10 @@ use crate::table::{Family, Table};
 use crate::value::{is_win, Metric, TableRules, DRAW, INVALID, MAX_PLIES};
 use rayon::prelude::*;
 
-/// Positions per parallel task in whole-table passes.
-const CHUNK: u64 = 1 << 14;
+/// Positions per chunk: the unit of parallel tasks and of the per-level bookkeeping (64 divides it).
+const CHUNK: u64 = 1 << 12;
+/// Positions per level mark (64 divides it): a level's frontier is looked for in the marked runs.
+const MARK: u64 = 1 << 8;
 
 /// What generation reports as it goes.
 #[derive(Debug, Clone)]
@@ -85,7 +88,7 @@ pub fn memory_needed(material: &Material, board: BoardShape) -> u64 {
     let sizes: Vec<u64> =
         plan(material).iter().map(|(m, _)| crate::index::Indexer::new(m, group.clone()).size()).collect();
     let main = sizes.last().copied().unwrap_or(0);
-    2 * sizes.iter().sum::<u64>() + 7 * main.div_ceil(8)
+    2 * sizes.iter().sum::<u64>() + main.div_ceil(8)
 }
 
 /// Generates the family of `req.material`, calling `progress` as it goes (from the calling thread).
@@ -145,7 +148,17 @@ struct Capture<'a> {
     table: &'a Table,
 }
 
+/// A forward scan of the undecided positions replaces the un-move marking of a loss level when the
+/// frontier times this exceeds the undecided positions (a verification is cheaper than a marking).
+const SCAN_LOSSES: u64 = 4;
+/// The same for win levels (a win test usually runs through every move).
+const SCAN_WINS: u64 = 1;
+
 /// The state of one table's generation.
+///
+/// Only the values are kept per position; the sets the levels work on are rebuilt from them: the
+/// won positions are the even values, the frontier of a level the previous level's value (found in
+/// the chunks that level marked), and the loss candidates a bitmap cleared chunk by chunk.
 struct Generator<'a> {
     t: &'a Table,
     family: &'a [Table],
@@ -153,10 +166,19 @@ struct Generator<'a> {
     /// Distinct sub-endings per captured side: `subs[side]` are captures of that side's men.
     subs: [Vec<Capture<'a>>; 2],
     royal: [usize; 2],
-    won: [Bitmap; 2],
-    fresh: [Bitmap; 2],
-    next: [Bitmap; 2],
     cand: Bitmap,
+    /// Per side and run of `MARK` positions: one more than the last level that decided a position
+    /// there (0: none).
+    marks: [Vec<AtomicU8>; 2],
+    /// Per chunk: whether `cand` has bits there.
+    cand_marks: Vec<AtomicBool>,
+    /// Per side: the runs with positions decided at the previous level, and how many there are.
+    active: [Vec<u32>; 2],
+    counts: [u64; 2],
+    /// Per side: valid positions not decided yet.
+    undecided: [u64; 2],
+    /// The highest level a sub-ending value starts.
+    max_sub: u32,
 }
 
 impl<'a> Generator<'a> {
@@ -172,17 +194,21 @@ impl<'a> Generator<'a> {
                 }
             }
         }
-        let bm = || [Bitmap::new(size), Bitmap::new(size)];
+        let chunks = size.div_ceil(CHUNK) as usize;
+        let marks = || (0..size.div_ceil(MARK)).map(|_| AtomicU8::new(0)).collect::<Vec<_>>();
         Generator {
             t,
             family,
             rules,
             subs,
             royal: [t.material.royal(WHITE), t.material.royal(BLACK)],
-            won: bm(),
-            fresh: bm(),
-            next: bm(),
             cand: Bitmap::new(size),
+            marks: [marks(), marks()],
+            cand_marks: (0..chunks).map(|_| AtomicBool::new(false)).collect(),
+            active: [Vec::new(), Vec::new()],
+            counts: [0, 0],
+            undecided: [0, 0],
+            max_sub: 0,
         }
     }
 
@@ -203,36 +229,66 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// The positions of chunk `c`.
+    #[inline]
+    fn chunk(&self, c: usize) -> std::ops::Range<u64> {
+        self.run_of(c, CHUNK)
+    }
+
+    /// The positions of run `c` of `len` positions.
+    #[inline]
+    fn run_of(&self, c: usize, len: u64) -> std::ops::Range<u64> {
+        c as u64 * len..((c as u64 + 1) * len).min(self.t.size())
+    }
+
+    /// The number of chunks.
+    fn chunks(&self) -> usize {
+        self.t.size().div_ceil(CHUNK) as usize
+    }
+
+    /// Calls `f(idx, squares)` for the indices of chunk `c` in order, decoding incrementally when
+    /// the last slot is a single man (the squares of invalid indices are meaningless).
+    #[inline]
+    fn for_each_in_chunk(&self, c: usize, mut f: impl FnMut(u64, &Squares)) {
+        let ix = &self.t.indexer;
+        let r = self.chunk(c);
+        let last = ix.last_single();
+        let mut sq = ix.decode(r.start);
+        for idx in r.clone() {
+            if idx != r.start {
+                match last {
+                    Some((m, n)) if u64::from(sq[m]) + 1 < n => sq[m] += 1,
+                    _ => sq = ix.decode(idx),
+                }
+            }
+            f(idx, &sq);
+        }
+    }
+
     fn run(mut self, progress: &mut dyn FnMut(&Progress)) -> Result<(), EgtError> {
         let name = self.t.material.to_string();
-        let seeds = self.init();
-        progress(&Progress::Level {
-            material: name.clone(),
-            plies: 0,
-            white: self.fresh[0].count(),
-            black: self.fresh[1].count(),
-        });
+        let valid = self.init();
+        self.end_level(0);
+        self.undecided = [valid - self.counts[0], valid - self.counts[1]];
+        progress(&Progress::Level { material: name.clone(), plies: 0, white: self.counts[0], black: self.counts[1] });
         let max_sub = self.max_sub_level();
-        let mut seeds = Some(seeds);
+        self.max_sub = max_sub;
         let mut p = 1u32;
         loop {
             for s in [WHITE, BLACK] {
                 if p % 2 == 1 {
                     if self.computes(s, false) {
-                        self.losses(s, p, seeds.as_ref().map(|x| &x[s]));
+                        self.losses(s, p);
                     }
                 } else if self.computes(s, true) {
                     self.wins(s, p);
                 }
             }
-            seeds = None;
-            let (w, b) = (self.next[0].count(), self.next[1].count());
+            self.end_level(p);
+            let (w, b) = (self.counts[0], self.counts[1]);
+            self.undecided[0] -= w;
+            self.undecided[1] -= b;
             progress(&Progress::Level { material: name.clone(), plies: p, white: w, black: b });
-            for s in 0..2 {
-                let (f, n) = (&mut self.fresh, &mut self.next);
-                f[s].swap(&mut n[s]);
-                n[s].clear();
-            }
             // Level p + 1 starts from what level p decided and from sub-ending values at level p.
             if w + b == 0 && p > max_sub {
                 return Ok(());
@@ -241,6 +297,22 @@ impl<'a> Generator<'a> {
             if p > MAX_PLIES {
                 return Err(EgtError::DistanceOverflow { material: name, max: MAX_PLIES / 2 });
             }
+        }
+    }
+
+    /// After level `p`: per side, the chunks it decided positions in and how many.
+    fn end_level(&mut self, p: u32) {
+        for s in [WHITE, BLACK] {
+            let marks = &self.marks[s];
+            let active: Vec<u32> = (0..marks.len() as u32)
+                .into_par_iter()
+                .filter(|&c| u32::from(marks[c as usize].load(Relaxed)) == p + 1)
+                .collect();
+            self.counts[s] = active
+                .par_iter()
+                .map(|&c| self.run_of(c as usize, MARK).filter(|&i| u32::from(self.t.value(s, i)) == p).count() as u64)
+                .sum();
+            self.active[s] = active;
         }
     }
 
@@ -260,83 +332,102 @@ impl<'a> Generator<'a> {
             .unwrap_or(0)
     }
 
-    /// Step 1: invalid positions, level 0, and the level-1 seeds (no move at all).
-    fn init(&mut self) -> [Bitmap; 2] {
+    /// Step 1: invalid positions and level 0. Returns the number of valid positions. (The positions
+    /// without a move that level 1 decides are found by its scan.)
+    fn init(&self) -> u64 {
         let t = self.t;
-        let size = t.size();
-        let seeds = [Bitmap::new(size), Bitmap::new(size)];
         let bare = self.rules.bare_king_loses && t.material.is_bare(BLACK) && !t.material.is_bare(WHITE);
-        let chunks = size.div_ceil(CHUNK);
-        (0..chunks).into_par_iter().for_each(|c| {
-            for idx in c * CHUNK..((c + 1) * CHUNK).min(size) {
-                let Some(sq) = t.indexer.valid(idx) else {
-                    t.set(WHITE, idx, INVALID);
-                    t.set(BLACK, idx, INVALID);
-                    continue;
-                };
-                let o = t.moves.occupancy(&sq);
-                for s in [WHITE, BLACK] {
+        (0..self.chunks())
+            .into_par_iter()
+            .map(|c| {
+                let mut valid = 0;
+                self.for_each_in_chunk(c, |idx, sq| {
+                    if !t.indexer.is_valid(sq) {
+                        t.set(WHITE, idx, INVALID);
+                        t.set(BLACK, idx, INVALID);
+                        return;
+                    }
+                    valid += 1;
                     if bare {
-                        if s == WHITE {
-                            self.decide(s, idx, 0);
-                        } else {
-                            seeds[s].insert(idx);
-                        }
-                        continue;
+                        self.decide(WHITE, idx, 0);
+                        return;
                     }
-                    if t.moves.can_capture_royal(&sq, o.occ, s) {
-                        if self.computes(s, true) {
+                    let occ = t.moves.occupancy(sq).occ;
+                    for s in [WHITE, BLACK] {
+                        if self.computes(s, true) && t.moves.can_capture_royal(sq, occ, s) {
                             self.decide(s, idx, 0);
                         }
-                        continue;
                     }
-                    let no_moves = t.moves.for_each_move(&sq, &o, s, |_, _, _| false);
-                    let mated = t.moves.in_check(&sq, o.occ, s) || self.rules.stalemate_wins;
-                    if no_moves && self.computes(s, false) && mated {
-                        seeds[s].insert(idx);
-                    }
+                });
+                valid
+            })
+            .sum()
+    }
+
+    /// Records a decision at level `p`.
+    #[inline]
+    fn decide(&self, s: usize, idx: u64, p: u32) {
+        self.t.set(s, idx, p as u8);
+        let m = &self.marks[s][(idx / MARK) as usize];
+        let v = (p + 1) as u8;
+        if m.load(Relaxed) != v {
+            m.store(v, Relaxed);
+        }
+    }
+
+    /// Decides at level `p` every undecided position of side `s` for which `test` holds.
+    fn scan(&self, s: usize, p: u32, test: impl Fn(u64, &Squares) -> bool + Sync) {
+        (0..self.chunks()).into_par_iter().for_each(|c| {
+            self.for_each_in_chunk(c, |q, sq| {
+                if self.t.value(s, q) == DRAW && test(q, sq) {
+                    self.decide(s, q, p);
+                }
+            });
+        });
+    }
+
+    /// Calls `f(i)` for every bit of `bm` in the runs `chunks` of `len` positions, in parallel.
+    fn for_each_bit(&self, bm: &Bitmap, chunks: &[u32], len: u64, f: impl Fn(u64) + Sync) {
+        chunks.par_iter().for_each(|&c| {
+            let r = self.run_of(c as usize, len);
+            for w in (r.start / 64)..r.end.div_ceil(64) {
+                let mut bits = bm.word(w as usize);
+                while bits != 0 {
+                    f(w * 64 + u64::from(bits.trailing_zeros()));
+                    bits &= bits - 1;
                 }
             }
         });
-        seeds
-    }
-
-    /// Records a decision at level `p` (wins also join the won set).
-    #[inline]
-    fn decide(&self, s: usize, idx: u64, p: u32) {
-        if p % 2 == 0 {
-            self.won[s].insert(idx);
-        }
-        self.t.set(s, idx, p as u8);
-        if p == 0 {
-            self.fresh[s].insert(idx);
-        } else {
-            self.next[s].insert(idx);
-        }
     }
 
     /// Calls `f(q)` for the index of every predecessor, with `s` to move, of the fresh positions (the
-    /// other side to move) and of the sub-ending positions at level `p - 1`.
+    /// other side to move, decided at `p - 1`) and of the sub-ending positions at level `p - 1`.
     fn for_each_predecessor(
         &self,
         s: usize,
         p: u32,
-        pass_ok: &(dyn Fn(u64, &Squares) -> bool + Sync),
-        f: &(dyn Fn(u64) + Sync),
+        pass_ok: impl Fn(u64, &Squares) -> bool + Sync,
+        f: impl Fn(u64) + Sync,
     ) {
         let t = self.t;
         let them = 1 - s;
         let null = self.rules.null_move && s == BLACK;
-        self.fresh[them].par_for_each(|x| {
-            let sq = t.indexer.decode(x);
-            let o = t.moves.occupancy(&sq);
-            if null && pass_ok(x, &sq) {
-                f(x);
+        let v = (p - 1) as u8;
+        self.active[them].par_iter().for_each(|&c| {
+            for x in self.run_of(c as usize, MARK) {
+                if t.value(them, x) != v {
+                    continue;
+                }
+                let sq = t.indexer.decode(x);
+                let o = t.moves.occupancy(&sq);
+                if null && pass_ok(x, &sq) {
+                    f(x);
+                }
+                t.moves.for_each_unmove(&sq, &o, s, |m, from| t.indexer.for_each_index_after_move(x, &sq, m, from, &f));
             }
-            t.moves.for_each_unmove(&sq, &o, s, |m, from| t.indexer.for_each_index_after_move(x, &sq, m, from, f));
         });
         // Un-captures: s captured a man of `them`, reaching a sub-ending position with `them` to move.
-        for cap in &self.subs[them] {
+        for cap in self.subs[them].iter().filter(|_| p - 1 <= self.max_sub) {
             let sub = cap.table;
             let chunks = sub.size().div_ceil(CHUNK);
             (0..chunks).into_par_iter().for_each(|c| {
@@ -365,7 +456,7 @@ impl<'a> Generator<'a> {
                                     csq[if k < j { k } else { k - 1 }]
                                 };
                             }
-                            t.indexer.for_each_stored(&q, f);
+                            t.indexer.for_each_stored(&q, &f);
                         });
                     }
                 }
@@ -373,73 +464,122 @@ impl<'a> Generator<'a> {
         }
     }
 
-    /// Step 2: wins at even level `p` for side to move `s`.
+    /// Step 2: wins at even level `p` for side to move `s`: the undecided predecessors of the
+    /// positions lost at `p - 1`, by un-moves from them or (large frontier) by a scan testing moves.
     fn wins(&self, s: usize, p: u32) {
         let t = self.t;
+        let them = 1 - s;
+        if self.counts[them] * SCAN_WINS > self.undecided[s] {
+            self.scan(s, p, |q, sq| self.wins_now(s, q, sq, p));
+            return;
+        }
         let pass_ok = |x: u64, sq: &Squares| {
             // The pass wins only if Black has a legal move (it may not pass when stalemated) and the
             // position after it (White to move, same men) was lost at p - 1.
             t.value(WHITE, x) == (p - 1) as u8 && t.moves.has_legal_move(sq, s)
         };
-        self.for_each_predecessor(s, p, &pass_ok, &|q| {
-            if self.won[s].insert(q) {
-                t.set(s, q, p as u8);
-                self.next[s].insert(q);
-            }
-        });
-    }
-
-    /// Step 3: losses at odd level `p` for side to move `s`.
-    fn losses(&self, s: usize, p: u32, seeds: Option<&Bitmap>) {
-        let t = self.t;
-        self.cand.clear();
-        let pass_ok = |_: u64, _: &Squares| true;
-        self.for_each_predecessor(s, p, &pass_ok, &|q| {
+        self.for_each_predecessor(s, p, pass_ok, |q| {
             if t.value(s, q) == DRAW {
-                self.cand.insert(q);
-            }
-        });
-        if let Some(seeds) = seeds {
-            seeds.par_for_each(|q| {
-                t.set(s, q, p as u8);
-                self.next[s].insert(q);
-            });
-        }
-        self.cand.par_for_each(|q| {
-            if t.value(s, q) == DRAW && self.lost(s, q, p) {
-                t.set(s, q, p as u8);
-                self.next[s].insert(q);
+                self.decide(s, q, p);
             }
         });
     }
 
-    /// Whether candidate `q` (side `s` to move) is lost at level `p`.
-    fn lost(&self, s: usize, q: u64, p: u32) -> bool {
+    /// Whether undecided `q` (side `s` to move) has a move to a position lost at level `p - 1`.
+    fn wins_now(&self, s: usize, q: u64, sq: &Squares, p: u32) -> bool {
         let t = self.t;
         let them = 1 - s;
-        let sq = t.indexer.decode(q);
-        let o = t.moves.occupancy(&sq);
+        let target = (p - 1) as u8;
+        let o = t.moves.occupancy(sq);
         let royal = self.royal[them];
-        let all_lose = t.moves.for_each_move(&sq, &o, s, |m, to, cap| {
+        let none = t.moves.for_each_move_last_first(sq, &o, s, |m, to, cap| {
             if cap == NONE {
-                self.won[them].contains(t.indexer.index_after_move(q, &sq, m, to))
+                t.value(them, t.indexer.index_after_move(q, sq, m, to)) != target
+            } else if usize::from(cap) == royal {
+                true
+            } else {
+                let j = usize::from(cap);
+                let Some(sub) = t.captures[j].map(|i| &self.family[i]) else { return true };
+                let v = sub.value_at(them, &after_capture(sq, t.indexer.men(), m, to, j));
+                self.sub_level(v) != Some(p - 1)
+            }
+        });
+        !none || (self.rules.null_move && s == BLACK && t.value(WHITE, q) == target && t.moves.has_legal_move(sq, s))
+    }
+
+    /// Step 3: losses at odd level `p` for side to move `s`: the undecided positions all of whose
+    /// moves reach positions won for the opponent, verified among the predecessors of the positions
+    /// won at `p - 1` or (large frontier, and level 1: positions without a move) by a scan.
+    fn losses(&self, s: usize, p: u32) {
+        let t = self.t;
+        let them = 1 - s;
+        if p == 1 || self.counts[them] * SCAN_LOSSES > self.undecided[s] {
+            let bare = p == 1
+                && s == BLACK
+                && self.rules.bare_king_loses
+                && t.material.is_bare(BLACK)
+                && !t.material.is_bare(WHITE);
+            self.scan(s, p, |q, sq| bare || self.lost(s, q, sq, p));
+            return;
+        }
+        self.for_each_predecessor(
+            s,
+            p,
+            |_, _| true,
+            |q| {
+                // The value is tested once per candidate, when verifying: the bitmap is smaller.
+                if self.cand.insert(q) {
+                    let m = &self.cand_marks[(q / CHUNK) as usize];
+                    if !m.load(Relaxed) {
+                        m.store(true, Relaxed);
+                    }
+                }
+            },
+        );
+        let chunks: Vec<u32> = (0..self.cand_marks.len() as u32)
+            .into_par_iter()
+            .filter(|&c| self.cand_marks[c as usize].load(Relaxed))
+            .collect();
+        self.for_each_bit(&self.cand, &chunks, CHUNK, |q| {
+            if t.value(s, q) == DRAW && self.lost(s, q, &t.indexer.decode(q), p) {
+                self.decide(s, q, p);
+            }
+        });
+        chunks.par_iter().for_each(|&c| {
+            self.cand_marks[c as usize].store(false, Relaxed);
+            let r = self.chunk(c as usize);
+            for w in (r.start / 64)..r.end.div_ceil(64) {
+                self.cand.set_word(w as usize, 0);
+            }
+        });
+    }
+
+    /// Whether undecided `q` (side `s` to move) is lost at level `p`.
+    fn lost(&self, s: usize, q: u64, sq: &Squares, p: u32) -> bool {
+        let t = self.t;
+        let them = 1 - s;
+        let o = t.moves.occupancy(sq);
+        let royal = self.royal[them];
+        let all_lose = t.moves.for_each_move_last_first(sq, &o, s, |m, to, cap| {
+            if cap == NONE {
+                is_win(t.value(them, t.indexer.index_after_move(q, sq, m, to)))
             } else if usize::from(cap) == royal {
                 false
             } else {
                 let j = usize::from(cap);
                 let Some(sub) = t.captures[j].map(|i| &self.family[i]) else { return false };
-                let v = sub.value_at(them, &after_capture(&sq, t.indexer.men(), m, to, j));
+                let v = sub.value_at(them, &after_capture(sq, t.indexer.men(), m, to, j));
                 is_win(v) && self.sub_level(v).is_some_and(|l| l < p)
             }
         });
         if !all_lose {
             return false;
         }
-        let legal = t.moves.has_legal_move(&sq, s);
-        if self.rules.null_move && s == BLACK && legal && !self.won[WHITE].contains(q) {
+        let legal = t.moves.has_legal_move(sq, s);
+        if self.rules.null_move && s == BLACK && legal && !is_win(t.value(WHITE, q)) {
             return false;
         }
-        legal || self.rules.stalemate_wins || t.moves.in_check(&sq, o.occ, s)
+        legal || self.rules.stalemate_wins || t.moves.in_check(sq, o.occ, s)
     }
 }
 

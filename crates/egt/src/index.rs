@@ -19,6 +19,13 @@ use crate::symmetry::SymmetryGroup;
 /// Men squares of a position, in the material's man order (unused entries are 0).
 pub type Squares = [u8; MAX_MEN];
 
+/// The colex rank of two distinct squares (`C(lo, 1) + C(hi, 2)`).
+#[inline]
+fn rank2(a: u8, b: u8) -> u64 {
+    let (lo, hi) = if a < b { (u64::from(a), u64::from(b)) } else { (u64::from(b), u64::from(a)) };
+    lo + hi * hi.saturating_sub(1) / 2
+}
+
 /// `C(n, k)` for `n <= 64`, `k <= MAX_MEN`.
 fn binomials() -> [[u64; MAX_MEN + 1]; 65] {
     let mut b = [[0u64; MAX_MEN + 1]; 65];
@@ -135,12 +142,15 @@ impl Indexer {
     #[inline]
     fn slot_value(&self, i: usize, t: u8, sq: &Squares) -> u64 {
         let g = &*self.group;
-        let map = |s: u8| if t == 0 { s } else { g.map(t, s) };
+        let mp = g.map_of(t);
+        let map = |s: u8| mp[usize::from(s)];
         let slot = &self.slots[i];
         if slot.first == 0 {
             g.domain_index(map(sq[0])) as u64
         } else if slot.k == 1 {
             u64::from(map(sq[slot.first]))
+        } else if slot.k == 2 {
+            rank2(map(sq[slot.first]), map(sq[slot.first + 1]))
         } else {
             let mut s = [0u8; MAX_MEN];
             for j in 0..slot.k {
@@ -194,6 +204,10 @@ impl Indexer {
             let slot = &self.slots[si];
             if slot.k == 1 {
                 return idx + u64::from(to) * slot.stride - u64::from(sq[m]) * slot.stride;
+            }
+            if slot.k == 2 {
+                let other = sq[2 * slot.first + 1 - m];
+                return idx + rank2(to, other) * slot.stride - rank2(sq[m], other) * slot.stride;
             }
             let mut s = [0u8; MAX_MEN];
             s[..slot.k].copy_from_slice(&sq[slot.first..slot.first + slot.k]);
@@ -262,8 +276,20 @@ impl Indexer {
     #[inline]
     pub fn decode(&self, idx: u64) -> Squares {
         let mut sq = [0u8; MAX_MEN];
-        for slot in &self.slots {
-            let v = (idx / slot.stride) % slot.size;
+        let mut x = idx;
+        for (i, slot) in self.slots.iter().enumerate().rev() {
+            let v = if i == 0 {
+                x
+            } else if slot.size.is_power_of_two() {
+                let v = x & (slot.size - 1);
+                x >>= slot.size.trailing_zeros();
+                v
+            } else {
+                let q = x / slot.size;
+                let v = x - q * slot.size;
+                x = q;
+                v
+            };
             if slot.first == 0 {
                 sq[0] = self.group.domain()[v as usize];
             } else if slot.k == 1 {
@@ -276,24 +302,37 @@ impl Indexer {
         sq
     }
 
+    /// The man of the last slot when it is a single man (stride 1), with the number of squares:
+    /// consecutive indices then move that man one square on.
+    pub fn last_single(&self) -> Option<(usize, u64)> {
+        let slot = self.slots.last()?;
+        (self.slots.len() >= 2 && slot.k == 1).then_some((slot.first, slot.size))
+    }
+
     /// Whether an index is a real, canonical position: men on distinct squares, and the index its
     /// own canonical one. Returns the squares when it is.
     pub fn valid(&self, idx: u64) -> Option<Squares> {
         let sq = self.decode(idx);
+        self.is_valid(&sq).then_some(sq)
+    }
+
+    /// Whether decoded squares are a real, canonical position (see [`Indexer::valid`]).
+    #[inline]
+    pub fn is_valid(&self, sq: &Squares) -> bool {
         let mut seen = 0u64;
         for &s in &sq[..self.men] {
             if seen & (1 << s) != 0 {
-                return None;
+                return false;
             }
             seen |= 1 << s;
         }
         // Stored: the second man's square is its smallest image under the royal's transforms.
         let ts = self.group.to_domain(sq[0]);
         let stored = ts.len() == 1 || self.slots.len() < 2 || {
-            let own = self.slot_value(1, 0, &sq);
-            ts.iter().all(|&t| self.slot_value(1, t, &sq) >= own)
+            let own = self.slot_value(1, 0, sq);
+            ts.iter().all(|&t| self.slot_value(1, t, sq) >= own)
         };
-        stored.then_some(sq)
+        stored
     }
 }
 

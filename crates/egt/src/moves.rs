@@ -59,6 +59,12 @@ struct PieceMoves {
     /// Origins of quiet leaps onto a square, and reverse rays of quiet rides.
     unleap_quiet: Vec<u64>,
     unrays: Rays,
+    /// Per square: the squares a capturing ride reaches on an empty board.
+    ride_attack: Vec<u64>,
+    /// Per square: those of them more than one capturing ride reaches (tested ray by ray).
+    ride_ambiguous: Vec<u64>,
+    /// `between[64 * from + to]`: the squares a capturing ride from `from` to `to` passes.
+    between: Vec<u64>,
 }
 
 impl PieceMoves {
@@ -72,6 +78,9 @@ impl PieceMoves {
             rays: Rays::default(),
             unleap_quiet: vec![0; n],
             unrays: Rays::default(),
+            ride_attack: vec![0; n],
+            ride_ambiguous: vec![0; n],
+            between: vec![0; 64 * n],
         };
         for sq in 0..n as u8 {
             let (f, r) = (i32::from(board.file(sq)), i32::from(board.rank(sq)));
@@ -110,6 +119,18 @@ impl PieceMoves {
                     } else if quiet {
                         out.push((sqs, true, false));
                     }
+                }
+            }
+            for (sqs, _, _) in rays.iter().filter(|r| r.2) {
+                let mut passed = 0u64;
+                for &t in sqs {
+                    let i = usize::from(sq);
+                    if pm.ride_attack[i] & (1 << t) != 0 {
+                        pm.ride_ambiguous[i] |= 1 << t;
+                    }
+                    pm.ride_attack[i] |= 1 << t;
+                    pm.between[64 * i + usize::from(t)] = passed;
+                    passed |= 1 << t;
                 }
             }
             pm.rays.push_square(rays);
@@ -196,11 +217,27 @@ impl MoveTables {
         side: usize,
         mut f: impl FnMut(usize, u8, u8) -> bool,
     ) -> bool {
-        let theirs = o.side[1 - side];
-        for m in 0..self.men.len() {
-            if self.sides[m] != side {
-                continue;
-            }
+        (0..self.men.len()).all(|m| self.sides[m] != side || self.man_moves(sq, o, m, &mut f))
+    }
+
+    /// [`MoveTables::for_each_move`] with the men taken last first (the last man's moves stay
+    /// closest in the index, so an early stop there reads least memory).
+    #[inline]
+    pub fn for_each_move_last_first(
+        &self,
+        sq: &Squares,
+        o: &Occupancy,
+        side: usize,
+        mut f: impl FnMut(usize, u8, u8) -> bool,
+    ) -> bool {
+        (0..self.men.len()).rev().all(|m| self.sides[m] != side || self.man_moves(sq, o, m, &mut f))
+    }
+
+    /// The moves of man `m` for [`MoveTables::for_each_move`].
+    #[inline]
+    fn man_moves(&self, sq: &Squares, o: &Occupancy, m: usize, mut f: impl FnMut(usize, u8, u8) -> bool) -> bool {
+        let theirs = o.side[1 - self.sides[m]];
+        {
             let p = &self.pieces[self.men[m]];
             let from = sq[m];
             let mut quiet = p.leap_quiet[usize::from(from)] & !o.occ;
@@ -298,8 +335,16 @@ impl MoveTables {
     #[inline]
     pub fn attacks(&self, m: usize, from: u8, to: u8, occ: u64) -> bool {
         let p = &self.pieces[self.men[m]];
-        if p.leap_capture[usize::from(from)] & (1 << to) != 0 {
+        let f = usize::from(from);
+        let bit = 1u64 << to;
+        if p.leap_capture[f] & bit != 0 {
             return true;
+        }
+        if p.ride_attack[f] & bit == 0 {
+            return false;
+        }
+        if p.ride_ambiguous[f] & bit == 0 {
+            return p.between[64 * f + usize::from(to)] & occ == 0;
         }
         for (ray, _, c) in p.rays.at(from) {
             if !c {

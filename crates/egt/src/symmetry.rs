@@ -154,6 +154,12 @@ impl SymmetryGroup {
         self.maps[usize::from(t)][usize::from(sq)]
     }
 
+    /// The square map of transform `t` (`map_of(t)[sq] == map(t, sq)`).
+    #[inline]
+    pub fn map_of(&self, t: u8) -> &[u8; 64] {
+        &self.maps[usize::from(t)]
+    }
+
     /// The transforms that take `sq` to its fundamental square.
     #[inline]
     pub fn to_domain(&self, sq: u8) -> &[u8] {
