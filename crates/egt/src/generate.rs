@@ -16,6 +16,12 @@
 //!   (a capture: a sub-ending win no longer than `p-1`), it has a legal move or is in check (else it
 //!   is stalemated: a draw, or with `-s` a loss), and, with `-0` for Black, the pass loses too.
 //!
+//! A level whose frontier is large against the undecided positions (ply 1 always) is done by a
+//! forward scan instead: every undecided position is tested directly (a win: some move reaches a
+//! position lost at `p-1`; a loss: as in step 3). The sets the levels work on are read back from
+//! the value bytes (won = even value; the frontier = the previous level's value, looked for only
+//! in the 256-position runs that level marked), so memory is the values plus one candidate bitmap.
+//!
 //! Each position is decided once, by the level it belongs to, whatever the thread interleaving: the
 //! tables are identical for any thread count. What is undecided at the end is a draw. Under DTC a
 //! capture is a conversion: the sub-ending counts only as won (level 0) or lost (level 1).
