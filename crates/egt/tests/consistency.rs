@@ -68,7 +68,7 @@ fn options_are_consistent() {
         ("KR.KN", TableRules { null_move: true, stalemate_wins: true, metric: Metric::Dtm, ..TableRules::default() }),
     ] {
         let f = family(material, BoardShape::default(), rules, PieceSet::orthodox());
-        check(&f, 20_000);
+        check(&f, 100_000);
     }
 }
 
@@ -151,6 +151,6 @@ fn small_boards_and_new_pieces_are_consistent() {
         ("KYY.K", BoardShape::new(6, 6).expect("6x6"), Metric::Dtm),
     ] {
         let f = family(material, board, TableRules { metric, ..TableRules::default() }, pieces.clone());
-        check(&f, 50_000);
+        check(&f, 100_000);
     }
 }
