@@ -77,6 +77,7 @@ fn bad_input_gets_one_clear_error() {
     assert_bad_input(&["egt", "KQKR", "--quiet"], "period");
     assert_bad_input(&["egt", "KQ.KR", "--max-memory", "1M"], "needs");
     assert_bad_input(&["egt", "KQRBN.KQRBN"], "men");
+    assert_bad_input(&["egt", "KNNNNNN.K"], "needs");
     assert_bad_input(&["egt", "KQ.K", "--board", "9x9"], "5 to 8");
     assert_bad_input(&["egt", "KQ.K", "--betza", "A=xyz"], "Betza");
     assert_bad_input(
@@ -100,6 +101,11 @@ fn probe_rejects_bad_positions() {
     assert_bad_input(&["egt", "probe", f, "--fen", "8/8/8/8/8/8/8/KQ5k w"], "none of this file's endings");
     assert_bad_input(&["egt", "probe", f, "--fen", "8/8/8/8/8/8/8/KR5k x"], "side to move");
     assert_bad_input(&["egt", "probe", f, "--fen", "9/8/8/8/8/8/8/KR5k w"], "rank 8");
+    // A truncated file is refused before anything is allocated for it.
+    let bytes = std::fs::read(&file).unwrap();
+    let truncated = temp_path("egt", "truncated.egt");
+    std::fs::write(&truncated, &bytes[..bytes.len() - 1]).unwrap();
+    assert_bad_input(&["egt", "probe", truncated.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/KR5k w"], "payload bytes");
     // Damage one payload byte: the checksum refuses the file.
     let mut bytes = std::fs::read(&file).unwrap();
     let last = bytes.len() - 1;

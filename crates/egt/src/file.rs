@@ -183,14 +183,17 @@ impl Family {
         let name = path.display().to_string();
         let bad = |reason: String| EgtError::BadFile { path: name.clone(), reason };
         let file = File::open(path).map_err(io(path))?;
+        let file_len = file.metadata().map_err(io(path))?.len();
         let mut r = BufReader::with_capacity(BUFFER, file);
         let mut line = String::new();
         r.by_ref().take(64).read_line(&mut line).map_err(io(path))?;
+        let mut header_len = line.len() as u64;
         if line.trim_end() != MAGIC {
             return Err(bad(format!("the first line is not {MAGIC:?}")));
         }
         line.clear();
         r.by_ref().take(1 << 20).read_line(&mut line).map_err(io(path))?;
+        header_len += line.len() as u64;
         let header: Header = serde_json::from_str(line.trim_end()).map_err(|e| bad(format!("bad header: {e}")))?;
         if header.format != 1 {
             return Err(bad(format!("format version {} (this build reads 1)", header.format)));
@@ -203,6 +206,18 @@ impl Family {
         }
         let main = Material::parse(&header.material, &pieces).map_err(|e| bad(e.to_string()))?;
         let group = Arc::new(SymmetryGroup::for_material(board, &main));
+        // The payload must be exactly what the header's tables need, before anything is allocated.
+        let mut expected = 0u64;
+        for ht in &header.tables {
+            let material = Material::parse(&ht.material, &pieces).map_err(|e| bad(e.to_string()))?;
+            expected = expected.saturating_add(crate::index::Indexer::size_of(&material, &group).saturating_mul(2));
+        }
+        if file_len.saturating_sub(header_len) != expected {
+            return Err(bad(format!(
+                "{} payload bytes, the header's tables need {expected} (truncated or not this format)",
+                file_len.saturating_sub(header_len)
+            )));
+        }
         let mut family = Family { board, rules: header.rules, pieces, group: group.clone(), tables: Vec::new() };
         let mut crc = crc32fast::Hasher::new();
         let mut buf = vec![0u8; BUFFER];

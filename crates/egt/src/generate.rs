@@ -90,11 +90,10 @@ fn plan(material: &Material) -> Vec<(Material, Vec<Option<usize>>)> {
 
 /// Bytes the generation of `material` would hold at its peak (all tables plus working sets).
 pub fn memory_needed(material: &Material, board: BoardShape) -> u64 {
-    let group = Arc::new(SymmetryGroup::for_material(board, material));
-    let sizes: Vec<u64> =
-        plan(material).iter().map(|(m, _)| crate::index::Indexer::new(m, group.clone()).size()).collect();
+    let group = SymmetryGroup::for_material(board, material);
+    let sizes: Vec<u64> = plan(material).iter().map(|(m, _)| crate::index::Indexer::size_of(m, &group)).collect();
     let main = sizes.last().copied().unwrap_or(0);
-    2 * sizes.iter().sum::<u64>() + main.div_ceil(8)
+    sizes.iter().fold(0u64, |a, &s| a.saturating_add(s.saturating_mul(2))).saturating_add(main.div_ceil(8))
 }
 
 /// Generates the family of `req.material`, calling `progress` as it goes (from the calling thread).

@@ -63,6 +63,25 @@ pub struct Indexer {
 }
 
 impl Indexer {
+    /// The number of indices `material` needs under `group`, without building anything
+    /// (saturating: a material too large for memory gives a huge number, never a panic).
+    pub fn size_of(material: &Material, group: &SymmetryGroup) -> u64 {
+        let squares = group.board().squares();
+        let binom = binomials();
+        let n = material.men().len();
+        let mut size = group.domain().len() as u64;
+        let mut i = 1;
+        while i < n {
+            let mut k = 1;
+            while i + k < n && material.identical(i, i + k) {
+                k += 1;
+            }
+            size = size.saturating_mul(binom[squares][k]);
+            i += k;
+        }
+        size
+    }
+
     /// The indexer of `material` under `group` (whose board it uses).
     pub fn new(material: &Material, group: Arc<SymmetryGroup>) -> Indexer {
         let squares = group.board().squares();
@@ -354,7 +373,8 @@ mod tests {
         ] {
             let m = Material::parse(name, &pieces).expect("material");
             let group = Arc::new(SymmetryGroup::for_material(board, &m));
-            let ix = Indexer::new(&m, group);
+            let ix = Indexer::new(&m, group.clone());
+            assert_eq!(Indexer::size_of(&m, &group), ix.size(), "{name}");
             let n = board.squares() as u8;
             for idx in 0..ix.size() {
                 let Some(sq) = ix.valid(idx) else { continue };
