@@ -17,6 +17,7 @@ pub mod file;
 pub mod generate;
 pub mod index;
 pub mod material;
+pub mod memory;
 pub mod moves;
 pub mod pieces;
 pub mod probe;

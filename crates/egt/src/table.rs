@@ -33,7 +33,12 @@ impl Table {
         let indexer = Indexer::new(&material, group.clone());
         let moves = MoveTables::new(group.board(), &material);
         let size = indexer.size() as usize;
-        let fresh = || (0..size).map(|_| AtomicU8::new(DRAW)).collect::<Vec<_>>();
+        let fresh = || {
+            let mut v: Vec<AtomicU8> = Vec::with_capacity(size);
+            crate::memory::advise_huge_pages(&v);
+            v.extend((0..size).map(|_| AtomicU8::new(DRAW)));
+            v
+        };
         Table { material, indexer, moves, captures, values: [fresh(), fresh()] }
     }
 
