@@ -341,7 +341,7 @@ impl<'a> Generator<'a> {
     /// without a move that level 1 decides are found by its scan.)
     fn init(&self) -> u64 {
         let t = self.t;
-        let bare = self.rules.bare_king_loses && t.material.is_bare(BLACK) && !t.material.is_bare(WHITE);
+        let bare = self.rules.bare_king_lost(&t.material);
         (0..self.chunks())
             .into_par_iter()
             .map(|c| {
@@ -519,11 +519,7 @@ impl<'a> Generator<'a> {
         let t = self.t;
         let them = 1 - s;
         if p == 1 || self.counts[them] * SCAN_LOSSES > self.undecided[s] {
-            let bare = p == 1
-                && s == BLACK
-                && self.rules.bare_king_loses
-                && t.material.is_bare(BLACK)
-                && !t.material.is_bare(WHITE);
+            let bare = p == 1 && s == BLACK && self.rules.bare_king_lost(&t.material);
             self.scan(s, p, |q, sq| bare || self.lost(s, q, sq, p));
             return;
         }

@@ -237,37 +237,35 @@ impl MoveTables {
     #[inline]
     fn man_moves(&self, sq: &Squares, o: &Occupancy, m: usize, mut f: impl FnMut(usize, u8, u8) -> bool) -> bool {
         let theirs = o.side[1 - self.sides[m]];
-        {
-            let p = &self.pieces[self.men[m]];
-            let from = sq[m];
-            let mut quiet = p.leap_quiet[usize::from(from)] & !o.occ;
-            while quiet != 0 {
-                let to = quiet.trailing_zeros() as u8;
-                quiet &= quiet - 1;
-                if !f(m, to, NONE) {
-                    return false;
-                }
+        let p = &self.pieces[self.men[m]];
+        let from = sq[m];
+        let mut quiet = p.leap_quiet[usize::from(from)] & !o.occ;
+        while quiet != 0 {
+            let to = quiet.trailing_zeros() as u8;
+            quiet &= quiet - 1;
+            if !f(m, to, NONE) {
+                return false;
             }
-            let mut caps = p.leap_capture[usize::from(from)] & theirs;
-            while caps != 0 {
-                let to = caps.trailing_zeros() as u8;
-                caps &= caps - 1;
-                if !f(m, to, o.who[usize::from(to)]) {
-                    return false;
-                }
+        }
+        let mut caps = p.leap_capture[usize::from(from)] & theirs;
+        while caps != 0 {
+            let to = caps.trailing_zeros() as u8;
+            caps &= caps - 1;
+            if !f(m, to, o.who[usize::from(to)]) {
+                return false;
             }
-            for (ray, q, c) in p.rays.at(from) {
-                for &to in ray {
-                    if o.occ & (1 << to) == 0 {
-                        if q && !f(m, to, NONE) {
-                            return false;
-                        }
-                    } else {
-                        if c && theirs & (1 << to) != 0 && !f(m, to, o.who[usize::from(to)]) {
-                            return false;
-                        }
-                        break;
+        }
+        for (ray, q, c) in p.rays.at(from) {
+            for &to in ray {
+                if o.occ & (1 << to) == 0 {
+                    if q && !f(m, to, NONE) {
+                        return false;
                     }
+                } else {
+                    if c && theirs & (1 << to) != 0 && !f(m, to, o.who[usize::from(to)]) {
+                        return false;
+                    }
+                    break;
                 }
             }
         }

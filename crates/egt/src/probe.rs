@@ -131,7 +131,7 @@ pub fn expected_value(family: &Family, pos: &ProbePosition) -> Value {
         Value::Loss(_) if rules.one_sided && s == WHITE => Value::Draw,
         v => v,
     };
-    if rules.bare_king_loses && t.material.is_bare(BLACK) && !t.material.is_bare(WHITE) {
+    if rules.bare_king_lost(&t.material) {
         return if s == WHITE { Value::Win(0) } else { Value::Loss(0) };
     }
     if t.moves.can_capture_royal(&sq, occ, s) {

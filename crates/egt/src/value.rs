@@ -59,6 +59,12 @@ impl Default for TableRules {
 }
 
 impl TableRules {
+    /// Whether `-b` decides `material` at once: Black has only its royal, White has more.
+    pub fn bare_king_lost(&self, material: &crate::material::Material) -> bool {
+        use crate::material::{BLACK, WHITE};
+        self.bare_king_loses && material.is_bare(BLACK) && !material.is_bare(WHITE)
+    }
+
     /// The options in FairyGen's command-line spelling (`-m -0 -s -b`, plus `--one-sided`).
     pub fn flags(&self) -> String {
         let mut out = Vec::new();

@@ -127,11 +127,7 @@ impl<'a> Searcher<'a> {
     /// although the distance starts again there.
     #[inline]
     fn probe_table(&self, pos: &Position, ply: usize) -> Option<Value> {
-        let tb = self.tablebase.as_ref()?;
-        if pos.board().occupied().count() as usize > tb.max_men() {
-            return None;
-        }
-        let (value, metric) = tb.probe(pos)?;
+        let (value, metric) = self.tablebase.as_ref()?.probe(pos)?;
         let plies = |n: u32, extra: usize| ply + 2 * n as usize + extra;
         let men = pos.board().occupied().count() as Value;
         Some(match (value, metric) {
