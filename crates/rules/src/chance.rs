@@ -23,6 +23,12 @@ pub enum ChanceRule {
         /// Denominator.
         denominator: u64,
     },
+    /// SnowFall: after every move a gift event happens with `percent` % probability and may
+    /// put pieces into both hands (`gift.rs`).
+    Gifts {
+        /// The game's SnowFall percentage (10..=24 in play; any 0..=100 accepted).
+        percent: u8,
+    },
 }
 
 /// What happened when a move met chance.
@@ -33,6 +39,8 @@ pub enum Event {
     Success,
     /// The move failed: nothing moved and the turn passed.
     Failure,
+    /// The move was played, then a gift event put these pieces into the hands.
+    Gift(crate::gift::Gifts),
 }
 
 /// A distribution is malformed.
@@ -141,8 +149,12 @@ pub fn seeded_rng(seed: u64) -> rand_chacha::ChaCha8Rng {
 impl Position {
     /// The chance outcomes of playing `m` (certain success in variants without chance).
     pub fn chance(&self, m: Move) -> Distribution<Event> {
-        let _ = m;
         match self.variant.chance {
+            ChanceRule::Gifts { percent } => {
+                let mut after = self.clone();
+                after.play_unchecked(m);
+                crate::gift::distribution(&after, percent)
+            }
             ChanceRule::None => Distribution::certain(Event::Success),
             ChanceRule::MoveSuccess { numerator, denominator } => {
                 let p = Probability::new(numerator, denominator);
@@ -164,6 +176,10 @@ impl Position {
         match event {
             Event::Success => self.play_unchecked(m),
             Event::Failure => self.pass_turn(),
+            Event::Gift(g) => {
+                self.play_unchecked(m);
+                self.receive_gifts(g);
+            }
         }
     }
 

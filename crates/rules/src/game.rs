@@ -1,6 +1,7 @@
 //! A game in progress: start position, moves played and the history repetition needs.
 //! `Game::outcome` adds threefold repetition to the position's own judgement.
 
+use crate::chance::Event;
 use crate::moves::Move;
 use crate::outcome::{EndReason, Outcome};
 use crate::position::{IllegalMove, Position};
@@ -11,6 +12,8 @@ pub struct Game {
     start: Position,
     position: Position,
     moves: Vec<Move>,
+    /// The chance outcome of each move ([`Event::Success`] where chance played no part).
+    events: Vec<Event>,
     hashes: Vec<u64>,
 }
 
@@ -18,7 +21,7 @@ impl Game {
     /// A game from a position.
     pub fn new(start: Position) -> Game {
         let h = start.hash();
-        Game { position: start.clone(), start, moves: Vec::new(), hashes: vec![h] }
+        Game { position: start.clone(), start, moves: Vec::new(), events: Vec::new(), hashes: vec![h] }
     }
 
     /// The current position.
@@ -36,17 +39,39 @@ impl Game {
         &self.moves
     }
 
+    /// The chance outcome of every move, in order.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
     /// The hash of every position of the game, the start first and the current one last.
     pub fn hashes(&self) -> &[u64] {
         &self.hashes
     }
 
-    /// Plays a legal move.
+    /// Plays a legal move as if chance let it happen plainly ([`Event::Success`]).
     pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
-        self.position.play(m)?;
+        self.play_event(m, Event::Success)
+    }
+
+    /// Plays a legal move with the chance outcome `event` (a failure, a gift, ...).
+    /// The outcome is not checked against the move's distribution: records may hold any.
+    pub fn play_event(&mut self, m: Move, event: Event) -> Result<(), IllegalMove> {
+        if !self.position.is_legal(m) {
+            return Err(IllegalMove { uci: crate::uci::to_uci(&self.position, m), fen: self.position.fen() });
+        }
+        self.position.play_event(m, event);
         self.moves.push(m);
+        self.events.push(event);
         self.hashes.push(self.position.hash());
         Ok(())
+    }
+
+    /// Plays a legal move, drawing its chance outcome from `rng`; returns the outcome.
+    pub fn play_sampled<R: rand::RngCore + ?Sized>(&mut self, m: Move, rng: &mut R) -> Result<Event, IllegalMove> {
+        let event = *self.position.chance(m).sample(rng);
+        self.play_event(m, event)?;
+        Ok(event)
     }
 
     /// How often the current position occurred (since the last irreversible move).

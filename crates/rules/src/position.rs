@@ -536,7 +536,7 @@ impl Position {
         self.xor_piece(p, sq, state);
     }
 
-    fn add_to_hand(&mut self, color: Color, role: Role) {
+    pub(crate) fn add_to_hand(&mut self, color: Color, role: Role) {
         let c = color.index();
         let old = self.hands[c].count(role);
         if let Some(new) = self.hands[c].add(role) {

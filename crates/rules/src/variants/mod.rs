@@ -6,13 +6,20 @@ pub mod chess;
 pub mod coinflip;
 pub mod crazyhouse;
 pub mod gardner;
+pub mod snowfall;
 
 use crate::variant::{Rules, Variant};
 use std::sync::OnceLock;
 
 /// The rules of every built-in variant, in listing order.
 pub fn builtin_rules() -> Vec<Rules> {
-    let mut all = vec![chess::rules(), crazyhouse::rules(), gardner::rules(), coinflip::rules()];
+    let mut all = vec![
+        chess::rules(),
+        crazyhouse::rules(),
+        gardner::rules(),
+        coinflip::rules(),
+        snowfall::rules(snowfall::DEFAULT_PERCENT),
+    ];
     all.extend(baby::BabyOptions::ALL.map(baby::rules));
     all
 }

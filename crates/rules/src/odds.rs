@@ -1,0 +1,128 @@
+//! The SnowFall odds explainer: exact per-kind and joint gift probabilities for a position, and
+//! the probabilities that a gift lets the side to move mate at once or lets the opponent mate it.
+//!
+//! The position is the one just reached: the side not to move has just moved, so the gift event
+//! of that move is still pending (its mover is the side not to move). Everything is exact.
+
+use crate::chance::{Event, Probability};
+use crate::gift::{self, Gifts, Kind};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::variants::snowfall;
+
+/// The pending gift event of a SnowFall position.
+#[derive(Debug, Clone)]
+pub struct GiftOdds {
+    /// The SnowFall percentage.
+    pub percent: u8,
+    /// The probability that the event happens.
+    pub event: Probability,
+    /// The joint outcomes given that it happens, most likely first.
+    pub joint: Vec<(Gifts, Probability)>,
+    /// Per colour (`[white, black]`) and kind (Q R B N P): the probability, given the event,
+    /// that the player's gift holds at least one piece of that kind (caps applied).
+    pub kinds: [[Probability; 5]; 2],
+}
+
+/// The gift odds of `pos` (`None` outside SnowFall).
+pub fn gift_odds(pos: &Position) -> Option<GiftOdds> {
+    let percent = snowfall::percent(pos.variant())?;
+    let joint = gift::event_outcomes(!pos.turn(), &gift::counts(pos));
+    let zero = Probability::from_integer(0);
+    let mut kinds = [[zero; 5]; 2];
+    for (g, p) in &joint {
+        for (c, part) in [g.white, g.black].into_iter().enumerate() {
+            for k in Kind::ALL {
+                if part.has(k) {
+                    kinds[c][k as usize] += p;
+                }
+            }
+        }
+    }
+    Some(GiftOdds { percent, event: gift::event_probability(percent), joint, kinds })
+}
+
+/// A mating move of the side to move, if it has one (the first in generation order).
+pub fn mate_in_one(pos: &Position) -> Option<Move> {
+    pos.legal_moves().into_iter().find(|&m| {
+        let mut c = pos.clone();
+        c.play_unchecked(m);
+        c.is_check() && !c.has_legal_move()
+    })
+}
+
+/// One outcome of the pending gift event and what it lets the side to move do.
+#[derive(Debug, Clone)]
+pub struct MateOutcome {
+    /// What each player receives ([`Gifts::NONE`]: no event, or nothing granted).
+    pub gifts: Gifts,
+    /// Its probability (the event's probability included).
+    pub probability: Probability,
+    /// A mate in one the side to move then has.
+    pub mate: Option<Move>,
+}
+
+/// Whether the side to move can mate at once, over the outcomes of the pending gift event.
+#[derive(Debug, Clone)]
+pub struct MateOdds {
+    /// A mate in one without any gift.
+    pub without_gift: Option<Move>,
+    /// The probability that, once the gift event is resolved, a mate in one exists.
+    pub can_mate: Probability,
+    /// The probability that the event brings a mate in one that did not exist without it.
+    pub thanks_to_gift: Probability,
+    /// Every outcome, most likely first.
+    pub outcomes: Vec<MateOutcome>,
+}
+
+/// The mate-in-one odds of the side to move in `pos`, over its pending gift event.
+pub fn mate_odds(pos: &Position) -> Option<MateOdds> {
+    let percent = snowfall::percent(pos.variant())?;
+    let without_gift = mate_in_one(pos);
+    let zero = Probability::from_integer(0);
+    let (mut can_mate, mut thanks_to_gift) = (zero, zero);
+    let mut outcomes = Vec::new();
+    for &(event, p) in gift::distribution(pos, percent).outcomes() {
+        let gifts = match event {
+            Event::Gift(g) => g,
+            _ => Gifts::NONE,
+        };
+        let mate = if gifts.is_empty() {
+            without_gift
+        } else {
+            let mut c = pos.clone();
+            c.receive_gifts(gifts);
+            mate_in_one(&c)
+        };
+        if mate.is_some() {
+            can_mate += p;
+            if without_gift.is_none() {
+                thanks_to_gift += p;
+            }
+        }
+        outcomes.push(MateOutcome { gifts, probability: p, mate });
+    }
+    Some(MateOdds { without_gift, can_mate, thanks_to_gift, outcomes })
+}
+
+/// For every legal move of the side to move: the probability that, after it and its gift
+/// event, the opponent has a mate in one. Safest first (ties in generation order).
+pub fn mated_odds(pos: &Position) -> Option<Vec<(Move, Probability)>> {
+    snowfall::percent(pos.variant())?;
+    let mut out: Vec<(Move, Probability)> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            let p = if after.has_legal_move() {
+                mate_odds(&after).map_or(Probability::from_integer(0), |o| o.can_mate)
+            } else {
+                Probability::from_integer(0)
+            };
+            (m, p)
+        })
+        .collect();
+    out.sort_by(|a, b| a.1.cmp(&b.1));
+    Some(out)
+}
