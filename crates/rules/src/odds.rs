@@ -123,6 +123,6 @@ pub fn mated_odds(pos: &Position) -> Option<Vec<(Move, Probability)>> {
             (m, p)
         })
         .collect();
-    out.sort_by(|a, b| a.1.cmp(&b.1));
+    out.sort_by_key(|a| a.1);
     Some(out)
 }

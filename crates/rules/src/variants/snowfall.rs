@@ -39,7 +39,7 @@ pub fn variant(percent: u8) -> &'static Variant {
     static BUILT: OnceLock<Mutex<Vec<Option<&'static Variant>>>> = OnceLock::new();
     let built = BUILT.get_or_init(|| Mutex::new(vec![None; 101]));
     let mut built = built.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    *built[usize::from(percent)].get_or_insert_with(|| match crate::variant::load(rules(percent)) {
+    built[usize::from(percent)].get_or_insert_with(|| match crate::variant::load(rules(percent)) {
         Ok(v) => v,
         Err(e) => unreachable!("SnowFall rules are valid: {e}"),
     })
