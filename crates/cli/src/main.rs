@@ -20,6 +20,7 @@ mod analysis;
 mod matches;
 mod protocols;
 mod simulation;
+mod snowfall;
 mod tables;
 
 /// fairylab: chess variants, fairy pieces, perft and move generation.
@@ -58,6 +59,9 @@ enum Command {
     /// Endgame tables for fairy pieces, FairyGen-style: `egt KQ.KR [-m] [-0] [-s] [-b]` generates and
     /// reports; `egt probe`, `egt line` and `egt check` read a saved table file.
     Egt(tables::EgtArgs),
+    /// SnowFall chess tools: `snowfall odds --fen F` gives the exact gift odds of a position and the
+    /// chances of mating, or being mated, next move thanks to a gift.
+    Snowfall(snowfall::SnowfallArgs),
 }
 
 /// Which variant to play: a built-in one or a variant file.
@@ -75,6 +79,10 @@ pub(crate) struct VariantArgs {
     /// Baby Chess only: White's pawns may advance two squares from their start rank (the seed's question 4).
     #[arg(long)]
     white_double_step: bool,
+    /// SnowFall only: the game's gift probability in percent (games draw it from 10..=24; default 17
+    /// where one is not drawn).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub(crate) snowfall: Option<u8>,
 }
 
 /// `--setup` values.
@@ -170,6 +178,7 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
         Command::Solve(a) => analysis::solve(&a, &mut out)?,
         Command::Sim(a) => simulation::sim(&a, &mut out)?,
         Command::Egt(a) => tables::egt(&a, &mut out)?,
+        Command::Snowfall(a) => snowfall::run(&a, &mut out)?,
         Command::Uci | Command::Xboard | Command::Match(_) | Command::Play(_) => unreachable!("handled above"),
     }
     out.flush()?;
@@ -209,6 +218,9 @@ pub(crate) fn variant(a: &VariantArgs) -> Result<&'static Variant> {
         return baby_variant(a);
     }
     if let Some(path) = &a.variant_file {
+        if a.snowfall.is_some() {
+            bail!("--snowfall applies only to --variant snowfall, not to a variant file");
+        }
         let text =
             std::fs::read_to_string(path).with_context(|| format!("cannot read variant file {}", path.display()))?;
         let v = spec::load_variant_str(&text).with_context(|| format!("variant file {}", path.display()))?;
@@ -224,10 +236,15 @@ pub(crate) fn variant(a: &VariantArgs) -> Result<&'static Variant> {
         return Ok(v);
     }
     let name = a.variant.as_deref().unwrap_or("chess");
-    variants::by_name(name).ok_or_else(|| {
+    let v = variants::by_name(name).ok_or_else(|| {
         let known: Vec<&str> = variants::all().iter().map(|v| v.name.as_str()).collect();
         anyhow!("unknown variant '{name}' (built-in variants: {}; or give --variant-file)", known.join(", "))
-    })
+    })?;
+    match (a.snowfall, variants::snowfall::percent(v)) {
+        (Some(n), Some(_)) => Ok(variants::snowfall::variant(n)),
+        (Some(_), None) => bail!("--snowfall applies only to --variant snowfall, not to '{name}'"),
+        (None, _) => Ok(v),
+    }
 }
 
 /// `--variant baby` with `--setup` and `--white-double-step`.

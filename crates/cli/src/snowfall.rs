@@ -1,0 +1,212 @@
+//! `fairylab snowfall odds`: the exact gift odds of a SnowFall position, printed for people or as
+//! JSON (docs/FORMATS.md, "SnowFall odds"); the computation lives in `rules::odds`.
+
+use anyhow::{bail, Result};
+use clap::{Args, Subcommand};
+use rules::chance::Probability;
+use rules::gift::Kind;
+use rules::odds::{self, GiftOdds, MateOdds};
+use rules::san::to_san;
+use rules::uci::to_uci;
+use rules::{variants, Color, Move, Position};
+use serde_json::{json, Map, Value};
+use std::io::Write;
+
+#[derive(Debug, Args)]
+pub(crate) struct SnowfallArgs {
+    #[command(subcommand)]
+    command: SnowfallCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum SnowfallCommand {
+    /// The pending gift event of a position (the side not to move has just moved): each player's
+    /// chance of each piece, the joint outcome table, and the chances that the side to move mates
+    /// next move thanks to a gift or is mated after its move and the gift that follows it.
+    Odds(OddsArgs),
+}
+
+#[derive(Debug, Args)]
+struct OddsArgs {
+    /// The position, hands in brackets (`...RNBR[Qp] b ...`).
+    #[arg(long)]
+    fen: String,
+    /// The game's SnowFall percentage (gift-event probability).
+    #[arg(long, value_name = "N", default_value_t = variants::snowfall::DEFAULT_PERCENT,
+          value_parser = clap::value_parser!(u8).range(0..=100))]
+    snowfall: u8,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Moves listed in the text's "mated next move" table (all of them in JSON).
+    #[arg(long, default_value_t = 5)]
+    top: usize,
+}
+
+pub(crate) fn run(a: &SnowfallArgs, out: &mut impl Write) -> Result<()> {
+    match &a.command {
+        SnowfallCommand::Odds(o) => odds_command(o, out),
+    }
+}
+
+fn fraction(p: Probability) -> String {
+    format!("{}/{}", p.numer(), p.denom())
+}
+
+fn decimal(p: Probability) -> f64 {
+    *p.numer() as f64 / *p.denom() as f64
+}
+
+fn percent(p: Probability) -> String {
+    format!("{:.2} %", 100.0 * decimal(p))
+}
+
+fn side(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+fn odds_command(a: &OddsArgs, out: &mut impl Write) -> Result<()> {
+    let v = variants::snowfall::variant(a.snowfall);
+    let pos = crate::position(v, Some(&a.fen))?;
+    if pos.outcome().is_some() {
+        bail!("the game is over in this position: there is no next move to give odds for");
+    }
+    let (Some(gifts), Some(mate), Some(mated)) = (odds::gift_odds(&pos), odds::mate_odds(&pos), odds::mated_odds(&pos))
+    else {
+        unreachable!("a SnowFall variant")
+    };
+    if a.json {
+        let report = json_report(&pos, a.snowfall, &gifts, &mate, &mated);
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        text_report(out, &pos, a.snowfall, &gifts, &mate, &mated, a.top)?;
+    }
+    Ok(())
+}
+
+fn json_report(pos: &Position, n: u8, g: &GiftOdds, m: &MateOdds, mated: &[(Move, Probability)]) -> Value {
+    let kinds = |c: Color| {
+        let mut o = Map::new();
+        for k in Kind::ALL {
+            o.insert(k.letter().to_string(), json!(fraction(g.kinds[c.index()][k as usize])));
+        }
+        Value::Object(o)
+    };
+    let mut joint = Map::new();
+    for (x, p) in &g.joint {
+        joint.insert(x.key(), json!(fraction(*p)));
+    }
+    let mv = |m: Move| json!({"uci": to_uci(pos, m), "san": to_san(pos, m)});
+    let after_gift = |gifts: rules::gift::Gifts, m: Move| {
+        let mut c = pos.clone();
+        c.receive_gifts(gifts);
+        json!({"uci": to_uci(&c, m), "san": to_san(&c, m)})
+    };
+    let outcomes: Vec<Value> = m
+        .outcomes
+        .iter()
+        .map(|o| {
+            json!({
+                "gifts": o.gifts.key(),
+                "probability": fraction(o.probability),
+                "mate": o.mate.map(|x| after_gift(o.gifts, x)),
+            })
+        })
+        .collect();
+    let moves: Vec<Value> =
+        mated.iter().map(|&(x, p)| json!({"move": mv(x), "probability": fraction(p), "decimal": decimal(p)})).collect();
+    json!({
+        "fen": pos.fen(),
+        "snowfall": n,
+        "mover": side(!pos.turn()),
+        "to_move": side(pos.turn()),
+        "event_probability": fraction(g.event),
+        "kinds": {"white": kinds(Color::White), "black": kinds(Color::Black)},
+        "joint": joint,
+        "mate_next": {
+            "side": side(pos.turn()),
+            "without_gift": m.without_gift.map(mv),
+            "probability": fraction(m.can_mate),
+            "decimal": decimal(m.can_mate),
+            "thanks_to_gift": fraction(m.thanks_to_gift),
+            "thanks_to_gift_decimal": decimal(m.thanks_to_gift),
+            "outcomes": outcomes,
+        },
+        "mated_next": {
+            "side": side(pos.turn()),
+            "best_defence": moves.first().cloned(),
+            "moves": moves,
+        },
+    })
+}
+
+fn text_report(
+    out: &mut impl Write,
+    pos: &Position,
+    n: u8,
+    g: &GiftOdds,
+    m: &MateOdds,
+    mated: &[(Move, Probability)],
+    top: usize,
+) -> Result<()> {
+    let (mover, to_move) = (!pos.turn(), pos.turn());
+    writeln!(
+        out,
+        "SnowFall {n} %: a gift event follows {}'s last move with probability {} ({}).",
+        side(mover),
+        fraction(g.event),
+        percent(g.event)
+    )?;
+    writeln!(out, "\nGiven an event, the chance that a player's gift holds each piece (caps applied):")?;
+    write!(out, "{:8}", "")?;
+    for k in Kind::ALL {
+        write!(out, "{:>10}", k.letter())?;
+    }
+    writeln!(out)?;
+    for c in [mover, to_move] {
+        let role = if c == mover { "mover" } else { "to move" };
+        write!(out, "{:8}", format!("{} ", side(c)))?;
+        for k in Kind::ALL {
+            write!(out, "{:>10}", percent(g.kinds[c.index()][k as usize]))?;
+        }
+        writeln!(out, "   ({role})")?;
+    }
+    writeln!(out, "\nJoint outcomes given an event ({}):", g.joint.len())?;
+    for (x, p) in &g.joint {
+        writeln!(out, "  {:<16} {:>9} {:>9}", x.key(), fraction(*p), percent(*p))?;
+    }
+    writeln!(out, "\nMate in one for {} (to move):", side(to_move))?;
+    match m.without_gift {
+        Some(x) => writeln!(out, "  without a gift: {}", to_san(pos, x))?,
+        None => writeln!(out, "  without a gift: none")?,
+    }
+    writeln!(out, "  after the gift event: {} ({})", fraction(m.can_mate), percent(m.can_mate))?;
+    writeln!(out, "  thanks to a gift: {} ({})", fraction(m.thanks_to_gift), percent(m.thanks_to_gift))?;
+    for o in m.outcomes.iter().filter(|o| o.mate.is_some() && !o.gifts.is_empty()) {
+        let mut c = pos.clone();
+        c.receive_gifts(o.gifts);
+        let x = o.mate.map(|x| to_san(&c, x)).unwrap_or_default();
+        writeln!(out, "    {:<16} {:>11}  {x}", o.gifts.key(), fraction(o.probability))?;
+    }
+    writeln!(
+        out,
+        "\nMated next move: the chance that {} mates {} after each move of {} and its gift event:",
+        side(mover),
+        side(to_move),
+        side(to_move)
+    )?;
+    for &(x, p) in mated.iter().take(top) {
+        writeln!(out, "  {:<8} {:>11} {:>9}", to_san(pos, x), fraction(p), percent(p))?;
+    }
+    let worst = mated.last().map(|x| x.1);
+    if mated.len() > top && worst > mated.first().map(|x| x.1) {
+        writeln!(out, "  ... ({} moves; the most dangerous:)", mated.len())?;
+        for &(x, p) in mated.iter().rev().take(top.min(mated.len() - top)).collect::<Vec<_>>().into_iter().rev() {
+            writeln!(out, "  {:<8} {:>11} {:>9}", to_san(pos, x), fraction(p), percent(p))?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,78 @@
+//! `fairylab snowfall odds` end to end: the seed's mate example in JSON (exact fractions under
+//! the documented keys), the text report, and bad input as one `error:` line.
+
+mod common;
+
+use common::{assert_bad_input, assert_ok, fairylab, stdout};
+use serde_json::Value;
+
+/// The seed's mate example rebuilt (tests/data/snowfall-gifts.txt, `mate-by-diagonal-drop`).
+const AFTER_KG1: &str = "b3k3/8/8/8/6n1/8/7P/5BKR[] b - - 1 1";
+
+fn odds_json(fen: &str, extra: &[&str]) -> Value {
+    let mut args = vec!["snowfall", "odds", "--fen", fen, "--json"];
+    args.extend_from_slice(extra);
+    let o = fairylab(&args);
+    assert_ok(&o);
+    serde_json::from_str(&stdout(&o)).expect("JSON")
+}
+
+#[test]
+fn odds_json_has_the_exact_joint_table_and_mate_odds() {
+    let j = odds_json(AFTER_KG1, &["--snowfall", "17"]);
+    assert_eq!(j["snowfall"], 17);
+    assert_eq!(j["mover"], "white");
+    assert_eq!(j["event_probability"], "17/100");
+    let joint = j["joint"].as_object().expect("joint");
+    assert_eq!(joint.len(), 27);
+    assert_eq!(joint["W:P|B:P"], "2/5");
+    assert_eq!(joint["W:Q|B:RP"], "1/300");
+    assert_eq!(joint["W:RP|B:Q"], "1/600");
+    assert_eq!(j["kinds"]["white"]["Q"], "7/100");
+    assert_eq!(j["kinds"]["white"]["R"], "21/200");
+    assert_eq!(j["mate_next"]["side"], "black");
+    assert_eq!(j["mate_next"]["without_gift"], Value::Null);
+    assert_eq!(j["mate_next"]["thanks_to_gift"], "1411/12000");
+    let mates: Vec<&str> = j["mate_next"]["outcomes"]
+        .as_array()
+        .expect("outcomes")
+        .iter()
+        .filter_map(|o| o["mate"]["uci"].as_str())
+        .collect();
+    assert!(mates.contains(&"P@f2") && mates.contains(&"B@f2") && mates.contains(&"Q@f2"), "{mates:?}");
+}
+
+#[test]
+fn the_percentage_scales_the_odds() {
+    let j = odds_json(AFTER_KG1, &["--snowfall", "10"]);
+    assert_eq!(j["mate_next"]["thanks_to_gift"], "83/1200");
+}
+
+#[test]
+fn mated_next_ranks_the_moves() {
+    // Black to move; after ...Ne4 White mates with a heavy gift: 17 % x 33/200.
+    let j = odds_json("3b2k1/5ppp/6N1/2n5/8/8/8/6K1[] b - - 0 1", &[]);
+    let moves = j["mated_next"]["moves"].as_array().expect("moves");
+    let ne4 = moves.iter().find(|m| m["move"]["uci"] == "c5e4").expect("Ne4 listed");
+    assert_eq!(ne4["probability"], "561/20000");
+    let best = &j["mated_next"]["best_defence"]["probability"];
+    assert_eq!(best, &moves[0]["probability"]);
+}
+
+#[test]
+fn odds_text_names_the_numbers() {
+    let o = fairylab(&["snowfall", "odds", "--fen", AFTER_KG1]);
+    assert_ok(&o);
+    let s = stdout(&o);
+    assert!(s.contains("1411/12000 (11.76 %)"), "{s}");
+    assert!(s.contains("B@f2#"), "{s}");
+}
+
+#[test]
+fn bad_odds_input_is_one_error_line() {
+    assert_bad_input(&["snowfall", "odds", "--fen", "not a fen"], "FEN");
+    assert_bad_input(&["snowfall", "odds", "--fen", AFTER_KG1, "--snowfall", "101"], "snowfall");
+    assert_bad_input(&["snowfall", "odds", "--fen", "4k3/8/8/8/8/8/8/4K3[K] w - - 0 1"], "king");
+    assert_bad_input(&["snowfall", "odds", "--fen", "4k3/4Q3/4K3/8/8/8/8/8[] b - - 0 1"], "over");
+    assert_bad_input(&["perft", "--variant", "chess", "--snowfall", "12", "--depth", "1"], "--snowfall");
+}
