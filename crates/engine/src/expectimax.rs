@@ -93,6 +93,9 @@ impl Searcher<'_> {
             .collect();
         let n = children.len();
         let (alpha, beta) = (alpha as i64, beta as i64);
+        // The first outcome (the most likely) at full depth, the rest reduced.
+        let reduction = self.params.chance_reduction;
+        let depth_of = |i: usize| if i == 0 { depth } else { depth - reduction };
 
         // Step 1. Star2 probing: one move of each outcome's position gives an upper bound
         // on that outcome's value; their weighted sum may already fail low.
@@ -104,7 +107,7 @@ impl Searcher<'_> {
                 rest -= w[i].1;
                 // Fails low if this outcome's value is at most `a`.
                 let a = ceil_div((alpha + 1) * d - known - rest * UPPER, w[i].1) - 1;
-                if let Some(lb) = self.probe(pos, &children[i], depth, ply, clamp_value(-a - 1)) {
+                if let Some(lb) = self.probe(pos, &children[i], depth_of(i), ply, clamp_value(-a - 1)) {
                     upper[i] = -(lb as i64);
                 }
                 if self.aborted {
@@ -128,7 +131,7 @@ impl Searcher<'_> {
             let a = ceil_div((alpha + 1) * d - sum - upper_rest, wi) - 1;
             let b = ceil_div(beta * d - sum - lower_rest, wi);
             let (lo, hi) = (clamp_value(a), clamp_value(b));
-            let v = self.child_value(pos, &children[i], depth, ply, lo, hi, false) as i64;
+            let v = self.child_value(pos, &children[i], depth_of(i), ply, lo, hi, false) as i64;
             if self.aborted {
                 return 0;
             }

@@ -1,6 +1,7 @@
 //! Per-variant search parameters: which prunings and extensions are sound for a variant.
 //! The search reads this struct; it never looks at variant names or rule flags itself.
 
+use rules::chance::ChanceRule;
 use rules::variant::WinCondition;
 use rules::Variant;
 
@@ -32,6 +33,13 @@ pub struct SearchParams {
     pub check_matters: bool,
     /// Extra centipawns per reverse-futility depth step.
     pub futility_margin: i32,
+    /// Chance nodes only at plies below this from the root; deeper, a move has its plain
+    /// outcome ([`rules::chance::Event::Success`]: it succeeds, no gift arrives). 0 searches as
+    /// if chance never played a part (the "blind" player).
+    pub chance_plies: usize,
+    /// Plies less for every chance outcome but the first (the most likely: no gift), so that
+    /// rare outcomes with many children cost a fraction of the main line.
+    pub chance_reduction: i32,
 }
 
 impl SearchParams {
@@ -55,7 +63,18 @@ impl SearchParams {
             check_matters,
             // Drop variants swing harder between plies.
             futility_margin: if v.drops { 150 } else { 100 },
+            // SnowFall: up to 27 gift outcomes after every move. Searching them all everywhere
+            // costs the main line several plies; they are searched after the moves of the
+            // first two plies (the gifts that could let either side mate or win material
+            // next), one ply shallower than the no-gift line. Measured in docs/ARCHITECTURE.md.
+            chance_plies: if matches!(v.chance, ChanceRule::Gifts { .. }) { 2 } else { usize::MAX },
+            chance_reduction: if matches!(v.chance, ChanceRule::Gifts { .. }) { 1 } else { 0 },
         }
+    }
+
+    /// The parameters of a player that ignores chance: every move has its plain outcome.
+    pub fn blind(v: &Variant) -> SearchParams {
+        SearchParams { chance_plies: 0, ..SearchParams::for_variant(v) }
     }
 
     /// Plain alpha-beta with Star1/Star2 and nothing that changes the value: the

@@ -241,7 +241,7 @@ impl<'a> Searcher<'a> {
         beta: Value,
         pv: bool,
     ) -> Value {
-        match self.outcomes(pos, m) {
+        match self.outcomes(pos, m, ply) {
             Some(dist) => self.chance_node(pos, m, &dist, depth, ply, alpha, beta),
             None => self.child_value(pos, child, depth, ply, alpha, beta, pv),
         }
@@ -267,8 +267,8 @@ impl<'a> Searcher<'a> {
 
     /// The chance outcomes of `m`, when it meets chance (`None`: it simply happens).
     #[inline]
-    pub(crate) fn outcomes(&self, pos: &Position, m: Move) -> Option<Distribution<Event>> {
-        if matches!(pos.variant().chance, rules::chance::ChanceRule::None) {
+    pub(crate) fn outcomes(&self, pos: &Position, m: Move, ply: usize) -> Option<Distribution<Event>> {
+        if matches!(pos.variant().chance, rules::chance::ChanceRule::None) || ply >= self.params.chance_plies {
             return None;
         }
         Some(pos.chance(m)).filter(|d| !d.is_certain())
@@ -599,7 +599,7 @@ impl<'a> Searcher<'a> {
             child.play_unchecked(m);
             self.tt.prefetch(child.hash());
             crate::tt::prefetch(&self.eval_cache[child.hash() as usize & (EVAL_CACHE - 1)]);
-            let outcomes = self.outcomes(pos, m);
+            let outcomes = self.outcomes(pos, m, ply);
             // Singular extension: the table's move, if every other move falls well short of
             // its stored value, is searched one ply deeper; if even the others reach beta,
             // the node fails high at once.
@@ -828,7 +828,7 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
-            let v = if let Some(dist) = self.outcomes(pos, m) {
+            let v = if let Some(dist) = self.outcomes(pos, m, ply) {
                 self.chance_qsearch(pos, m, &dist, ply, qply)
             } else {
                 let mut child = pos.clone();

@@ -255,7 +255,7 @@ pub fn play_game(cfg: &RunConfig, index: u64, scratch: &mut Scratch, mut line: O
         let earlier = if track { &history[..history.len() - 1] } else { &[][..] };
         let m = players[us.index()].choose(&pos, moves, earlier, &mut rng);
         let played = if chance {
-            pos.play_sampled(m, &mut rng) == Event::Success
+            pos.play_sampled(m, &mut rng) != Event::Failure
         } else {
             pos.play_unchecked(m);
             true
