@@ -24,6 +24,7 @@ const SUITES: &[(&str, Source)] = &[
     ("chess", Source::Builtin("chess")),
     ("perftsuite", Source::Builtin("chess")),
     ("crazyhouse", Source::Builtin("crazyhouse")),
+    ("snowfall", Source::Builtin("snowfall")),
     ("gardner", Source::Builtin("gardner")),
     ("baby", Source::Builtin("baby")),
     ("baby-double", Source::Builtin("baby-double")),
