@@ -31,6 +31,7 @@ pub mod perft;
 pub mod piece;
 pub mod piecedef;
 pub mod position;
+pub mod record;
 pub mod san;
 pub mod setup;
 pub mod spec;

@@ -1,0 +1,949 @@
+//! Game records: PGN for every built-in variant, with SnowFall's holdings and gift comments
+//! (`{H:Qp gift W:Q B:P}`); writing, reading, and inferring gifts from holdings alone.
+//!
+//! A record is the seven-tag roster, `[Variant "SnowFall"]` and `[SnowFall "N"]` for SnowFall games,
+//! `[SetUp "1"]` and `[FEN "..."]` for a start other than the variant's, then the movetext. In a
+//! variant with hands every move is followed by a comment that starts with the holdings after the move
+//! (and after its gift): `H:`, White's pieces in upper case, then Black's in lower case, each side in the
+//! order Q R B N P (then any other piece in the variant's order); `{H:}` when both hands are empty. A gift
+//! that arrived after the move follows in the same comment as `gift W:<white's part> B:<black's part>`
+//! (`-` for nothing), and a move that failed (a chance variant such as `coinflip`) carries `failed`:
+//!
+//! ```text
+//! 1. e4 {H:} 1... e5 {H:} 2. Nf3 {H:Pp gift W:P B:P} 2... Nc6 {H:Pp} 3. Bc4 {H:NPbp gift W:N B:B}
+//! ```
+//!
+//! A reader takes the annotations from the start of a comment (`H:...`, `gift W:.. B:..`, `failed`);
+//! the first other word begins free text, which is ignored. A move with holdings but no `gift` note (a
+//! record written by hand in the seed's style) gets the gift that explains the holdings: the holdings the
+//! move reaches without a gift (a drop takes its piece from the hand) subtracted from the ones written.
+//! The difference must be an outcome SnowFall's generator can give there (`gift::event_outcomes`, caps
+//! included); a piece that disappears, or anything no gift gives, is [`RecordError::HoldingsMismatch`]
+//! naming the move. The format is described in `docs/FORMATS.md` § Game records (PGN).
+
+use crate::chance::{ChanceRule, Event};
+use crate::color::Color;
+use crate::fen::ParseFenError;
+use crate::game::Game;
+use crate::gift::{self, Gift, Gifts, Kind};
+use crate::hand::Hand;
+use crate::moves::Move;
+use crate::piece::Role;
+use crate::position::Position;
+use crate::san::{to_san_plain, SanError};
+use crate::uci::{parse_uci, UciError};
+use crate::variant::{Variant, WinCondition};
+use crate::variants::{self, snowfall};
+use std::fmt;
+
+/// Where a move stands in the game: its full-move number and the side that played it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MoveNumber {
+    /// The full-move number (the FEN's sixth field before the move).
+    pub number: u32,
+    /// The side that played the move.
+    pub color: Color,
+}
+
+/// `12.` for White's move, `12...` for Black's, as PGN writes them.
+impl fmt::Display for MoveNumber {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.color {
+            Color::White => write!(f, "{}.", self.number),
+            Color::Black => write!(f, "{}...", self.number),
+        }
+    }
+}
+
+/// Why a text is not a readable game record. Every error names its line, and errors about a move
+/// name the move (`move 5... Q@f2`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RecordError {
+    /// Not PGN structure: an unterminated comment or variation, an unmatched `)`, a stray `]` or `}`.
+    #[error("line {line}: {message}")]
+    Syntax {
+        /// The line (1-based) where the fault starts.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A tag that is malformed, given twice, or contradicts another (`SetUp "1"` without a FEN).
+    #[error("line {line}: bad tag: {message}")]
+    BadTag {
+        /// The tag's line.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The `Variant` tag names no built-in variant.
+    #[error("line {line}: unknown variant '{name}'")]
+    UnknownVariant {
+        /// The tag's line.
+        line: usize,
+        /// The name given.
+        name: String,
+    },
+    /// The `SnowFall` tag is not an integer percentage from 0 to 100.
+    #[error("line {line}: SnowFall percentage '{value}' is not an integer from 0 to 100")]
+    BadPercent {
+        /// The tag's line.
+        line: usize,
+        /// The value given.
+        value: String,
+    },
+    /// The `FEN` tag is not a position of the variant.
+    #[error("line {line}: bad FEN '{fen}': {error}")]
+    BadFen {
+        /// The tag's line.
+        line: usize,
+        /// The FEN given.
+        fen: String,
+        /// Why it does not parse.
+        error: ParseFenError,
+    },
+    /// A move that is not SAN or UCI, or not legal (or ambiguous) in its position.
+    #[error("line {line}: move {at} {text}: {reason} in {fen}")]
+    IllegalMove {
+        /// The move's line.
+        line: usize,
+        /// The move's number.
+        at: MoveNumber,
+        /// The move as written.
+        text: String,
+        /// What is wrong.
+        reason: String,
+        /// The position before the move.
+        fen: String,
+    },
+    /// A `gift` note that is malformed or impossible (a failed move, a variant without hands).
+    #[error("line {line}: move {at} {san}: bad gift '{text}': {reason}")]
+    BadGift {
+        /// The comment's line.
+        line: usize,
+        /// The move's number.
+        at: MoveNumber,
+        /// The move as written.
+        san: String,
+        /// The note as written.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An `H:` note that does not spell holdings of the variant.
+    #[error("line {line}: move {at} {san}: bad holdings 'H:{text}': {reason}")]
+    BadHoldings {
+        /// The comment's line.
+        line: usize,
+        /// The move's number.
+        at: MoveNumber,
+        /// The move as written.
+        san: String,
+        /// The letters as written.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The holdings written after a move are not the ones the game reaches (with its gift, or with
+    /// any gift that could have arrived).
+    #[error("line {line}: move {at} {san}: holdings H:{found} cannot follow (H:{expected} without a gift): {reason}")]
+    HoldingsMismatch {
+        /// The comment's line.
+        line: usize,
+        /// The move's number.
+        at: MoveNumber,
+        /// The move as written.
+        san: String,
+        /// The holdings the move reaches before any gift (after the recorded gift, if one was noted).
+        expected: String,
+        /// The holdings written.
+        found: String,
+        /// Why they cannot follow.
+        reason: String,
+    },
+    /// The text holds no game.
+    #[error("no game in the text")]
+    NoGame,
+}
+
+/// A game read from a record, with the tags as written.
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// The tags in the order written (names and unescaped values).
+    pub tags: Vec<(String, String)>,
+    /// The game.
+    pub game: Game,
+}
+
+impl Record {
+    /// The value of a tag (the name compared case-sensitively, as PGN does).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+}
+
+/// The seven-tag roster in its order, with the defaults for unknown values (Result is derived).
+const ROSTER: [(&str, &str); 7] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
+/// Tags the writer derives from the game, whatever the caller passes.
+const DERIVED: [&str; 4] = ["Variant", "SnowFall", "SetUp", "FEN"];
+
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// The widest movetext line the writer produces.
+const LINE_WIDTH: usize = 80;
+
+/// Writes `game` as PGN.
+///
+/// `tags` fills the seven-tag roster (`Event`, `Site`, `Date`, `Round`, `White`, `Black`, `Result`;
+/// defaults `?`, `????.??.??` and the game's result or `*`); the other tags follow the derived ones in
+/// the order given. `Variant`, `SnowFall`, `SetUp` and `FEN` always come from the game, and a tag whose
+/// name is not letters, digits and `_`, or a `Result` that is not a PGN result, is left out. Movetext
+/// lines are at most 80 columns (a longer comment stands alone on its line).
+///
+/// ```
+/// use rules::chance::Event;
+/// use rules::game::Game;
+/// use rules::gift::Gifts;
+/// use rules::record::{read_pgn, write_pgn};
+/// use rules::san::parse_san;
+/// use rules::variants::snowfall;
+/// use rules::Position;
+///
+/// let mut game = Game::new(Position::start(snowfall::variant(20)));
+/// let e4 = parse_san(game.position(), "e4").unwrap();
+/// let gifts = Gifts { white: "Q".parse().unwrap(), black: "P".parse().unwrap() };
+/// game.play_event(e4, Event::Gift(gifts)).unwrap();
+/// let pgn = write_pgn(&game, &[("White".to_string(), "Snow".to_string())]);
+/// assert!(pgn.contains("[Variant \"SnowFall\"]\n[SnowFall \"20\"]\n"));
+/// assert!(pgn.ends_with("\n1. e4 {H:Qp gift W:Q B:P} *\n"));
+/// assert_eq!(read_pgn(&pgn).unwrap().position(), game.position());
+/// ```
+pub fn write_pgn(game: &Game, tags: &[(String, String)]) -> String {
+    let start = game.start();
+    let v = start.variant();
+    let given = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, value)| value.as_str());
+    let result = match given("Result") {
+        Some(r) if RESULTS.contains(&r) => r,
+        _ => game.outcome().map_or("*", |o| o.result()),
+    };
+    let mut out = String::new();
+    for (name, default) in ROSTER {
+        let value = if name == "Result" { result } else { given(name).unwrap_or(default) };
+        push_tag(&mut out, name, value);
+    }
+    if let Some(percent) = snowfall::percent(v) {
+        push_tag(&mut out, "Variant", "SnowFall");
+        push_tag(&mut out, "SnowFall", &percent.to_string());
+    } else if v.name != "chess" {
+        push_tag(&mut out, "Variant", &v.name);
+    }
+    if *start != Position::start(v) {
+        push_tag(&mut out, "SetUp", "1");
+        push_tag(&mut out, "FEN", &start.fen());
+    }
+    let reserved = |n: &str| ROSTER.iter().any(|(r, _)| *r == n) || DERIVED.iter().any(|d| d.eq_ignore_ascii_case(n));
+    for (name, value) in tags {
+        if !reserved(name) && is_tag_name(name) {
+            push_tag(&mut out, name, value);
+        }
+    }
+    out.push('\n');
+
+    // Step 1. Tokens: move numbers, moves with their check marks, comments, the result.
+    let mut tokens = Vec::with_capacity(game.moves().len() * 3 + 1);
+    let mut pos = start.clone();
+    let mut number_black = true;
+    for (&m, &event) in game.moves().iter().zip(game.events()) {
+        match pos.turn() {
+            Color::White => tokens.push(format!("{}.", pos.fullmoves())),
+            Color::Black if number_black => tokens.push(format!("{}...", pos.fullmoves())),
+            Color::Black => {}
+        }
+        let mut san = to_san_plain(&pos, m);
+        pos.play_event(m, event);
+        if event != Event::Failure {
+            san.push_str(check_mark(&pos));
+        }
+        tokens.push(san);
+        let mut notes = Vec::new();
+        if v.drops {
+            notes.push(format!("H:{}", holdings_text(v, &hands(&pos))));
+        }
+        match event {
+            Event::Gift(g) => notes.push(format!("gift {g}")),
+            Event::Failure => notes.push("failed".to_string()),
+            _ => {}
+        }
+        // After a comment, Black's move repeats its number (PGN export format, 8.2.2.2).
+        number_black = !notes.is_empty();
+        if !notes.is_empty() {
+            tokens.push(format!("{{{}}}", notes.join(" ")));
+        }
+    }
+    tokens.push(result.to_string());
+
+    // Step 2. Lines of at most LINE_WIDTH columns, broken between tokens.
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > LINE_WIDTH {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+fn is_tag_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn push_tag(out: &mut String, name: &str, value: &str) {
+    out.push('[');
+    out.push_str(name);
+    out.push_str(" \"");
+    for c in value.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' | '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push_str("\"]\n");
+}
+
+/// `+`, `#` or nothing, judged in the position the move (and its chance outcome) reached: a gift can
+/// give the mated side a drop that blocks, so SnowFall's mark depends on the gift.
+fn check_mark(after: &Position) -> &'static str {
+    if after.is_check() {
+        if after.has_legal_move() {
+            "+"
+        } else {
+            "#"
+        }
+    } else if after.variant().win == WinCondition::KingCapture && after.king_square(after.turn()).is_none() {
+        "#"
+    } else {
+        ""
+    }
+}
+
+fn hands(pos: &Position) -> [Hand; 2] {
+    [*pos.hand(Color::White), *pos.hand(Color::Black)]
+}
+
+/// The roles in holdings order: Q R B N P first, then the variant's other pieces in its order.
+fn holding_order(v: &Variant) -> Vec<Role> {
+    let rank = |r: &Role| match "qrbnp".find(v.piece(*r).letter) {
+        Some(i) => i,
+        None => 5 + r.index(),
+    };
+    let mut roles: Vec<Role> = v.roles().collect();
+    roles.sort_by_key(rank);
+    roles
+}
+
+/// The letters of an `H:` note: White's pieces upper case, then Black's lower case.
+fn holdings_text(v: &Variant, hands: &[Hand; 2]) -> String {
+    let order = holding_order(v);
+    let mut s = String::new();
+    for c in Color::ALL {
+        for &role in &order {
+            for _ in 0..hands[c.index()].count(role) {
+                s.push(v.piece(role).char(c));
+            }
+        }
+    }
+    s
+}
+
+/// Reads the letters of an `H:` note (any order; the case gives the colour).
+fn parse_holdings(v: &Variant, text: &str) -> Result<[Hand; 2], String> {
+    let mut out = [Hand::default(); 2];
+    for ch in text.chars() {
+        let role = v.role_by_letter(ch).ok_or_else(|| format!("'{ch}' is not a piece of {}", v.name))?;
+        if Some(role) == v.king() {
+            return Err("a king cannot be held".into());
+        }
+        let color = Color::from_case(ch);
+        out[color.index()].add(role).ok_or_else(|| format!("more than 64 '{ch}'"))?;
+    }
+    Ok(out)
+}
+
+/// The gift that turns the holdings `after` a move (before any gift) into `found`: `None` if they are
+/// equal, an error saying why if no gift event of the variant can do it there.
+fn infer_gift(after: &Position, found: &[Hand; 2]) -> Result<Option<Gifts>, String> {
+    let v = after.variant();
+    let mut parts = [String::new(), String::new()];
+    for c in Color::ALL {
+        for role in v.roles() {
+            let (had, has) = (after.hand(c).count(role), found[c.index()].count(role));
+            let letter = v.piece(role).char(c);
+            if has < had {
+                return Err(format!("{c} holds {had} '{letter}' before any gift but {has} after: a gift only adds"));
+            }
+            if has > had {
+                if Kind::from_letter(letter).is_none() {
+                    return Err(format!("{c} gained '{letter}', which is never a gift"));
+                }
+                parts[c.index()].extend(std::iter::repeat_n(letter, usize::from(has - had)));
+            }
+        }
+    }
+    if parts.iter().all(String::is_empty) {
+        return Ok(None);
+    }
+    let part = |s: &str| if s.is_empty() { Ok(Gift::NONE) } else { s.parse::<Gift>() };
+    let (Ok(white), Ok(black)) = (part(&parts[0]), part(&parts[1])) else {
+        return Err("more pieces than any gift gives".into());
+    };
+    let gifts = Gifts { white, black };
+    let percent = match v.chance {
+        ChanceRule::Gifts { percent } if percent > 0 => percent,
+        ChanceRule::Gifts { .. } => {
+            return Err(format!("the difference would be the gift {gifts}, but SnowFall 0 gives no gifts"));
+        }
+        _ => return Err(format!("the difference would be the gift {gifts}, but no gifts arrive in {}", v.name)),
+    };
+    let mover = !after.turn();
+    if gift::event_outcomes(mover, &gift::counts(after)).iter().any(|(g, _)| *g == gifts) {
+        Ok(Some(gifts))
+    } else {
+        Err(format!(
+            "the difference would be the gift {gifts}, which SnowFall {percent} cannot give after {mover}'s move here"
+        ))
+    }
+}
+
+/// Reads the first game of a PGN text.
+///
+/// Tags: `Variant` `SnowFall` (percentage from `SnowFall`, default 17), absent or `Standard`/`chess`
+/// (chess), or a built-in variant's name; `FEN` (with `SetUp "1"`) for another start. Movetext: move
+/// numbers (`1.`, `1...`, also `1.e4`), SAN (UCI tolerated), suffixes `!?`, NAGs `$1`, comments in braces
+/// and after `;`, variations in parentheses (skipped), the result. See the module documentation for the
+/// comments that carry holdings, gifts and failures.
+///
+/// ```
+/// use rules::chance::Event;
+/// use rules::gift::Gifts;
+/// use rules::record::read_pgn;
+/// let pgn = "[Variant \"SnowFall\"]\n[SnowFall \"20\"]\n\n1. e4 {H:} e5 {H:Pp} 2. P@d3 {H:p} *";
+/// let game = read_pgn(pgn).unwrap();
+/// // The pawns after 1... e5 were a gift, inferred from the holdings.
+/// let pawns = Gifts { white: "P".parse().unwrap(), black: "P".parse().unwrap() };
+/// assert_eq!(game.events()[1], Event::Gift(pawns));
+/// assert_eq!(game.position().fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/3P4/PPPP1PPP/RNBQKBNR[p] b KQkq - 0 2");
+/// ```
+pub fn read_pgn(text: &str) -> Result<Game, RecordError> {
+    Ok(read_record(text)?.game)
+}
+
+/// Reads the first game of a PGN text with its tags ([`read_pgn`]).
+pub fn read_record(text: &str) -> Result<Record, RecordError> {
+    let mut reader = Reader::new(text);
+    match reader.next_game()? {
+        Some(raw) => build(raw),
+        None => Err(RecordError::NoGame),
+    }
+}
+
+/// Reads every game of a PGN text, with its tags (an empty text gives none).
+pub fn read_records(text: &str) -> Result<Vec<Record>, RecordError> {
+    let mut reader = Reader::new(text);
+    let mut out = Vec::new();
+    while let Some(raw) = reader.next_game()? {
+        out.push(build(raw)?);
+    }
+    Ok(out)
+}
+
+/// Reads every game of a PGN text ([`read_records`] without the tags).
+pub fn read_games(text: &str) -> Result<Vec<Game>, RecordError> {
+    Ok(read_records(text)?.into_iter().map(|r| r.game).collect())
+}
+
+/// A lexical token of PGN.
+#[derive(Debug)]
+enum Token {
+    Tag(String, String),
+    Comment(String),
+    Word(String),
+}
+
+/// One game's tokens (variations already skipped), each with its line.
+#[derive(Default)]
+struct RawGame {
+    tags: Vec<(String, String, usize)>,
+    movetext: Vec<(Token, usize)>,
+}
+
+/// Splits a PGN text into games of tokens.
+struct Reader<'a> {
+    text: &'a str,
+    at: usize,
+    line: usize,
+    /// A tag read after a game's movetext: the start of the next game.
+    lookahead: Option<(Token, usize)>,
+}
+
+impl<'a> Reader<'a> {
+    fn new(text: &'a str) -> Reader<'a> {
+        // A byte-order mark is not text.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        Reader { text, at: 0, line: 1, lookahead: None }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.text[self.at..].chars().next()
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.at += c.len_utf8();
+        if c == '\n' {
+            self.line += 1;
+        }
+        Some(c)
+    }
+
+    fn syntax(line: usize, message: impl Into<String>) -> RecordError {
+        RecordError::Syntax { line, message: message.into() }
+    }
+
+    /// The next token; `Open`/`Close` parentheses come back as `Word("(")` / `Word(")")`.
+    fn token(&mut self) -> Result<Option<(Token, usize)>, RecordError> {
+        loop {
+            let at_line_start = self.at == 0 || self.text[..self.at].ends_with('\n');
+            let Some(c) = self.peek() else { return Ok(None) };
+            let line = self.line;
+            match c {
+                c if c.is_whitespace() => {
+                    self.bump();
+                }
+                // `%` in the first column escapes the line; `;` comments to the end of the line.
+                '%' if at_line_start => self.skip_line(),
+                ';' => self.skip_line(),
+                '{' => {
+                    self.bump();
+                    let start = self.at;
+                    loop {
+                        match self.bump() {
+                            Some('}') => break,
+                            Some(_) => {}
+                            None => return Err(Reader::syntax(line, "unterminated comment '{'")),
+                        }
+                    }
+                    let text = self.text[start..self.at - 1].to_string();
+                    return Ok(Some((Token::Comment(text), line)));
+                }
+                '[' => return self.tag().map(Some),
+                '(' | ')' => {
+                    self.bump();
+                    return Ok(Some((Token::Word(c.to_string()), line)));
+                }
+                '}' | ']' => return Err(Reader::syntax(line, format!("unexpected '{c}'"))),
+                _ => {
+                    let start = self.at;
+                    while let Some(c) = self.peek() {
+                        if c.is_whitespace() || "{}()[];".contains(c) {
+                            break;
+                        }
+                        self.bump();
+                    }
+                    return Ok(Some((Token::Word(self.text[start..self.at].to_string()), line)));
+                }
+            }
+        }
+    }
+
+    fn skip_line(&mut self) {
+        while let Some(c) = self.bump() {
+            if c == '\n' {
+                break;
+            }
+        }
+    }
+
+    /// A tag pair `[Name "value"]`, the `[` not yet read.
+    fn tag(&mut self) -> Result<(Token, usize), RecordError> {
+        let line = self.line;
+        let bad = |message: &str| RecordError::BadTag { line, message: message.to_string() };
+        self.bump();
+        self.skip_blanks();
+        let start = self.at;
+        while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+            self.bump();
+        }
+        let name = self.text[start..self.at].to_string();
+        if name.is_empty() {
+            return Err(bad("expected a tag name after '['"));
+        }
+        self.skip_blanks();
+        if self.bump() != Some('"') {
+            return Err(bad(&format!("expected '\"' after the tag name {name}")));
+        }
+        let mut value = String::new();
+        loop {
+            match self.bump() {
+                Some('"') => break,
+                Some('\\') => match self.bump() {
+                    Some(c) if c != '\n' => value.push(c),
+                    _ => return Err(bad(&format!("unterminated value of tag {name}"))),
+                },
+                Some('\n') | None => return Err(bad(&format!("unterminated value of tag {name}"))),
+                Some(c) => value.push(c),
+            }
+        }
+        self.skip_blanks();
+        if self.bump() != Some(']') {
+            return Err(bad(&format!("expected ']' after the value of tag {name}")));
+        }
+        Ok((Token::Tag(name, value), line))
+    }
+
+    fn skip_blanks(&mut self) {
+        while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
+            self.bump();
+        }
+    }
+
+    /// The next game: its tags, then movetext up to a result, the next tag section or the end.
+    fn next_game(&mut self) -> Result<Option<RawGame>, RecordError> {
+        let mut game = RawGame::default();
+        let mut depth = 0usize;
+        let mut opened = 0usize;
+        loop {
+            let next = match self.lookahead.take() {
+                Some(t) => Some(t),
+                None => self.token()?,
+            };
+            let Some((token, line)) = next else { break };
+            match token {
+                Token::Tag(..) if depth > 0 => {
+                    return Err(Reader::syntax(opened, "unterminated variation '('"));
+                }
+                Token::Tag(name, value) => {
+                    if !game.movetext.is_empty() {
+                        self.lookahead = Some((Token::Tag(name, value), line));
+                        break;
+                    }
+                    game.tags.push((name, value, line));
+                }
+                Token::Word(w) if w == "(" => {
+                    if depth == 0 {
+                        opened = line;
+                    }
+                    depth += 1;
+                }
+                Token::Word(w) if w == ")" => {
+                    if depth == 0 {
+                        return Err(Reader::syntax(line, "unmatched ')'"));
+                    }
+                    depth -= 1;
+                }
+                _ if depth > 0 => {}
+                Token::Word(w) if RESULTS.contains(&w.as_str()) => {
+                    game.movetext.push((Token::Word(w), line));
+                    break;
+                }
+                t => game.movetext.push((t, line)),
+            }
+        }
+        if depth > 0 {
+            return Err(Reader::syntax(opened, "unterminated variation '('"));
+        }
+        Ok((!game.tags.is_empty() || !game.movetext.is_empty()).then_some(game))
+    }
+}
+
+/// The annotations at the start of the comments after a move.
+#[derive(Default)]
+struct Notes {
+    /// The `H:` letters, the holdings they spell and the comment's line.
+    holdings: Option<(String, [Hand; 2], usize)>,
+    /// The `gift` note and its line.
+    gift: Option<(Gifts, String, usize)>,
+    /// The `failed` note's line.
+    failed: Option<usize>,
+}
+
+/// A move read but not yet played: its comments follow it.
+struct Pending {
+    m: Move,
+    at: MoveNumber,
+    /// The move as written.
+    text: String,
+    line: usize,
+    notes: Notes,
+}
+
+/// Turns a game's tokens into a record: the variant and start from the tags, then the moves.
+fn build(raw: RawGame) -> Result<Record, RecordError> {
+    // Step 1. Tags, each at most once.
+    for (i, (name, _, line)) in raw.tags.iter().enumerate() {
+        if raw.tags[..i].iter().any(|(n, _, _)| n == name) {
+            return Err(RecordError::BadTag { line: *line, message: format!("tag {name} given twice") });
+        }
+    }
+    let tag = |name: &str| raw.tags.iter().find(|(n, _, _)| n == name).map(|(_, v, l)| (v.as_str(), *l));
+
+    // Step 2. The variant.
+    let percent = match tag("SnowFall") {
+        None => None,
+        Some((value, line)) => {
+            let digits = value.trim().trim_end_matches('%').trim();
+            match digits.parse::<u8>() {
+                Ok(p) if p <= 100 && digits.bytes().all(|b| b.is_ascii_digit()) => Some((p, line)),
+                _ => return Err(RecordError::BadPercent { line, value: value.to_string() }),
+            }
+        }
+    };
+    let variant = match tag("Variant") {
+        Some((name, _)) if name.trim().eq_ignore_ascii_case("snowfall") => {
+            snowfall::variant(percent.map_or(snowfall::DEFAULT_PERCENT, |(p, _)| p))
+        }
+        Some((_, _)) | None if percent.is_some() => {
+            let line = percent.map_or(0, |(_, l)| l);
+            return Err(RecordError::BadTag { line, message: "a SnowFall tag without [Variant \"SnowFall\"]".into() });
+        }
+        None => variants::by_name("chess").ok_or(RecordError::UnknownVariant { line: 0, name: "chess".into() })?,
+        Some((name, line)) => {
+            let name = name.trim();
+            let lookup = if name.eq_ignore_ascii_case("standard") { "chess" } else { name };
+            variants::by_name(lookup).ok_or_else(|| RecordError::UnknownVariant { line, name: name.to_string() })?
+        }
+    };
+
+    // Step 3. The start position.
+    let start = match (tag("SetUp"), tag("FEN")) {
+        (Some((s, line)), _) if s.trim() != "0" && s.trim() != "1" => {
+            return Err(RecordError::BadTag { line, message: format!("SetUp must be \"0\" or \"1\", not \"{s}\"") });
+        }
+        (Some((s, line)), None) if s.trim() == "1" => {
+            return Err(RecordError::BadTag { line, message: "SetUp \"1\" without a FEN tag".into() });
+        }
+        (Some((s, line)), Some(_)) if s.trim() == "0" => {
+            return Err(RecordError::BadTag { line, message: "a FEN tag with SetUp \"0\"".into() });
+        }
+        (_, Some((fen, line))) => Position::from_fen(variant, fen.trim()).map_err(|error| RecordError::BadFen {
+            line,
+            fen: fen.to_string(),
+            error,
+        })?,
+        _ => Position::start(variant),
+    };
+
+    // Step 4. The movetext: each move is played once the comments after it are read.
+    let mut game = Game::new(start);
+    let mut pending: Option<Pending> = None;
+    for (token, line) in raw.movetext {
+        match token {
+            Token::Tag(..) => {}
+            Token::Comment(text) => {
+                if let Some(p) = pending.as_mut() {
+                    read_notes(variant, &text, line, p)?;
+                }
+            }
+            Token::Word(w) => {
+                if RESULTS.contains(&w.as_str()) {
+                    break;
+                }
+                let Some(text) = move_text(&w) else { continue };
+                if let Some(p) = pending.take() {
+                    commit(&mut game, p)?;
+                }
+                let pos = game.position();
+                let at = MoveNumber { number: pos.fullmoves(), color: pos.turn() };
+                let m = parse_move(pos, text).map_err(|reason| RecordError::IllegalMove {
+                    line,
+                    at,
+                    text: text.to_string(),
+                    reason,
+                    fen: pos.fen(),
+                })?;
+                pending = Some(Pending { m, at, text: text.to_string(), line, notes: Notes::default() });
+            }
+        }
+    }
+    if let Some(p) = pending.take() {
+        commit(&mut game, p)?;
+    }
+    let tags = raw.tags.into_iter().map(|(n, v, _)| (n, v)).collect();
+    Ok(Record { tags, game })
+}
+
+/// The move in a movetext word, or `None` for a move number alone, a NAG or an annotation glyph.
+fn move_text(word: &str) -> Option<&str> {
+    if word.starts_with('$') || word.chars().all(|c| c == '!' || c == '?') {
+        return None;
+    }
+    // `12.`, `12...` and `12.e4`; `0-0` is castling, not a number.
+    let digits = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    if digits.len() < word.len() && digits.starts_with('.') {
+        let rest = digits.trim_start_matches('.');
+        return (!rest.is_empty()).then_some(rest);
+    }
+    Some(word)
+}
+
+/// A move as SAN, or else as UCI (annotation suffixes ignored); the error says why neither fits.
+fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
+    match crate::san::parse_san(pos, text) {
+        Ok(m) => Ok(m),
+        Err(SanError::Ambiguous { .. }) => Err("ambiguous".into()),
+        Err(san) => {
+            let bare = text.trim_end_matches(['+', '#', '!', '?']);
+            match parse_uci(pos, bare) {
+                Ok(m) => Ok(m),
+                Err(UciError::Illegal { .. }) => Err(illegal(pos, text)),
+                Err(_) if matches!(san, SanError::Illegal { .. }) => Err(illegal(pos, text)),
+                Err(_) if text == "--" || text == "Z0" => Err("null moves are not supported".into()),
+                Err(_) => Err("not a move in SAN or UCI".into()),
+            }
+        }
+    }
+}
+
+/// Why a well-formed move is not legal, as far as a reader can be told: a drop of a piece not held
+/// says so; anything else is just illegal (the error shows the position).
+fn illegal(pos: &Position, text: &str) -> String {
+    let v = pos.variant();
+    let held = |piece: &str| {
+        let role = if piece.is_empty() { v.pawn() } else { piece.chars().next().and_then(|c| v.role_by_letter(c)) };
+        role.map(|r| (r, pos.hand(pos.turn()).count(r)))
+    };
+    match text.split_once('@').and_then(|(piece, _)| held(piece)) {
+        Some((role, 0)) => format!("illegal ({} holds no {})", pos.turn(), v.piece(role).name),
+        _ => "illegal".into(),
+    }
+}
+
+/// Reads the annotations at the start of a comment into the pending move's notes.
+fn read_notes(v: &Variant, text: &str, line: usize, p: &mut Pending) -> Result<(), RecordError> {
+    let (at, san) = (p.at, p.text.clone());
+    let mut words = text.split_whitespace().peekable();
+    while let Some(&w) = words.peek() {
+        if let Some(letters) = w.strip_prefix("H:") {
+            words.next();
+            let bad = |reason: String| RecordError::BadHoldings {
+                line,
+                at,
+                san: san.clone(),
+                text: letters.to_string(),
+                reason,
+            };
+            if p.notes.holdings.is_some() {
+                return Err(bad("the move already has holdings".into()));
+            }
+            let hands = parse_holdings(v, letters).map_err(bad)?;
+            p.notes.holdings = Some((letters.to_string(), hands, line));
+        } else if w == "gift" {
+            words.next();
+            let (white, black) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+            let written = format!("gift {white} {black}").trim_end().to_string();
+            let bad = |reason: &str| RecordError::BadGift {
+                line,
+                at,
+                san: san.clone(),
+                text: written.clone(),
+                reason: reason.into(),
+            };
+            if p.notes.gift.is_some() {
+                return Err(bad("the move already has a gift"));
+            }
+            let (Some(w), Some(b)) = (white.strip_prefix("W:"), black.strip_prefix("B:")) else {
+                return Err(bad("expected 'gift W:<pieces> B:<pieces>' ('-' for none)"));
+            };
+            let (Ok(white), Ok(black)) = (w.parse::<Gift>(), b.parse::<Gift>()) else {
+                return Err(bad("a part is not letters of Q R B N P or '-'"));
+            };
+            p.notes.gift = Some((Gifts { white, black }, written.clone(), line));
+        } else if w == "failed" {
+            words.next();
+            p.notes.failed = Some(line);
+        } else {
+            // Free text.
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Plays a pending move with the event its notes give (or infer), then checks its holdings.
+fn commit(game: &mut Game, p: Pending) -> Result<(), RecordError> {
+    let before = game.position();
+    let v = before.variant();
+    let at = p.at;
+    // What the move leaves before any gift (a failed move leaves the hands as they were).
+    let mut plain = before.clone();
+    plain.play_event(p.m, if p.notes.failed.is_some() { Event::Failure } else { Event::Success });
+    let mismatch = |line, found: &str, reason: String| RecordError::HoldingsMismatch {
+        line,
+        at,
+        san: p.text.clone(),
+        expected: holdings_text(v, &hands(&plain)),
+        found: found.to_string(),
+        reason,
+    };
+    let bad_gift = |text: &str, line: usize, reason: String| RecordError::BadGift {
+        line,
+        at,
+        san: p.text.clone(),
+        text: text.into(),
+        reason,
+    };
+    let event = match (&p.notes.gift, p.notes.failed, &p.notes.holdings) {
+        (Some((_, text, line)), Some(_), _) => {
+            return Err(bad_gift(text, *line, "a failed move receives no gift".into()))
+        }
+        (Some((_, text, line)), None, _) if !v.drops => {
+            return Err(bad_gift(text, *line, format!("{} has no hands", v.name)));
+        }
+        (Some((g, _, _)), None, _) => Event::Gift(*g),
+        (None, Some(_), _) => Event::Failure,
+        (None, None, Some((letters, found, line))) => match infer_gift(&plain, found) {
+            Ok(Some(g)) => Event::Gift(g),
+            Ok(None) => Event::Success,
+            Err(reason) => return Err(mismatch(*line, letters, reason)),
+        },
+        (None, None, None) => Event::Success,
+    };
+    let fen = before.fen();
+    game.play_event(p.m, event).map_err(|e| RecordError::IllegalMove {
+        line: p.line,
+        at,
+        text: e.uci,
+        reason: "illegal".into(),
+        fen,
+    })?;
+    if let Some((letters, found, line)) = &p.notes.holdings {
+        let reached = hands(game.position());
+        if reached != *found {
+            let reason = match event {
+                Event::Gift(g) => format!("with its gift {g} the move gives H:{}", holdings_text(v, &reached)),
+                _ => format!("the move gives H:{}", holdings_text(v, &reached)),
+            };
+            return Err(mismatch(*line, letters, reason));
+        }
+    }
+    Ok(())
+}
