@@ -134,6 +134,10 @@ pub(crate) struct AnalyseArgs {
     /// Endgame table files (`fairylab egt ... --out FILE`) the search uses as exact knowledge.
     #[arg(long, value_name = "FILE")]
     tables: Vec<std::path::PathBuf>,
+    /// Search as if chance played no part: every move has its plain outcome (no gift arrives,
+    /// every move succeeds).
+    #[arg(long)]
+    blind: bool,
 }
 
 /// Arguments of `fairylab solve`.
@@ -383,6 +387,9 @@ pub(crate) fn analyse(a: &AnalyseArgs, out: &mut impl Write) -> Result<()> {
     };
     let mut engine = Engine::with_hash(a.hash as usize);
     engine.set_tablebase(tablebase(&a.tables)?);
+    if a.blind {
+        engine.set_params(Some(engine::SearchParams::blind(pos.variant())));
+    }
     let mut lines = Vec::new();
     let result = engine.search(pos.clone(), game.hashes(), limits, |i| lines.push(format_info(&pos, i)));
     for l in lines {

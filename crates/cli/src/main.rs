@@ -17,6 +17,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod analysis;
+mod duel;
 mod matches;
 mod protocols;
 mod simulation;

@@ -8,7 +8,7 @@ use engine::tournament::{
     Tally, TimeControl,
 };
 use engine::uci_client::EngineCommand;
-use rules::Variant;
+use rules::{Position, Variant};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -30,8 +30,19 @@ pub(crate) struct MatchArgs {
     #[arg(long, value_name = "CMD")]
     engine1: Option<String>,
     /// Engine 2, as a command line, e.g. `/usr/games/stockfish`.
-    #[arg(long, value_name = "CMD")]
-    engine2: String,
+    #[arg(long, value_name = "CMD", required_unless_present_any = ["white", "black"])]
+    engine2: Option<String>,
+    /// Instead of UCI engines: fairylab's AI level for player A, White in odd games (`engine`,
+    /// alias `expectimax`: chance outcomes as chance nodes; `blind`: as if chance played no part).
+    /// Chance events are drawn by the referee from `--seed`.
+    #[arg(long, value_name = "LEVEL", requires = "black", conflicts_with_all = ["engine1", "engine2"])]
+    white: Option<String>,
+    /// fairylab's AI level for player B (see --white).
+    #[arg(long, value_name = "LEVEL", requires = "white")]
+    black: Option<String>,
+    /// Internal matches: games played at once (each engine searches on one thread).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    concurrency: u32,
     /// An option for engine 1 (repeatable), sent as `setoption name NAME value VALUE`.
     #[arg(long = "option1", value_name = "NAME=VALUE")]
     option1: Vec<String>,
@@ -91,6 +102,9 @@ pub(crate) struct MatchArgs {
 
 /// Plays the match: one line per game on stderr, the summary on stdout.
 pub(crate) fn run(args: &MatchArgs) -> Result<ExitCode> {
+    if let (Some(white), Some(black)) = (&args.white, &args.black) {
+        return internal(args, white, black);
+    }
     let config = config(args)?;
     let mut pgn = match &args.pgn {
         Some(path) => Some(BufWriter::new(
@@ -127,6 +141,25 @@ pub(crate) fn run(args: &MatchArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A match between fairylab's own AI levels.
+fn internal(args: &MatchArgs, white: &str, black: &str) -> Result<ExitCode> {
+    if args.tc.is_some() || args.openings.is_some() || args.pgn.is_some() {
+        bail!("--tc, --openings and --pgn apply to UCI matches, not to --white/--black AI levels");
+    }
+    let variant = crate::variant(&args.variant)?;
+    crate::duel::run(&crate::duel::Duel {
+        variant,
+        start: Position::start(variant),
+        levels: [crate::duel::Level::parse(white)?, crate::duel::Level::parse(black)?],
+        games: args.games,
+        movetime: Duration::from_millis(args.movetime),
+        seed: args.seed.unwrap_or(0),
+        max_plies: args.max_plies,
+        concurrency: args.concurrency as usize,
+        hash_mb: 16,
+    })
+}
+
 /// The match configuration the arguments describe.
 fn config(args: &MatchArgs) -> Result<MatchConfig> {
     let variant = crate::variant(&args.variant)?;
@@ -137,7 +170,8 @@ fn config(args: &MatchArgs) -> Result<MatchConfig> {
             EngineCommand::new(exe.display().to_string(), ["uci"])
         }
     };
-    let engine2 = EngineCommand::parse(&args.engine2).context("--engine2")?;
+    let Some(engine2) = &args.engine2 else { bail!("--engine2 is required for a UCI match") };
+    let engine2 = EngineCommand::parse(engine2).context("--engine2")?;
     let spec = |command: EngineCommand, options: &[String], name: &Option<String>, flag: &str| -> Result<EngineSpec> {
         let options = options
             .iter()

@@ -40,12 +40,17 @@ pub struct SearchParams {
     /// Plies less for every chance outcome but the first (the most likely: no gift), so that
     /// rare outcomes with many children cost a fraction of the main line.
     pub chance_reduction: i32,
+    /// Approximate chance nodes: the first outcome is searched in full and the others add their
+    /// static value's difference to the first outcome's (a lost game where the gift lets the
+    /// opponent mate by a drop), weighted by probability. Exact Star1/Star2 expectimax when off.
+    pub chance_correction: bool,
 }
 
 impl SearchParams {
     /// The parameters for a variant.
     pub fn for_variant(v: &Variant) -> SearchParams {
         let check_matters = !v.self_check && v.win == WinCondition::Checkmate;
+        let gifts = matches!(v.chance, ChanceRule::Gifts { .. });
         SearchParams {
             qsearch: true,
             qsearch_checks: check_matters,
@@ -63,12 +68,13 @@ impl SearchParams {
             check_matters,
             // Drop variants swing harder between plies.
             futility_margin: if v.drops { 150 } else { 100 },
-            // SnowFall: up to 27 gift outcomes after every move. Searching them all everywhere
-            // costs the main line several plies; they are searched after the moves of the
-            // first two plies (the gifts that could let either side mate or win material
-            // next), one ply shallower than the no-gift line. Measured in docs/ARCHITECTURE.md.
-            chance_plies: if matches!(v.chance, ChanceRule::Gifts { .. }) { 2 } else { usize::MAX },
-            chance_reduction: if matches!(v.chance, ChanceRule::Gifts { .. }) { 1 } else { 0 },
+            // SnowFall: up to 27 gift outcomes after every move. Searched in full after the
+            // root moves alone they cost the main line ten plies (depth 3 against 13 in a
+            // second), by quiescence still several; so the gifts after the root moves are
+            // valued statically, with drop mates (docs/ARCHITECTURE.md, "Gift chance nodes").
+            chance_plies: if gifts { 1 } else { usize::MAX },
+            chance_reduction: 0,
+            chance_correction: gifts,
         }
     }
 

@@ -38,6 +38,9 @@ const HISTORY_PRUNE: i32 = 4000;
 /// Score bands for move ordering.
 const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 24;
+/// Moves per node, in search order, that get their own chance correction (see
+/// [`SearchParams::chance_correction`]); the rest share the first move's.
+const CORRECTED_MOVES: usize = 8;
 const KILLER: i32 = 1 << 22;
 const BAD_CAPTURE: i32 = -(1 << 24);
 const UNDERPROMOTION: i32 = -(1 << 26);
@@ -75,6 +78,10 @@ pub struct Searcher<'a> {
     excluded: [u32; MAX_PLY + 2],
     /// Endgame tables that answer for this variant, probed below the root.
     pub(crate) tablebase: Option<TableView<'a>>,
+    /// Chance corrections already computed in this search, by move.
+    pub(crate) corrections: std::collections::HashMap<(u64, u32), Value>,
+    /// The correction of the first move at the last corrected node (chance_plies is 1: the root).
+    shared_correction: Value,
 }
 
 impl<'a> Searcher<'a> {
@@ -118,6 +125,8 @@ impl<'a> Searcher<'a> {
             evals: [-INFINITE; MAX_PLY + 2],
             excluded: [0; MAX_PLY + 2],
             tablebase: None,
+            corrections: std::collections::HashMap::new(),
+            shared_correction: 0,
         }
     }
 
@@ -633,10 +642,29 @@ impl<'a> Searcher<'a> {
             self.moved[ply] = PieceTo::of(pos, m);
             let extension = i32::from((singular || (self.params.check_extension && gives_check)) && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + extension;
-            let v = if let Some(dist) = outcomes {
-                self.chance_node(pos, m, &dist, new_depth, ply, alpha, beta)
+            // Approximate chance nodes (SnowFall's gifts): the plain line searched as any move
+            // with the window shifted by the correction, which is added back.
+            let correction = match &outcomes {
+                Some(dist) if self.params.chance_correction => {
+                    // Only the first moves in order (the candidates) pay for a correction, and
+                    // not in the first iteration; the others share the first move's.
+                    if i < CORRECTED_MOVES && depth >= 2 {
+                        let c = self.chance_correction(pos, m, dist);
+                        if i == 0 {
+                            self.shared_correction = c;
+                        }
+                        c
+                    } else {
+                        self.shared_correction
+                    }
+                }
+                _ => 0,
+            };
+            let (alpha_c, beta_c) = (alpha - correction, beta - correction);
+            let v = if let Some(dist) = outcomes.as_ref().filter(|_| !self.params.chance_correction) {
+                self.chance_node(pos, m, dist, new_depth, ply, alpha, beta)
             } else if searched == 0 {
-                self.child_value(pos, &child, new_depth, ply, alpha, beta, pv_node)
+                self.child_value(pos, &child, new_depth, ply, alpha_c, beta_c, pv_node)
             } else {
                 // Step 8. Late-move reductions and the principal-variation re-searches.
                 let mut r = 0;
@@ -655,15 +683,16 @@ impl<'a> Searcher<'a> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut v = self.child_value(pos, &child, new_depth - r, ply, alpha, alpha + 1, false);
-                if v > alpha && r > 0 {
-                    v = self.child_value(pos, &child, new_depth, ply, alpha, alpha + 1, false);
+                let mut v = self.child_value(pos, &child, new_depth - r, ply, alpha_c, alpha_c + 1, false);
+                if v > alpha_c && r > 0 {
+                    v = self.child_value(pos, &child, new_depth, ply, alpha_c, alpha_c + 1, false);
                 }
-                if v > alpha && v < beta && pv_node {
-                    v = self.child_value(pos, &child, new_depth, ply, alpha, beta, true);
+                if v > alpha_c && v < beta_c && pv_node {
+                    v = self.child_value(pos, &child, new_depth, ply, alpha_c, beta_c, true);
                 }
                 v
             };
+            let v = if correction != 0 && v.abs() < MATE_BOUND { v + correction } else { v };
             searched += 1;
             if self.aborted {
                 return 0;

@@ -7,6 +7,7 @@
 use crate::chance::{Event, Probability};
 use crate::gift::{self, Gifts, Kind};
 use crate::moves::Move;
+use crate::piece::Role;
 use crate::position::Position;
 use crate::variants::snowfall;
 
@@ -45,6 +46,27 @@ pub fn gift_odds(pos: &Position) -> Option<GiftOdds> {
 /// A mating move of the side to move, if it has one (the first in generation order).
 pub fn mate_in_one(pos: &Position) -> Option<Move> {
     pos.legal_moves().into_iter().find(|&m| {
+        let mut c = pos.clone();
+        c.play_unchecked(m);
+        c.is_check() && !c.has_legal_move()
+    })
+}
+
+/// A drop of `role` by the side to move that mates at once, if there is one: only the empty
+/// squares from which that piece would check are tried (cheap enough for a search to ask).
+pub fn drop_mate(pos: &Position, role: Role) -> Option<Move> {
+    if pos.hand(pos.turn()).count(role) == 0 {
+        return None;
+    }
+    let them = !pos.turn();
+    let king = pos.king_square(them)?;
+    let occ = pos.board().occupied();
+    // Where our piece would attack the king: its attacks from the king's square, moving as theirs.
+    let squares = pos.attacks(king, them, role, occ) - occ;
+    squares.into_iter().map(|sq| Move::drop(role, sq)).find(|&m| {
+        if !pos.is_legal(m) {
+            return false;
+        }
         let mut c = pos.clone();
         c.play_unchecked(m);
         c.is_check() && !c.has_legal_move()

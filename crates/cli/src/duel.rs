@@ -1,0 +1,201 @@
+//! `fairylab match --white LEVEL --black LEVEL`: fairylab's own AI levels against each other,
+//! chance events (gifts, dice) drawn by the referee from a seeded stream, colours alternating.
+
+use anyhow::{anyhow, bail, Result};
+use engine::params::SearchParams;
+use engine::tournament::score_stats;
+use engine::{Engine, Limits};
+use rules::chance::seeded_rng;
+use rules::game::Game;
+use rules::outcome::Outcome;
+use rules::{Color, Position, Variant};
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// An AI level of fairylab's engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Level {
+    /// The engine as it plays the variant: chance outcomes searched as chance nodes.
+    Engine,
+    /// The same engine searching as if every move had its plain outcome (no gifts arrive,
+    /// every move succeeds).
+    Blind,
+}
+
+impl Level {
+    pub(crate) fn parse(s: &str) -> Result<Level> {
+        match s.to_ascii_lowercase().as_str() {
+            "engine" | "expectimax" | "aware" => Ok(Level::Engine),
+            "blind" => Ok(Level::Blind),
+            _ => bail!("unknown AI level '{s}' (use engine, also called expectimax or aware, or blind)"),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Level::Engine => "engine",
+            Level::Blind => "blind",
+        }
+    }
+
+    fn params(self, v: &Variant) -> SearchParams {
+        match self {
+            Level::Engine => SearchParams::for_variant(v),
+            Level::Blind => SearchParams::blind(v),
+        }
+    }
+}
+
+/// What the internal match needs.
+pub(crate) struct Duel {
+    pub variant: &'static Variant,
+    pub start: Position,
+    pub levels: [Level; 2],
+    pub games: u32,
+    pub movetime: Duration,
+    pub seed: u64,
+    pub max_plies: u32,
+    pub concurrency: usize,
+    pub hash_mb: usize,
+}
+
+/// One finished game.
+struct Played {
+    number: u32,
+    a_white: bool,
+    winner: Option<Color>,
+    reason: String,
+    plies: usize,
+    final_fen: String,
+}
+
+/// Plays game `number` (0-based): player A has White in even games; the chance stream of a
+/// colour-swapped pair is the same seed.
+fn play(d: &Duel, number: u32) -> Result<Played> {
+    let a_white = number % 2 == 0;
+    let by_color = if a_white { [d.levels[0], d.levels[1]] } else { [d.levels[1], d.levels[0]] };
+    let mut engines = by_color.map(|l| {
+        let mut e = Engine::with_hash(d.hash_mb);
+        e.set_params(Some(l.params(d.variant)));
+        e
+    });
+    let mut rng = seeded_rng(d.seed.wrapping_add(u64::from(number / 2)));
+    let mut game = Game::new(d.start.clone());
+    loop {
+        if let Some(o) = game.outcome() {
+            let (winner, reason) = match o {
+                Outcome::Decisive { winner, reason } => (Some(winner), format!("{reason:?}").to_lowercase()),
+                Outcome::Draw { reason } => (None, format!("{reason:?}").to_lowercase()),
+            };
+            return Ok(Played {
+                number,
+                a_white,
+                winner,
+                reason,
+                plies: game.moves().len(),
+                final_fen: game.position().fen(),
+            });
+        }
+        if d.max_plies > 0 && game.moves().len() >= d.max_plies as usize {
+            return Ok(Played {
+                number,
+                a_white,
+                winner: None,
+                reason: format!("adjudicated a draw after {} plies", d.max_plies),
+                plies: game.moves().len(),
+                final_fen: game.position().fen(),
+            });
+        }
+        let pos = game.position().clone();
+        let side = pos.turn().index();
+        let r = engines[side].search(pos.clone(), game.hashes(), Limits::movetime(d.movetime), |_| {});
+        let m = r.best.ok_or_else(|| anyhow!("the engine found no move in {}", pos.fen()))?;
+        game.play_sampled(m, &mut rng).map_err(|e| anyhow!("game {}: {e}", number + 1))?;
+    }
+}
+
+/// Plays the match: a line per game on stderr, the summary on stdout.
+pub(crate) fn run(d: &Duel) -> Result<ExitCode> {
+    let [a, b] = d.levels.map(Level::name);
+    eprintln!(
+        "match: {a} vs {b}, {}, {} games, {} ms per move, seed {}, {} at a time",
+        d.variant.name,
+        d.games,
+        d.movetime.as_millis(),
+        d.seed,
+        d.concurrency
+    );
+    let next = AtomicU32::new(0);
+    let (tx, rx) = mpsc::channel::<Result<Played>>();
+    let (mut wins, mut draws, mut losses, mut plies) = (0u32, 0u32, 0u32, 0usize);
+    std::thread::scope(|s| -> Result<()> {
+        for _ in 0..d.concurrency.max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            s.spawn(move || loop {
+                let n = next.fetch_add(1, Ordering::Relaxed);
+                if n >= d.games {
+                    return;
+                }
+                let failed = {
+                    let r = play(d, n);
+                    let failed = r.is_err();
+                    let _ = tx.send(r);
+                    failed
+                };
+                if failed {
+                    next.store(d.games, Ordering::Relaxed);
+                }
+            });
+        }
+        drop(tx);
+        for r in rx {
+            let g = r?;
+            let a_color = if g.a_white { Color::White } else { Color::Black };
+            match g.winner {
+                Some(w) if w == a_color => wins += 1,
+                Some(_) => losses += 1,
+                None => draws += 1,
+            }
+            plies += g.plies;
+            let result = match g.winner {
+                Some(Color::White) => "1-0",
+                Some(Color::Black) => "0-1",
+                None => "1/2-1/2",
+            };
+            let (white, black) = if g.a_white { (a, b) } else { (b, a) };
+            eprintln!(
+                "game {:>3}: {white} - {black} {result} ({}, {} plies)  {a}: +{wins} ={draws} -{losses}  final {}",
+                g.number + 1,
+                g.reason,
+                g.plies,
+                g.final_fen
+            );
+        }
+        Ok(())
+    })?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let games = wins + draws + losses;
+    writeln!(out, "{a} vs {b} ({}, {} ms per move): {games} games", d.variant.name, d.movetime.as_millis())?;
+    writeln!(out, "{a}: +{wins} ={draws} -{losses}")?;
+    if let Some(st) = score_stats(wins, draws, losses) {
+        writeln!(
+            out,
+            "score {:.1} % [{:.1} %, {:.1} %] (95 %), Elo {:+.0} [{:+.0}, {:+.0}]",
+            100.0 * st.score,
+            100.0 * st.score_low,
+            100.0 * st.score_high,
+            st.elo,
+            st.elo_low,
+            st.elo_high
+        )?;
+    }
+    if games > 0 {
+        writeln!(out, "average length {:.1} plies", plies as f64 / f64::from(games))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
