@@ -404,12 +404,22 @@ pub(crate) fn analyse(a: &AnalyseArgs, out: &mut impl Write) -> Result<()> {
 
 /// `fairylab play`: you against the engine, moves in SAN or UCI on stdin.
 pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
-    let v = variant(&a.variant)?;
+    let mut v = variant(&a.variant)?;
+    let mut rng = rules::chance::seeded_rng(a.seed);
+    if rules::variants::snowfall::percent(v).is_some() && a.variant.snowfall.is_none() {
+        // A SnowFall game draws its percentage when it starts (RULINGS § SnowFall 1).
+        let range = rules::variants::snowfall::PERCENTS;
+        let n =
+            *range.start() + rules::chance::uniform_below(&mut rng, u128::from(range.end() - range.start() + 1)) as u8;
+        v = rules::variants::snowfall::variant(n);
+    }
+    if let Some(n) = rules::variants::snowfall::percent(v) {
+        writeln!(std::io::stdout(), "SnowFall: {n} % (a gift event after every move with this probability)")?;
+    }
     let mut game = Game::new(position(v, a.fen.as_deref())?);
     let human = if a.color == "white" { Color::White } else { Color::Black };
     let mut engine = Engine::new();
     engine.set_tablebase(tablebase(&a.tables)?);
-    let mut rng = rules::chance::seeded_rng(a.seed);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
@@ -451,15 +461,11 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
             writeln!(out, "engine plays {} (score {}, depth {})", to_san(&pos, m), r.score, r.depth)?;
             m
         };
-        let dist = pos.chance(m);
-        if dist.is_certain() {
-            game.play(m).map_err(|e| anyhow!("{e}"))?;
-        } else {
-            // Chance variants: draw the outcome and continue from the resulting position.
-            let mut next = pos.clone();
-            let event = next.play_sampled(m, &mut rng);
-            writeln!(out, "{} -> {event:?}", to_san(&pos, m))?;
-            game = Game::new(next);
+        // Chance variants: the outcome is drawn from the seeded stream and shown.
+        match game.play_sampled(m, &mut rng).map_err(|e| anyhow!("{e}"))? {
+            rules::chance::Event::Gift(g) => writeln!(out, "{}: a gift arrives: {g}", to_san(&pos, m))?,
+            rules::chance::Event::Failure => writeln!(out, "{} failed: nothing moves", to_san(&pos, m))?,
+            _ => {}
         }
     }
 }
