@@ -8,7 +8,8 @@
 
 use crate::score::{Value, INFINITE, MATE};
 use crate::search::Searcher;
-use rules::chance::{Distribution, Event, Probability};
+use rules::chance::{ChanceRule, Distribution, Event, Probability};
+use rules::gift::{self, Gift, Gifts, Kind};
 use rules::{Move, MoveList, Position};
 
 /// The bounds every child value lies within.
@@ -186,44 +187,44 @@ impl Searcher<'_> {
         (v > alpha).then_some(v)
     }
 
-    /// The approximate chance node's correction for `m`: `Σ w_i (q_i - q_0) / D` over the
-    /// outcomes after the first, `q_i` the static value of outcome `i` from the mover's side, or
-    /// a lost game ([`CORRECTION_CLIP`]) when its gift gives the opponent a drop that mates at
-    /// once. Cheap (no search), so every move of the first plies can have one; computed once
-    /// per position and move in a search.
-    pub(crate) fn chance_correction(&mut self, pos: &Position, m: Move, dist: &Distribution<Event>) -> Value {
+    /// The approximate chance node's correction for `m` (`child`: the position it reaches
+    /// before chance): minus [`CORRECTION_CLIP`] (a lost game) times the probability that the
+    /// gift event after `m` gives the opponent a piece it can drop at once for mate. Each kind
+    /// is tried once (a gift of two pieces mates if one of them does); the mover's own gift is
+    /// not counted as a blocker, so the risk is never underestimated. Gifts are otherwise
+    /// near-symmetric in material: a static difference added noise that unsettled the root
+    /// (measured: three times the nodes at equal depth). Computed once per position and move.
+    pub(crate) fn chance_correction(&mut self, pos: &Position, m: Move, child: &Position) -> Value {
+        let ChanceRule::Gifts { percent } = pos.variant().chance else { return 0 };
         let key = (pos.hash(), m.raw());
         if let Some(&c) = self.corrections.get(&key) {
             return c;
         }
-        let (w, d) = weights(dist.outcomes());
-        let (mut base, mut sum) = (0i64, 0i64);
-        for (i, (e, wi)) in w.iter().enumerate() {
-            let mut c = pos.clone();
-            c.play_event(m, *e);
-            // Gifts are near-symmetric in material; what a static difference adds is noise
-            // that unsettles the root (measured: 3x the nodes at equal depth). Only what a gift
-            // decides at once counts: a drop that mates.
-            let mut v = 0;
-            if let Event::Gift(g) = e {
-                let opponent = c.turn();
-                let mates = g
-                    .of(opponent)
-                    .pieces()
-                    .filter_map(|k| c.variant().role_by_letter(k.letter()))
-                    .any(|r| rules::odds::drop_mate(&c, r).is_some());
-                if mates {
-                    v = -CORRECTION_CLIP;
-                }
+        let mover = pos.turn();
+        let outcomes = gift::event_outcomes(mover, &gift::counts(child));
+        let mut mates = [None::<bool>; 5];
+        let mut risk = Probability::from_integer(0);
+        for (g, p) in &outcomes {
+            let theirs = g.of(!mover);
+            let mut mated = false;
+            for k in Kind::ALL.into_iter().filter(|&k| theirs.has(k)) {
+                let known = mates[k as usize];
+                let m = known.unwrap_or_else(|| {
+                    let Some(role) = child.variant().role_by_letter(k.letter()) else { return false };
+                    let mut c = child.clone();
+                    let one = k.letter().to_string().parse().unwrap_or(Gift::NONE);
+                    c.receive_gifts(Gifts::from_parts(!mover, one, Gift::NONE));
+                    rules::odds::drop_mate(&c, role).is_some()
+                });
+                mates[k as usize] = Some(m);
+                mated |= m;
             }
-            let v = i64::from(v.clamp(-CORRECTION_CLIP, CORRECTION_CLIP));
-            if i == 0 {
-                base = v;
-            } else {
-                sum += wi * (v - base);
+            if mated {
+                risk += p;
             }
         }
-        let c = clamp_value(sum.div_euclid(d));
+        let risk = gift::event_probability(percent) * risk;
+        let c = -((i64::from(CORRECTION_CLIP) * *risk.numer() as i64) / *risk.denom() as i64) as Value;
         self.corrections.insert(key, c);
         c
     }

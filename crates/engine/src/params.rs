@@ -72,7 +72,7 @@ impl SearchParams {
             // root moves alone they cost the main line ten plies (depth 3 against 13 in a
             // second), by quiescence still several; so the gifts after the root moves are
             // valued statically, with drop mates (docs/ARCHITECTURE.md, "Gift chance nodes").
-            chance_plies: if gifts { 1 } else { usize::MAX },
+            chance_plies: if gifts { 2 } else { usize::MAX },
             chance_reduction: 0,
             chance_correction: gifts,
         }

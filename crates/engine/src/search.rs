@@ -38,8 +38,8 @@ const HISTORY_PRUNE: i32 = 4000;
 /// Score bands for move ordering.
 const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 24;
-/// Moves per node, in search order, that get their own chance correction (see
-/// [`SearchParams::chance_correction`]); the rest share the first move's.
+/// Moves per node below the root, in search order, that get a chance correction (see
+/// [`SearchParams::chance_correction`]).
 const CORRECTED_MOVES: usize = 8;
 const KILLER: i32 = 1 << 22;
 const BAD_CAPTURE: i32 = -(1 << 24);
@@ -80,8 +80,6 @@ pub struct Searcher<'a> {
     pub(crate) tablebase: Option<TableView<'a>>,
     /// Chance corrections already computed in this search, by move.
     pub(crate) corrections: std::collections::HashMap<(u64, u32), Value>,
-    /// The correction of the first move at the last corrected node (chance_plies is 1: the root).
-    shared_correction: Value,
 }
 
 impl<'a> Searcher<'a> {
@@ -126,7 +124,6 @@ impl<'a> Searcher<'a> {
             excluded: [0; MAX_PLY + 2],
             tablebase: None,
             corrections: std::collections::HashMap::new(),
-            shared_correction: 0,
         }
     }
 
@@ -608,7 +605,8 @@ impl<'a> Searcher<'a> {
             child.play_unchecked(m);
             self.tt.prefetch(child.hash());
             crate::tt::prefetch(&self.eval_cache[child.hash() as usize & (EVAL_CACHE - 1)]);
-            let outcomes = self.outcomes(pos, m, ply);
+            // Approximate chance nodes (SnowFall's gifts) take no distribution here: see below.
+            let outcomes = if self.params.chance_correction { None } else { self.outcomes(pos, m, ply) };
             // Singular extension: the table's move, if every other move falls well short of
             // its stored value, is searched one ply deeper; if even the others reach beta,
             // the node fails high at once.
@@ -643,25 +641,17 @@ impl<'a> Searcher<'a> {
             let extension = i32::from((singular || (self.params.check_extension && gives_check)) && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + extension;
             // Approximate chance nodes (SnowFall's gifts): the plain line searched as any move
-            // with the window shifted by the correction, which is added back.
-            let correction = match &outcomes {
-                Some(dist) if self.params.chance_correction => {
-                    // Only the first moves in order (the candidates) pay for a correction, and
-                    // not in the first iteration; the others share the first move's.
-                    if i < CORRECTED_MOVES && depth >= 2 {
-                        let c = self.chance_correction(pos, m, dist);
-                        if i == 0 {
-                            self.shared_correction = c;
-                        }
-                        c
-                    } else {
-                        self.shared_correction
-                    }
-                }
-                _ => 0,
-            };
+            // with the window shifted by the correction, which is added back. At the root
+            // every move gets one; deeper, the first moves in order (the candidates).
+            let correction =
+                if self.params.chance_correction && ply < self.params.chance_plies && (ply == 0 || i < CORRECTED_MOVES)
+                {
+                    self.chance_correction(pos, m, &child)
+                } else {
+                    0
+                };
             let (alpha_c, beta_c) = (alpha - correction, beta - correction);
-            let v = if let Some(dist) = outcomes.as_ref().filter(|_| !self.params.chance_correction) {
+            let v = if let Some(dist) = &outcomes {
                 self.chance_node(pos, m, dist, new_depth, ply, alpha, beta)
             } else if searched == 0 {
                 self.child_value(pos, &child, new_depth, ply, alpha_c, beta_c, pv_node)
