@@ -1,7 +1,8 @@
 //! The UCI protocol loop with Fairy-Stockfish's variant conventions (`UCI_Variant`, drops as
 //! `P@e4`, FENs with pockets and any board size), driving the [`Engine`] in the background.
 //!
-//! Commands: `uci`, `isready`, `setoption` (`Hash`, `Threads`, `Clear Hash`, `TablePath`, `UCI_Variant`),
+//! Commands: `uci`, `isready`, `setoption` (`Hash`, `Threads`, `Clear Hash`, `TablePath`, `UCI_Variant`,
+//! `SnowFall`),
 //! `ucinewgame`, `position startpos|fen ... [moves ...]`, `go` (`wtime btime winc binc
 //! movestogo movetime nodes depth mate infinite ponder`, and `go perft N`), `stop`,
 //! `ponderhit`, `quit`, and `d` (a diagram with the FEN).
@@ -21,7 +22,11 @@
 //! - At the end of input a running search finishes and prints its move, so `echo "go depth 6" |
 //!   fairylab uci` answers; a search that would only end at `stop` (`go infinite`, or no limit
 //!   for the side to move) is stopped. `quit` stops at once.
-//! - In chance variants the moves of `position` are played as if they succeeded.
+//! - In chance variants the moves of `position` are played as if they succeeded; in SnowFall
+//!   (option `SnowFall`, the gift percentage) no gift arrives with them. Gifts reach the engine
+//!   as the hands of `position fen ...[hands] ...`: the referee sends the FEN after each gift
+//!   (the protocol extension; without gifts `position startpos moves ...` is enough). Setting
+//!   `SnowFall` while the variant is SnowFall resets the position to the start.
 //!
 //! ```
 //! use std::io::Cursor;
@@ -84,12 +89,20 @@ struct Uci {
     /// Whether the running search (if any) only ends at `stop`: `go infinite`, or a `go`
     /// with no limit for the side to move.
     endless: bool,
+    /// The `SnowFall` option: the gift percentage SnowFall games use.
+    snowfall: u8,
 }
 
 impl Uci {
     fn new(out: Output) -> Uci {
         let chess = variants::all()[0];
-        Uci { out, engine: Engine::with_hash(DEFAULT_MB), session: Session::new(chess), endless: false }
+        Uci {
+            out,
+            engine: Engine::with_hash(DEFAULT_MB),
+            session: Session::new(chess),
+            endless: false,
+            snowfall: variants::snowfall::DEFAULT_PERCENT,
+        }
     }
 
     fn send(&self, line: &str) -> io::Result<()> {
@@ -157,6 +170,10 @@ impl Uci {
         self.send("option name TablePath type string default <empty>")?;
         let vars: String = variants::all().iter().map(|v| format!(" var {}", v.name)).collect();
         self.send(&format!("option name UCI_Variant type combo default chess{vars}"))?;
+        self.send(&format!(
+            "option name SnowFall type spin default {} min 0 max 100",
+            variants::snowfall::DEFAULT_PERCENT
+        ))?;
         self.send("uciok")
     }
 
@@ -196,8 +213,25 @@ impl Uci {
                     Err(e) => self.error(&format!("TablePath: {e}"))?,
                 }
             }
+            "snowfall" => match value.parse::<u8>() {
+                Ok(n) if n <= 100 => {
+                    self.snowfall = n;
+                    if variants::snowfall::percent(self.session.variant()).is_some() {
+                        self.stop_search();
+                        let v = variants::snowfall::variant(n);
+                        self.session.reset(v);
+                        self.send(&format!("info string variant {} {}", v.name, self.session.variant_info()))?;
+                    }
+                }
+                _ => self.error(&format!("bad value '{value}' for SnowFall (a percentage, 0 to 100)"))?,
+            },
             "uci_variant" => match variant_by_name(&value) {
                 Ok(v) => {
+                    let v = if variants::snowfall::percent(v).is_some() {
+                        variants::snowfall::variant(self.snowfall)
+                    } else {
+                        v
+                    };
                     self.session.reset(v);
                     self.send(&format!("info string variant {} {}", v.name, self.session.variant_info()))?;
                 }

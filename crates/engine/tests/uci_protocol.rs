@@ -265,3 +265,14 @@ fn engine_plays_a_game_against_itself_through_the_protocol() {
     c.send("quit");
     c.finish();
 }
+
+#[test]
+fn snowfall_takes_its_percentage_and_hands_from_the_fen() {
+    let out = uci("uci\nsetoption name SnowFall value 23\nsetoption name UCI_Variant value snowfall\n\
+         position fen b3k3/8/8/8/6n1/8/7P/5BKR[p] b - - 1 1\ngo depth 3\nsetoption name SnowFall value 300\n");
+    assert!(out.iter().any(|l| l == "option name SnowFall type spin default 17 min 0 max 100"), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("info string variant snowfall")), "{out:?}");
+    // The pawn in Black's hand (a gift that arrived) mates at once.
+    assert!(out.iter().any(|l| l == "bestmove P@f2"), "{out:?}");
+    assert!(out.iter().any(|l| l.contains("error") && l.contains("SnowFall")), "{out:?}");
+}
