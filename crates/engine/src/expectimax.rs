@@ -270,6 +270,29 @@ mod tests {
     }
 
     #[test]
+    fn a_gift_that_lets_the_opponent_mate_costs_its_probability() {
+        // White's king escapes to g1, where a black pawn, bishop or queen dropped on f2 mates
+        // (tests/data/snowfall-gifts.txt): 17 % x 83/120 = 1411/12000 of a lost game (2000).
+        let v = rules::variants::snowfall::variant(17);
+        let pos = Position::from_fen(v, "b3k3/8/8/8/6n1/8/5K1P/5B1R[] w - - 0 1").expect("valid FEN");
+        let tt = crate::tt::Tt::new(1);
+        let eval = crate::eval::Evaluator::new(v);
+        let mut history = crate::history::History::default();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let mut s = Searcher::new(&tt, &eval, crate::params::SearchParams::for_variant(v), &mut history, &stop, &[]);
+        let correction = |s: &mut Searcher, uci: &str| {
+            let m = rules::uci::parse_uci(&pos, uci).expect("legal");
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            s.chance_correction(&pos, m, &child)
+        };
+        assert_eq!(correction(&mut s, "f2g1"), -235);
+        // On e1 no single dropped piece mates.
+        assert_eq!(correction(&mut s, "f2e1"), 0);
+        assert_eq!(correction(&mut s, "f2g1"), -235, "cached");
+    }
+
+    #[test]
     fn ceil_division() {
         assert_eq!(ceil_div(7, 2), 4);
         assert_eq!(ceil_div(-7, 2), -3);
