@@ -19,6 +19,21 @@ const UPPER: i64 = MATE as i64;
 const MAX_CHANCE_QPLY: usize = 3;
 /// The largest quiescence value, either way, a chance correction counts (a won game).
 const CORRECTION_CLIP: Value = 2_000;
+/// Probability one in the fixed-point risks of [`Searcher::chance_correction`].
+pub(crate) const RISK_ONE: Value = 1 << 16;
+
+/// The value of a move whose plain line is worth `v` when a gift lets the opponent mate with
+/// probability `risk / RISK_ONE`: `(1 - r) v - r CLIP` (a mate counts as a lost game).
+pub(crate) fn with_risk(v: Value, risk: Value) -> Value {
+    let (v, r, one) = (i64::from(v), i64::from(risk), i64::from(RISK_ONE));
+    clamp_value(((one - r) * v - r * i64::from(CORRECTION_CLIP)).div_euclid(one))
+}
+
+/// The plain-line value at which [`with_risk`] reaches `x` (the window of the plain search).
+pub(crate) fn without_risk(x: Value, risk: Value) -> Value {
+    let (x, r, one) = (i64::from(x), i64::from(risk), i64::from(RISK_ONE));
+    clamp_value((x * one + r * i64::from(CORRECTION_CLIP)).div_euclid(one - r))
+}
 /// Weights are rescaled when the common denominator exceeds this.
 const MAX_DENOMINATOR: u64 = 1 << 32;
 
@@ -187,11 +202,11 @@ impl Searcher<'_> {
         (v > alpha).then_some(v)
     }
 
-    /// The approximate chance node's correction for `m` (`child`: the position it reaches
-    /// before chance): minus [`CORRECTION_CLIP`] (a lost game) times the probability that the
-    /// gift event after `m` gives the opponent a piece it can drop at once for mate. Each kind
-    /// is tried once (a gift of two pieces mates if one of them does); the mover's own gift is
-    /// not counted as a blocker, so the risk is never underestimated. Gifts are otherwise
+    /// The approximate chance node's risk for `m` (`child`: the position it reaches before
+    /// chance), in units of 1/[`RISK_ONE`]: the probability that the gift event after `m` gives
+    /// the opponent a piece it can drop at once for mate (see [`with_risk`]). Each kind
+    /// is tried alone first; where one would mate, every outcome giving it is checked with both
+    /// players' gifts in hand (the mover's may block the check by a drop). Gifts are otherwise
     /// near-symmetric in material: a static difference added noise that unsettled the root
     /// (measured: three times the nodes at equal depth). Computed once per position and move.
     pub(crate) fn chance_correction(&mut self, pos: &Position, m: Move, child: &Position) -> Value {
@@ -201,30 +216,46 @@ impl Searcher<'_> {
             return c;
         }
         let mover = pos.turn();
-        let outcomes = gift::event_outcomes(mover, &gift::counts(child));
-        let mut mates = [None::<bool>; 5];
-        let mut risk = Probability::from_integer(0);
-        for (g, p) in &outcomes {
-            let theirs = g.of(!mover);
-            let mut mated = false;
-            for k in Kind::ALL.into_iter().filter(|&k| theirs.has(k)) {
-                let known = mates[k as usize];
-                let m = known.unwrap_or_else(|| {
-                    let Some(role) = child.variant().role_by_letter(k.letter()) else { return false };
-                    let mut c = child.clone();
-                    let one = k.letter().to_string().parse().unwrap_or(Gift::NONE);
-                    c.receive_gifts(Gifts::from_parts(!mover, one, Gift::NONE));
-                    rules::odds::drop_mate(&c, role).is_some()
-                });
-                mates[k as usize] = Some(m);
-                mated |= m;
-            }
-            if mated {
-                risk += p;
+        // Which kinds, dropped alone, would mate (each tried once, only if it gives check).
+        let mut mask = 0u8;
+        for k in Kind::ALL {
+            let Some(role) = child.variant().role_by_letter(k.letter()) else { continue };
+            let mut c = child.clone();
+            let one = Gift::NONE.with(k);
+            c.receive_gifts(Gifts::from_parts(!mover, one, Gift::NONE));
+            if rules::odds::drop_mate(&c, role).is_some() {
+                mask |= 1 << k as u8;
             }
         }
-        let risk = gift::event_probability(percent) * risk;
-        let c = -((i64::from(CORRECTION_CLIP) * *risk.numer() as i64) / *risk.denom() as i64) as Value;
+        let c = if mask == 0 {
+            0
+        } else {
+            // Exactly, outcome by outcome: the mover's own gift may let it block the check.
+            let counts = gift::counts(child);
+            let outcomes = self
+                .gift_outcomes
+                .entry((counts, mover.index() as u8))
+                .or_insert_with(|| gift::event_outcomes(mover, &counts))
+                .clone();
+            let mut risk = Probability::from_integer(0);
+            for (g, p) in outcomes {
+                let kinds: Vec<Kind> =
+                    Kind::ALL.into_iter().filter(|&k| mask & (1 << k as u8) != 0 && g.of(!mover).has(k)).collect();
+                if kinds.is_empty() {
+                    continue;
+                }
+                let mut c = child.clone();
+                c.receive_gifts(g);
+                let mated = kinds.into_iter().any(|k| {
+                    c.variant().role_by_letter(k.letter()).is_some_and(|r| rules::odds::drop_mate(&c, r).is_some())
+                });
+                if mated {
+                    risk += p;
+                }
+            }
+            let risk = gift::event_probability(percent) * risk;
+            ((RISK_ONE as u64 * *risk.numer()) / *risk.denom()).min(RISK_ONE as u64 - 1) as Value
+        };
         self.corrections.insert(key, c);
         c
     }
@@ -286,10 +317,13 @@ mod tests {
             child.play_unchecked(m);
             s.chance_correction(&pos, m, &child)
         };
-        assert_eq!(correction(&mut s, "f2g1"), -235);
+        // 1411/12000 of 65536 = 7705.9.
+        assert_eq!(correction(&mut s, "f2g1"), 7705);
         // On e1 no single dropped piece mates.
         assert_eq!(correction(&mut s, "f2e1"), 0);
-        assert_eq!(correction(&mut s, "f2g1"), -235, "cached");
+        assert_eq!(correction(&mut s, "f2g1"), 7705, "cached");
+        assert_eq!(with_risk(100, 7705), (100 * (65536 - 7705) - 7705 * 2000) / 65536 - 1);
+        assert!(with_risk(without_risk(-50, 7705), 7705).abs_diff(-50) <= 1);
     }
 
     #[test]

@@ -45,6 +45,9 @@ const KILLER: i32 = 1 << 22;
 const BAD_CAPTURE: i32 = -(1 << 24);
 const UNDERPROMOTION: i32 = -(1 << 26);
 
+/// The outcomes of a gift event given that it happens (`rules::gift::event_outcomes`).
+pub(crate) type GiftOutcomes = Vec<(rules::gift::Gifts, rules::chance::Probability)>;
+
 /// One search: the shared table, the evaluator, the limits and the per-search counters.
 pub struct Searcher<'a> {
     pub(crate) tt: &'a Tt,
@@ -80,6 +83,8 @@ pub struct Searcher<'a> {
     pub(crate) tablebase: Option<TableView<'a>>,
     /// Chance corrections already computed in this search, by move.
     pub(crate) corrections: std::collections::HashMap<(u64, u32), Value>,
+    /// Gift-event outcomes by (board-plus-hand counts, mover).
+    pub(crate) gift_outcomes: std::collections::HashMap<([[u8; 5]; 2], u8), GiftOutcomes>,
 }
 
 impl<'a> Searcher<'a> {
@@ -124,6 +129,7 @@ impl<'a> Searcher<'a> {
             excluded: [0; MAX_PLY + 2],
             tablebase: None,
             corrections: std::collections::HashMap::new(),
+            gift_outcomes: std::collections::HashMap::new(),
         }
     }
 
@@ -641,7 +647,7 @@ impl<'a> Searcher<'a> {
             let extension = i32::from((singular || (self.params.check_extension && gives_check)) && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + extension;
             // Approximate chance nodes (SnowFall's gifts): the plain line searched as any move
-            // with the window shifted by the correction, which is added back. At the root
+            // with the window mapped through the risk, which is applied to its value. At the root
             // every move gets one; deeper, the first moves in order (the candidates).
             let correction =
                 if self.params.chance_correction && ply < self.params.chance_plies && (ply == 0 || i < CORRECTED_MOVES)
@@ -650,7 +656,11 @@ impl<'a> Searcher<'a> {
                 } else {
                     0
                 };
-            let (alpha_c, beta_c) = (alpha - correction, beta - correction);
+            let (alpha_c, beta_c) = if correction == 0 {
+                (alpha, beta)
+            } else {
+                (crate::expectimax::without_risk(alpha, correction), crate::expectimax::without_risk(beta, correction))
+            };
             let v = if let Some(dist) = &outcomes {
                 self.chance_node(pos, m, dist, new_depth, ply, alpha, beta)
             } else if searched == 0 {
@@ -682,7 +692,8 @@ impl<'a> Searcher<'a> {
                 }
                 v
             };
-            let v = if correction != 0 && v.abs() < MATE_BOUND { v + correction } else { v };
+            let v =
+                if correction != 0 && v.abs() < MATE_BOUND { crate::expectimax::with_risk(v, correction) } else { v };
             searched += 1;
             if self.aborted {
                 return 0;

@@ -103,6 +103,12 @@ impl Gift {
         g
     }
 
+    /// This gift with one more piece of `kind` (saturating).
+    pub fn with(mut self, kind: Kind) -> Gift {
+        self.0[kind as usize] = self.0[kind as usize].saturating_add(1);
+        self
+    }
+
     const fn of(q: u8, r: u8, b: u8, n: u8, p: u8) -> Gift {
         Gift([q, r, b, n, p])
     }
