@@ -29,10 +29,30 @@ pub(crate) fn with_risk(v: Value, risk: Value) -> Value {
     clamp_value(((one - r) * v - r * i64::from(CORRECTION_CLIP)).div_euclid(one))
 }
 
-/// The plain-line value at which [`with_risk`] reaches `x` (the window of the plain search).
-pub(crate) fn without_risk(x: Value, risk: Value) -> Value {
-    let (x, r, one) = (i64::from(x), i64::from(risk), i64::from(RISK_ONE));
-    clamp_value((x * one + r * i64::from(CORRECTION_CLIP)).div_euclid(one - r))
+/// The window of the plain search for the window `(alpha, beta)` of the risked value: the
+/// largest `a` with `with_risk(a) <= alpha` and the smallest `b` with `with_risk(b) >= beta`, so
+/// that a plain value fails low, fails high or lies inside exactly when its risked value does
+/// (rounding would otherwise let a null-window fail-high map to no more than alpha).
+pub(crate) fn plain_window(alpha: Value, beta: Value, risk: Value) -> (Value, Value) {
+    let guess = |x: Value| {
+        let (x, r, one) = (i64::from(x), i64::from(risk), i64::from(RISK_ONE));
+        clamp_value((x * one + r * i64::from(CORRECTION_CLIP)).div_euclid(one - r))
+    };
+    let mut a = guess(alpha);
+    while a < INFINITE && with_risk(a + 1, risk) <= alpha {
+        a += 1;
+    }
+    while a > -INFINITE && with_risk(a, risk) > alpha {
+        a -= 1;
+    }
+    let mut b = guess(beta);
+    while b < INFINITE && with_risk(b, risk) < beta {
+        b += 1;
+    }
+    while b > -INFINITE && with_risk(b - 1, risk) >= beta {
+        b -= 1;
+    }
+    (a, b)
 }
 /// Weights are rescaled when the common denominator exceeds this.
 const MAX_DENOMINATOR: u64 = 1 << 32;
@@ -323,7 +343,12 @@ mod tests {
         assert_eq!(correction(&mut s, "f2e1"), 0);
         assert_eq!(correction(&mut s, "f2g1"), 7705, "cached");
         assert_eq!(with_risk(100, 7705), (100 * (65536 - 7705) - 7705 * 2000) / 65536 - 1);
-        assert!(with_risk(without_risk(-50, 7705), 7705).abs_diff(-50) <= 1);
+        // A plain value fails low / high exactly when its risked value does.
+        for (alpha, beta) in [(-50, -49), (0, 1), (100, 300), (-1500, 1500)] {
+            let (a, b) = plain_window(alpha, beta, 7705);
+            assert!(with_risk(a, 7705) <= alpha && with_risk(a + 1, 7705) > alpha, "{alpha}: {a}");
+            assert!(with_risk(b, 7705) >= beta && with_risk(b - 1, 7705) < beta, "{beta}: {b}");
+        }
     }
 
     #[test]

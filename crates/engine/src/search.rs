@@ -656,11 +656,8 @@ impl<'a> Searcher<'a> {
                 } else {
                     0
                 };
-            let (alpha_c, beta_c) = if correction == 0 {
-                (alpha, beta)
-            } else {
-                (crate::expectimax::without_risk(alpha, correction), crate::expectimax::without_risk(beta, correction))
-            };
+            let (alpha_c, beta_c) =
+                if correction == 0 { (alpha, beta) } else { crate::expectimax::plain_window(alpha, beta, correction) };
             let v = if let Some(dist) = &outcomes {
                 self.chance_node(pos, m, dist, new_depth, ply, alpha, beta)
             } else if searched == 0 {
