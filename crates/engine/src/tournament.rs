@@ -502,20 +502,8 @@ impl GameRecord {
         }
         tokens.push(format!("{{{}}}", self.description().replace('}', ")")));
         tokens.push(self.result().into());
-        let mut line = String::new();
-        for t in tokens {
-            if !line.is_empty() && line.len() + 1 + t.len() > 79 {
-                text.push_str(&line);
-                text.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(&t);
-        }
-        text.push_str(&line);
-        text.push_str("\n\n");
+        text.push_str(&rules::record::wrap(tokens, 79));
+        text.push('\n');
         text
     }
 }

@@ -292,9 +292,16 @@ pub fn write_pgn(game: &Game, tags: &[(String, String)]) -> String {
     tokens.push(result.to_string());
 
     // Step 2. Lines of at most LINE_WIDTH columns, broken between tokens.
-    let mut line = String::new();
+    out.push_str(&wrap(tokens, LINE_WIDTH));
+    out
+}
+
+/// Movetext tokens joined by spaces into lines of at most `width` columns (a longer token
+/// stands alone), each line ended by a newline.
+pub fn wrap(tokens: impl IntoIterator<Item = String>, width: usize) -> String {
+    let (mut out, mut line) = (String::new(), String::new());
     for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > LINE_WIDTH {
+        if !line.is_empty() && line.len() + 1 + t.len() > width {
             out.push_str(&line);
             out.push('\n');
             line.clear();
