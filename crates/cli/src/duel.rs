@@ -56,6 +56,8 @@ pub(crate) struct Duel {
     pub levels: [Level; 2],
     pub games: u32,
     pub movetime: Duration,
+    /// A node budget per move instead of `movetime` (reproducible from the seed).
+    pub nodes: Option<u64>,
     pub seed: u64,
     pub max_plies: u32,
     pub concurrency: usize,
@@ -111,7 +113,8 @@ fn play(d: &Duel, number: u32) -> Result<Played> {
         }
         let pos = game.position().clone();
         let side = pos.turn().index();
-        let r = engines[side].search(pos.clone(), game.hashes(), Limits::movetime(d.movetime), |_| {});
+        let limits = d.nodes.map_or(Limits::movetime(d.movetime), Limits::nodes);
+        let r = engines[side].search(pos.clone(), game.hashes(), limits, |_| {});
         let m = r.best.ok_or_else(|| anyhow!("the engine found no move in {}", pos.fen()))?;
         game.play_sampled(m, &mut rng).map_err(|e| anyhow!("game {}: {e}", number + 1))?;
     }
@@ -120,13 +123,10 @@ fn play(d: &Duel, number: u32) -> Result<Played> {
 /// Plays the match: a line per game on stderr, the summary on stdout.
 pub(crate) fn run(d: &Duel) -> Result<ExitCode> {
     let [a, b] = d.levels.map(Level::name);
+    let budget = d.nodes.map_or(format!("{} ms", d.movetime.as_millis()), |n| format!("{n} nodes"));
     eprintln!(
-        "match: {a} vs {b}, {}, {} games, {} ms per move, seed {}, {} at a time",
-        d.variant.name,
-        d.games,
-        d.movetime.as_millis(),
-        d.seed,
-        d.concurrency
+        "match: {a} vs {b}, {}, {} games, {budget} per move, seed {}, {} at a time",
+        d.variant.name, d.games, d.seed, d.concurrency
     );
     let next = AtomicU32::new(0);
     let (tx, rx) = mpsc::channel::<Result<Played>>();
@@ -180,7 +180,7 @@ pub(crate) fn run(d: &Duel) -> Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let games = wins + draws + losses;
-    writeln!(out, "{a} vs {b} ({}, {} ms per move): {games} games", d.variant.name, d.movetime.as_millis())?;
+    writeln!(out, "{a} vs {b} ({}, {budget} per move): {games} games", d.variant.name)?;
     writeln!(out, "{a}: +{wins} ={draws} -{losses}")?;
     if let Some(st) = score_stats(wins, draws, losses) {
         writeln!(

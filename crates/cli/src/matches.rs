@@ -40,6 +40,10 @@ pub(crate) struct MatchArgs {
     /// fairylab's AI level for player B (see --white).
     #[arg(long, value_name = "LEVEL", requires = "white")]
     black: Option<String>,
+    /// Internal matches: a node budget per move instead of --movetime, so that a match depends
+    /// only on its seed.
+    #[arg(long, value_name = "N", requires = "white", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
     /// Internal matches: games played at once (each engine searches on one thread).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     concurrency: u32,
@@ -153,6 +157,7 @@ fn internal(args: &MatchArgs, white: &str, black: &str) -> Result<ExitCode> {
         levels: [crate::duel::Level::parse(white)?, crate::duel::Level::parse(black)?],
         games: args.games,
         movetime: Duration::from_millis(args.movetime),
+        nodes: args.nodes,
         seed: args.seed.unwrap_or(0),
         max_plies: args.max_plies,
         concurrency: args.concurrency as usize,

@@ -76,3 +76,31 @@ fn bad_odds_input_is_one_error_line() {
     assert_bad_input(&["snowfall", "odds", "--fen", "4k3/4Q3/4K3/8/8/8/8/8[] b - - 0 1"], "over");
     assert_bad_input(&["perft", "--variant", "chess", "--snowfall", "12", "--depth", "1"], "--snowfall");
 }
+
+#[test]
+fn an_internal_match_with_a_node_budget_depends_only_on_its_seed() {
+    let args = [
+        "match",
+        "--variant",
+        "snowfall",
+        "--white",
+        "engine",
+        "--black",
+        "blind",
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--max-plies",
+        "40",
+        "--seed",
+        "5",
+        "--concurrency",
+        "2",
+    ];
+    let (a, b) = (fairylab(&args), fairylab(&args));
+    assert_ok(&a);
+    assert_eq!(stdout(&a), stdout(&b));
+    assert!(stdout(&a).contains("engine vs blind (snowfall, 300 nodes per move): 2 games"), "{}", stdout(&a));
+    assert_bad_input(&["match", "--variant", "snowfall", "--white", "engine", "--black", "psychic"], "psychic");
+}
