@@ -86,38 +86,23 @@ fn play(d: &Duel, number: u32) -> Result<Played> {
     });
     let mut rng = seeded_rng(d.seed.wrapping_add(u64::from(number / 2)));
     let mut game = Game::new(d.start.clone());
-    loop {
+    let (winner, reason) = loop {
         if let Some(o) = game.outcome() {
-            let (winner, reason) = match o {
+            break match o {
                 Outcome::Decisive { winner, reason } => (Some(winner), format!("{reason:?}").to_lowercase()),
                 Outcome::Draw { reason } => (None, format!("{reason:?}").to_lowercase()),
             };
-            return Ok(Played {
-                number,
-                a_white,
-                winner,
-                reason,
-                plies: game.moves().len(),
-                final_fen: game.position().fen(),
-            });
         }
         if d.max_plies > 0 && game.moves().len() >= d.max_plies as usize {
-            return Ok(Played {
-                number,
-                a_white,
-                winner: None,
-                reason: format!("adjudicated a draw after {} plies", d.max_plies),
-                plies: game.moves().len(),
-                final_fen: game.position().fen(),
-            });
+            break (None, format!("adjudicated a draw after {} plies", d.max_plies));
         }
-        let pos = game.position().clone();
-        let side = pos.turn().index();
+        let pos = game.position();
         let limits = d.nodes.map_or(Limits::movetime(d.movetime), Limits::nodes);
-        let r = engines[side].search(pos.clone(), game.hashes(), limits, |_| {});
+        let r = engines[pos.turn().index()].search(pos.clone(), game.hashes(), limits, |_| {});
         let m = r.best.ok_or_else(|| anyhow!("the engine found no move in {}", pos.fen()))?;
         game.play_sampled(m, &mut rng).map_err(|e| anyhow!("game {}: {e}", number + 1))?;
-    }
+    };
+    Ok(Played { number, a_white, winner, reason, plies: game.moves().len(), final_fen: game.position().fen() })
 }
 
 /// Plays the match: a line per game on stderr, the summary on stdout.
@@ -140,12 +125,9 @@ pub(crate) fn run(d: &Duel) -> Result<ExitCode> {
                 if n >= d.games {
                     return;
                 }
-                let failed = {
-                    let r = play(d, n);
-                    let failed = r.is_err();
-                    let _ = tx.send(r);
-                    failed
-                };
+                let r = play(d, n);
+                let failed = r.is_err();
+                let _ = tx.send(r);
                 if failed {
                     next.store(d.games, Ordering::Relaxed);
                 }

@@ -204,7 +204,7 @@ fn text_report(
     let worst = mated.last().map(|x| x.1);
     if mated.len() > top && worst > mated.first().map(|x| x.1) {
         writeln!(out, "  ... ({} moves; the most dangerous:)", mated.len())?;
-        for &(x, p) in mated.iter().rev().take(top.min(mated.len() - top)).collect::<Vec<_>>().into_iter().rev() {
+        for &(x, p) in &mated[mated.len() - top.min(mated.len() - top)..] {
             writeln!(out, "  {:<8} {:>11} {:>9}", to_san(pos, x), fraction(p), percent(p))?;
         }
     }

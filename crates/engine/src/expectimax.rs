@@ -17,7 +17,7 @@ const LOWER: i64 = -(MATE as i64);
 const UPPER: i64 = MATE as i64;
 /// Quiescence plies after which chance outcomes are valued statically.
 const MAX_CHANCE_QPLY: usize = 3;
-/// The largest quiescence value, either way, a chance correction counts (a won game).
+/// The value of a lost game in a gift risk (a mate by a dropped gift).
 const CORRECTION_CLIP: Value = 2_000;
 /// Probability one in the fixed-point risks of [`Searcher::chance_correction`].
 pub(crate) const RISK_ONE: Value = 1 << 16;
@@ -131,9 +131,6 @@ impl Searcher<'_> {
             .collect();
         let n = children.len();
         let (alpha, beta) = (alpha as i64, beta as i64);
-        // The first outcome (the most likely) at full depth, the rest reduced.
-        let reduction = self.params.chance_reduction;
-        let depth_of = |i: usize| if i == 0 { depth } else { depth - reduction };
 
         // Step 1. Star2 probing: one move of each outcome's position gives an upper bound
         // on that outcome's value; their weighted sum may already fail low.
@@ -145,7 +142,7 @@ impl Searcher<'_> {
                 rest -= w[i].1;
                 // Fails low if this outcome's value is at most `a`.
                 let a = ceil_div((alpha + 1) * d - known - rest * UPPER, w[i].1) - 1;
-                if let Some(lb) = self.probe(pos, &children[i], depth_of(i), ply, clamp_value(-a - 1)) {
+                if let Some(lb) = self.probe(pos, &children[i], depth, ply, clamp_value(-a - 1)) {
                     upper[i] = -(lb as i64);
                 }
                 if self.aborted {
@@ -169,7 +166,7 @@ impl Searcher<'_> {
             let a = ceil_div((alpha + 1) * d - sum - upper_rest, wi) - 1;
             let b = ceil_div(beta * d - sum - lower_rest, wi);
             let (lo, hi) = (clamp_value(a), clamp_value(b));
-            let v = self.child_value(pos, &children[i], depth_of(i), ply, lo, hi, false) as i64;
+            let v = self.child_value(pos, &children[i], depth, ply, lo, hi, false) as i64;
             if self.aborted {
                 return 0;
             }
@@ -255,18 +252,16 @@ impl Searcher<'_> {
             let outcomes = self
                 .gift_outcomes
                 .entry((counts, mover.index() as u8))
-                .or_insert_with(|| gift::event_outcomes(mover, &counts))
-                .clone();
+                .or_insert_with(|| gift::event_outcomes(mover, &counts));
             let mut risk = Probability::from_integer(0);
-            for (g, p) in outcomes {
-                let kinds: Vec<Kind> =
-                    Kind::ALL.into_iter().filter(|&k| mask & (1 << k as u8) != 0 && g.of(!mover).has(k)).collect();
-                if kinds.is_empty() {
+            for &(g, p) in outcomes.iter() {
+                let mating = |k: &Kind| mask & (1 << *k as u8) != 0 && g.of(!mover).has(*k);
+                if !Kind::ALL.iter().any(mating) {
                     continue;
                 }
                 let mut c = child.clone();
                 c.receive_gifts(g);
-                let mated = kinds.into_iter().any(|k| {
+                let mated = Kind::ALL.iter().filter(|k| mating(k)).any(|k| {
                     c.variant().role_by_letter(k.letter()).is_some_and(|r| rules::odds::drop_mate(&c, r).is_some())
                 });
                 if mated {

@@ -81,7 +81,8 @@ pub struct Searcher<'a> {
     excluded: [u32; MAX_PLY + 2],
     /// Endgame tables that answer for this variant, probed below the root.
     pub(crate) tablebase: Option<TableView<'a>>,
-    /// Chance corrections already computed in this search, by move.
+    /// Gift risks already computed in this search, by position and move (fixed point, see
+    /// `expectimax::with_risk`).
     pub(crate) corrections: std::collections::HashMap<(u64, u32), Value>,
     /// Gift-event outcomes by (board-plus-hand counts, mover).
     pub(crate) gift_outcomes: std::collections::HashMap<([[u8; 5]; 2], u8), GiftOutcomes>,
