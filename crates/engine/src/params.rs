@@ -38,7 +38,7 @@ pub struct SearchParams {
     /// if chance never played a part (the "blind" player).
     pub chance_plies: usize,
     /// Approximate chance nodes: the no-gift line is searched in full and the move weighed by
-    /// the risk `r` that a gift lets the opponent mate by a drop, `(1 - r) v - r * lost game`.
+    /// the risk `r` that a gift lets the opponent mate by a drop, in winning chances (`with_risk`).
     /// Exact Star1/Star2 expectimax when off.
     pub chance_correction: bool,
 }
@@ -69,8 +69,9 @@ impl SearchParams {
             // root moves alone they cost the main line ten plies (depth 3 against 13 in a
             // second); so after each root move only what a gift decides at once is counted,
             // the risk of a drop mate (docs/ARCHITECTURE.md, "Gift chance nodes"). Measured
-            // against the blind engine at 100 ms: 32 % over 100 games, 52.5 % over 40; with
-            // risks on the second ply too 17.5-27.5 %: not yet the gain issue 6 asks for.
+            // against the blind engine at 100 ms: 56.5 % over 100 games with the risk weighed in
+            // winning chances (34.5 % when a gift mate counted a flat -2000); not yet the 65 %
+            // issue 6 asks for.
             chance_plies: if gifts { 1 } else { usize::MAX },
             chance_correction: gifts,
         }
