@@ -29,6 +29,24 @@ pub enum ChanceRule {
         /// The game's SnowFall percentage (10..=24 in play; any 0..=100 accepted).
         percent: u8,
     },
+    /// Probabilistic chess: a move succeeds with the percentage of its destination square in
+    /// the position's map (`square_map.rs`); on failure nothing moves and the turn passes.
+    SquareMap {
+        /// How king moves are weighed.
+        king: KingMoves,
+    },
+}
+
+/// Probabilistic chess's king-move options (`seeds/probabilistic-chess.txt`, "Variants").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum KingMoves {
+    /// King moves succeed with their square's percentage, like every move.
+    #[default]
+    Normal,
+    /// King moves always succeed.
+    Always,
+    /// King moves succeed at double their square's percentage, at most 100 %.
+    Double,
 }
 
 /// What happened when a move met chance.
@@ -156,6 +174,19 @@ impl Position {
                 crate::gift::distribution(&after, percent)
             }
             ChanceRule::None => Distribution::certain(Event::Success),
+            ChanceRule::SquareMap { .. } => {
+                let percent = self.success_percent(m);
+                if percent >= 100 {
+                    Distribution::certain(Event::Success)
+                } else if percent == 0 {
+                    Distribution::certain(Event::Failure)
+                } else {
+                    let p = Probability::new(u64::from(percent), 100);
+                    Distribution {
+                        outcomes: vec![(Event::Success, p), (Event::Failure, Probability::from_integer(1) - p)],
+                    }
+                }
+            }
             ChanceRule::MoveSuccess { numerator, denominator } => {
                 let p = Probability::new(numerator, denominator);
                 if p >= Probability::from_integer(1) {

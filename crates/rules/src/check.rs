@@ -93,6 +93,10 @@ impl Position {
     /// this position): no copy of the position where the variant's pieces allow it.
     pub fn gives_check_with(&self, info: &CheckInfo, m: Move) -> bool {
         let Some(ksq) = info.king else { return false };
+        if m.to() == ksq && !m.is_drop() && !m.is_pass() {
+            // Taking the king (king-capture variants) ends the game: nothing is left to check.
+            return false;
+        }
         if !info.fast {
             return self.gives_check_by_playing(m);
         }

@@ -41,6 +41,9 @@ pub enum FenError {
     /// Extra fields after the fullmove number.
     #[error("unexpected extra field '{0}'")]
     ExtraField(String),
+    /// Probabilistic chess: the square map (seventh field) is missing or malformed.
+    #[error("{0} (Probabilistic chess FENs end with the square map: 64 percentages, rank 8 first, ',' between squares, '/' between ranks)")]
+    SquareMap(String),
 }
 
 /// Why a FEN could not give a position: bad syntax, or a setup that is not legal.
@@ -229,6 +232,18 @@ pub fn parse_setup(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         let n: u32 = f.parse().map_err(|_| FenError::Fullmoves(f.into()))?;
         setup.fullmoves = n.max(1);
     }
+    if matches!(variant.chance, crate::chance::ChanceRule::SquareMap { .. }) {
+        let text = fields.next().ok_or_else(|| FenError::SquareMap("the square map is missing".into()))?;
+        let (map, blocked) = crate::square_map::SquareMap::parse(text, variant.geometry)
+            .map_err(|e| FenError::SquareMap(e.to_string()))?;
+        if blocked.any() && variant.shrink_after.is_none() {
+            return Err(FenError::SquareMap("blocked squares ('x') need the shrinking board".into()));
+        }
+        for sq in variant.geometry.mask() {
+            setup.square_state[sq.index()] =
+                map.percent(sq) | if blocked.contains(sq) { crate::square_map::BLOCKED } else { 0 };
+        }
+    }
     if let Some(extra) = fields.next() {
         return Err(FenError::ExtraField(extra.into()));
     }
@@ -317,6 +332,9 @@ impl Position {
             None => s.push_str(" -"),
         }
         let _ = write!(s, " {} {}", self.halfmoves, self.fullmoves);
+        if matches!(self.variant.chance, crate::chance::ChanceRule::SquareMap { .. }) {
+            let _ = write!(s, " {}", self.square_map().write(self.blocked(), self.variant.geometry));
+        }
         s
     }
 }

@@ -36,6 +36,7 @@ pub mod san;
 pub mod setup;
 pub mod spec;
 pub mod square;
+pub mod square_map;
 pub mod switches;
 pub mod uci;
 pub mod variant;

@@ -106,14 +106,39 @@ impl Position {
             self.gen_switch_limited(list, false);
             return;
         }
-        let mask =
-            Mask { target: self.variant.t.mask, drop_target: self.variant.t.mask, pinned: Bitboard::EMPTY, king: None };
+        let start = list.len();
+        if self.variant.win == crate::variant::WinCondition::KingCapture && self.king_lost() {
+            // The game ended when the king was taken (as Fairy-Stockfish's extinction rule).
+            return;
+        }
+        let blocked = self.blocked();
+        let target = self.variant.t.mask - blocked;
+        let mask = Mask { target, drop_target: target, pinned: Bitboard::EMPTY, king: None };
         self.gen_pieces(list, &mask, true);
         if self.castling != 0 {
             let threats = self.threats(!self.turn);
+            let from = list.len();
             self.gen_castling(list, (!self.variant.self_check).then_some(&threats));
+            if blocked.any() {
+                // Neither the king nor the rook may land on a closed ring.
+                let mut i = from;
+                while i < list.len() {
+                    let m = list[i];
+                    let mut after = self.clone();
+                    after.play_unchecked(m);
+                    let moved = after.board.occupied() - self.board.occupied();
+                    if moved.intersects(blocked) {
+                        list.swap_remove(i);
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
         }
         self.gen_drops(list, mask.drop_target);
+        if self.variant.stuck_passes && list.len() == start {
+            list.push(Move::PASS);
+        }
     }
 
     /// Appends the legal captures and promotions (en passant included): what quiescence

@@ -19,6 +19,9 @@ pub enum MoveKind {
     Castle,
     /// A drop from hand; the role is [`Move::drop_role`].
     Drop,
+    /// Passing the turn: only in variants where a side without a move passes
+    /// (Probabilistic chess), and only then ([`Move::PASS`]).
+    Pass,
 }
 
 /// A move: from, to, kind and promotion role, packed in 32 bits.
@@ -69,6 +72,10 @@ impl Move {
         Move::pack(role.0, to, 0, 4)
     }
 
+    /// The pass of a side that has no move, in variants where it passes instead of being
+    /// stalemated (UCI `0000`, SAN `--`).
+    pub const PASS: Move = Move(5 << KIND_SHIFT);
+
     /// The kind.
     #[inline]
     pub const fn kind(self) -> MoveKind {
@@ -77,8 +84,15 @@ impl Move {
             1 => MoveKind::DoubleStep,
             2 => MoveKind::EnPassant,
             3 => MoveKind::Castle,
-            _ => MoveKind::Drop,
+            4 => MoveKind::Drop,
+            _ => MoveKind::Pass,
         }
+    }
+
+    /// Whether this is [`Move::PASS`].
+    #[inline]
+    pub const fn is_pass(self) -> bool {
+        self.0 >> KIND_SHIFT == 5
     }
 
     /// Whether this is a drop.
@@ -93,10 +107,10 @@ impl Move {
         Square::from_index((self.0 & 63) as u8)
     }
 
-    /// The origin square, or `None` for a drop.
+    /// The origin square, or `None` for a drop or a pass.
     #[inline]
     pub const fn from_square(self) -> Option<Square> {
-        if self.is_drop() {
+        if self.is_drop() || self.is_pass() {
             None
         } else {
             Some(self.from())
@@ -138,6 +152,9 @@ impl Move {
 
 impl fmt::Debug for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_pass() {
+            return write!(f, "Pass");
+        }
         match self.drop_role() {
             Some(r) => write!(f, "Drop({}@{})", r.0, self.to()),
             None => {

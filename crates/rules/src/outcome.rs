@@ -22,6 +22,9 @@ pub enum EndReason {
     Repetition,
     /// Neither side can mate.
     InsufficientMaterial,
+    /// The variant's ply limit was reached; the side with more material (pawn 1, knight and
+    /// bishop 3, rook 5, queen 9) wins, equal material is a draw.
+    PlyLimit,
 }
 
 /// The result of a finished game.
@@ -73,6 +76,18 @@ impl Position {
                 }
             }
         }
+        if let Some(limit) = v.ply_limit {
+            if self.ply() >= limit {
+                let [w, b] = [crate::Color::White, crate::Color::Black].map(|c| self.adjudication_material(c));
+                return Some(match w.cmp(&b) {
+                    std::cmp::Ordering::Greater => {
+                        Outcome::Decisive { winner: Color::White, reason: EndReason::PlyLimit }
+                    }
+                    std::cmp::Ordering::Less => Outcome::Decisive { winner: Color::Black, reason: EndReason::PlyLimit },
+                    std::cmp::Ordering::Equal => Outcome::Draw { reason: EndReason::PlyLimit },
+                });
+            }
+        }
         if !self.has_legal_move() {
             if self.is_check() && v.win == WinCondition::Checkmate {
                 return Some(Outcome::Decisive { winner: !us, reason: EndReason::Checkmate });
@@ -86,6 +101,38 @@ impl Position {
             return Some(Outcome::Draw { reason: EndReason::FiftyMoves });
         }
         None
+    }
+
+    /// Whether a side's royal piece has been captured, in a variant that has one.
+    pub fn king_lost(&self) -> bool {
+        self.variant.king().is_some_and(|k| {
+            let b = &self.board;
+            b.pieces(Color::White, k).is_empty() || b.pieces(Color::Black, k).is_empty()
+        })
+    }
+
+    /// Plies played since the start of the game, from the fullmove number and the side to move.
+    pub fn ply(&self) -> u32 {
+        2 * (self.fullmoves - 1) + u32::from(self.turn == Color::Black)
+    }
+
+    /// A side's material for a ply-limit adjudication: pawn 1, knight and bishop 3, rook 5,
+    /// queen 9 (by letter; other pieces count nothing), on the board and in hand.
+    pub fn adjudication_material(&self, color: Color) -> u32 {
+        let v = self.variant;
+        let mut sum = 0;
+        for (i, p) in v.pieces.iter().enumerate() {
+            let value = match p.letter {
+                'p' => 1,
+                'n' | 'b' => 3,
+                'r' => 5,
+                'q' => 9,
+                _ => 0,
+            };
+            let role = crate::Role(i as u8);
+            sum += value * (self.board.pieces(color, role).count() + u32::from(self.hands[color.index()].count(role)));
+        }
+        sum
     }
 
     /// Whether neither side can ever mate, by the variant's rule.

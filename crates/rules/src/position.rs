@@ -176,7 +176,7 @@ impl Position {
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves.max(1),
             hash: 0,
-            square_state: [0; 64],
+            square_state: setup.square_state,
         };
         if let Some(ep) = setup.ep {
             // The double step went from behind `ep` to in front of it, seen from the mover.
@@ -547,6 +547,10 @@ impl Position {
     /// Plays a move generated for this position, without checking it.
     /// Playing anything else leaves the position inconsistent (but never panics in release builds).
     pub fn play_unchecked(&mut self, m: Move) {
+        if m.is_pass() {
+            self.pass_turn();
+            return;
+        }
         let v = self.variant;
         let t = &v.t;
         let us = self.turn;
@@ -564,7 +568,7 @@ impl Position {
                     self.hash ^= zobrist::hand(u, role.index(), old) ^ zobrist::hand(u, role.index(), new);
                 }
                 self.put_piece(to, Piece { color: us, role }, 0);
-                if Some(role) == t.pawn {
+                if Some(role) == t.pawn && v.shrink_after.is_none() {
                     self.halfmoves = 0;
                 }
             }
@@ -588,7 +592,7 @@ impl Position {
                     }
                 }
                 let mut role = piece.role;
-                if Some(role) == t.pawn {
+                if Some(role) == t.pawn && v.shrink_after.is_none() {
                     self.halfmoves = 0;
                 }
                 if let Some(p) = m.promotion_role() {
@@ -643,12 +647,16 @@ impl Position {
                 self.castling &= !(0b11 << (2 * u));
                 self.hash ^= zobrist::castling(self.castling);
             }
+            MoveKind::Pass => {}
         }
         if us == Color::Black {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !us;
         self.hash ^= zobrist::BLACK_TO_MOVE;
+        if v.shrink_after.is_some() {
+            self.shrink_if_due();
+        }
     }
 
     /// Passes the turn without moving (a failed move in a chance variant, a null move in search).
@@ -662,6 +670,9 @@ impl Position {
         }
         self.turn = !self.turn;
         self.hash ^= zobrist::BLACK_TO_MOVE;
+        if self.variant.shrink_after.is_some() {
+            self.shrink_if_due();
+        }
     }
 
     /// Plays a move after checking that it is legal.

@@ -814,6 +814,11 @@ fn move_text(word: &str) -> Option<&str> {
 
 /// A move as SAN, or else as UCI (annotation suffixes ignored); the error says why neither fits.
 fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
+    if (text == "--" || text == "Z0") && !pos.legal_moves().contains(&Move::PASS) {
+        return Err("null moves are not supported (a pass, '--', is only for a side without any move in \
+                    Probabilistic chess)"
+            .into());
+    }
     match crate::san::parse_san(pos, text) {
         Ok(m) => Ok(m),
         Err(SanError::Ambiguous { .. }) => Err("ambiguous".into()),
@@ -823,7 +828,6 @@ fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
                 Ok(m) => Ok(m),
                 Err(UciError::Illegal { .. }) => Err(illegal(pos, text)),
                 Err(_) if matches!(san, SanError::Illegal { .. }) => Err(illegal(pos, text)),
-                Err(_) if text == "--" || text == "Z0" => Err("null moves are not supported".into()),
                 Err(_) => Err("not a move in SAN or UCI".into()),
             }
         }

@@ -48,6 +48,7 @@ pub fn to_san_plain(pos: &Position, m: Move) -> String {
             s.push_str(&m.to().to_string());
             return s;
         }
+        MoveKind::Pass => return "--".into(),
         _ => {}
     }
     let from = m.from();
@@ -116,6 +117,9 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
     }
     let mut legal = MoveList::new();
     pos.gen_legal(&mut legal);
+    if t == "--" {
+        return legal.iter().copied().find(|m| m.is_pass()).ok_or_else(illegal);
+    }
     if matches!(t, "O-O" | "0-0" | "O-O-O" | "0-0-0") {
         let king_side = t.len() == 3;
         return legal

@@ -23,6 +23,8 @@ pub struct Setup {
     pub halfmoves: u32,
     /// Fullmove number.
     pub fullmoves: u32,
+    /// The variant's byte per square (Probabilistic chess: the square map, `square_map.rs`).
+    pub square_state: [u8; 64],
 }
 
 impl Default for Setup {
@@ -35,6 +37,7 @@ impl Default for Setup {
             ep: None,
             halfmoves: 0,
             fullmoves: 1,
+            square_state: [0; 64],
         }
     }
 }

@@ -337,6 +337,9 @@ fn blank_rules(name: &str) -> Rules {
         draws: DrawRules { fifty_move: true, repetition: true, insufficient: InsufficientMaterial::Never },
         chance: ChanceRule::None,
         column_switch_limit: None,
+        ply_limit: None,
+        shrink_after: None,
+        stuck_passes: false,
     }
 }
 

@@ -51,6 +51,8 @@ pub enum UciMove {
         /// Destination.
         to: Square,
     },
+    /// `0000`: a pass, legal only where a side without a move passes.
+    Pass,
 }
 
 impl UciMove {
@@ -59,6 +61,9 @@ impl UciMove {
         let err = |reason: &str| ParseUciError { text: text.to_string(), reason: reason.to_string() };
         if !text.is_ascii() {
             return Err(err("not ASCII"));
+        }
+        if text == "0000" {
+            return Ok(UciMove::Pass);
         }
         if let Some((piece, sq)) = text.split_once('@') {
             let mut chars = piece.chars();
@@ -88,6 +93,8 @@ impl UciMove {
         let mut legal = MoveList::new();
         pos.gen_legal(&mut legal);
         legal.iter().copied().find(|&m| match (*self, m.drop_role()) {
+            (UciMove::Pass, _) => m.is_pass(),
+            (_, _) if m.is_pass() => false,
             (UciMove::Drop { letter, to }, Some(r)) => v.piece(r).letter == letter && m.to() == to,
             (UciMove::Normal { from, to, promotion }, None) => {
                 m.from() == from && m.to() == to && promotion == m.promotion_role().map(|r| v.piece(r).letter)
@@ -111,6 +118,7 @@ pub fn to_uci(pos: &Position, m: Move) -> String {
             let letter = m.drop_role().map_or('?', |r| v.piece(r).letter.to_ascii_uppercase());
             format!("{letter}@{}", m.to())
         }
+        MoveKind::Pass => "0000".into(),
         _ => {
             let mut s = format!("{}{}", m.from(), m.to());
             if let Some(r) = m.promotion_role() {

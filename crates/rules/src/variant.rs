@@ -99,6 +99,15 @@ pub struct Rules {
     /// for the moving piece (kept in its state byte, see [`crate::board::SWITCHES`]); a piece
     /// with this many switches may only move, and attacks only, within its file. `None` elsewhere.
     pub column_switch_limit: Option<u8>,
+    /// A game ends after this many plies (counted from the fullmove number) with a material
+    /// adjudication (Probabilistic chess). `None`: no limit.
+    pub ply_limit: Option<u32>,
+    /// Probabilistic chess's shrinking board: after this many plies without a capture the
+    /// outermost ring of squares still in play is blocked (no piece may move onto it), and the
+    /// halfmove clock counts plies since the last capture or closed ring. `None`: no shrinking.
+    pub shrink_after: Option<u32>,
+    /// A side without any move passes (Move::PASS) instead of being stalemated.
+    pub stuck_passes: bool,
 }
 
 /// An error in a variant definition.

@@ -25,6 +25,7 @@ const SUITES: &[(&str, Source)] = &[
     ("perftsuite", Source::Builtin("chess")),
     ("crazyhouse", Source::Builtin("crazyhouse")),
     ("snowfall", Source::Builtin("snowfall")),
+    ("probabilistic", Source::Builtin("probabilistic")),
     ("gardner", Source::Builtin("gardner")),
     ("baby", Source::Builtin("baby")),
     ("baby-double", Source::Builtin("baby-double")),

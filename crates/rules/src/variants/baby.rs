@@ -101,6 +101,9 @@ pub fn rules(options: BabyOptions) -> Rules {
         draws: DrawRules { fifty_move: false, repetition: false, insufficient: InsufficientMaterial::Never },
         chance: crate::chance::ChanceRule::None,
         column_switch_limit: Some(SWITCH_LIMIT),
+        ply_limit: None,
+        shrink_after: None,
+        stuck_passes: false,
     }
 }
 

@@ -55,5 +55,8 @@ pub fn rules() -> Rules {
         draws: DrawRules { fifty_move: true, repetition: true, insufficient: InsufficientMaterial::Fide },
         chance: ChanceRule::None,
         column_switch_limit: None,
+        ply_limit: None,
+        shrink_after: None,
+        stuck_passes: false,
     }
 }

@@ -6,6 +6,7 @@ pub mod chess;
 pub mod coinflip;
 pub mod crazyhouse;
 pub mod gardner;
+pub mod probabilistic;
 pub mod snowfall;
 
 use crate::variant::{Rules, Variant};
@@ -21,6 +22,7 @@ pub fn builtin_rules() -> Vec<Rules> {
         snowfall::rules(snowfall::DEFAULT_PERCENT),
     ];
     all.extend(baby::BabyOptions::ALL.map(baby::rules));
+    all.extend(probabilistic::ProbOptions::listed().into_iter().map(probabilistic::rules));
     all
 }
 
