@@ -1,7 +1,8 @@
 //! `fairylab match --white LEVEL --black LEVEL`: fairylab's own AI levels against each other,
-//! chance events (gifts, dice) drawn by the referee from a seeded stream, colours alternating.
+//! chance events (gifts, dice) and Probabilistic maps drawn from a seeded stream, colours alternating.
 
 use anyhow::{anyhow, bail, Result};
+use engine::montecarlo::MonteCarlo;
 use engine::params::SearchParams;
 use engine::tournament::score_stats;
 use engine::{Engine, Limits};
@@ -23,6 +24,8 @@ pub(crate) enum Level {
     /// The same engine searching as if every move had its plain outcome (no gifts arrive,
     /// every move succeeds).
     Blind,
+    /// Seeded playouts of the blind engine's top moves ([`engine::montecarlo`]).
+    MonteCarlo,
 }
 
 impl Level {
@@ -30,7 +33,8 @@ impl Level {
         match s.to_ascii_lowercase().as_str() {
             "engine" | "expectimax" | "aware" => Ok(Level::Engine),
             "blind" => Ok(Level::Blind),
-            _ => bail!("unknown AI level '{s}' (use engine, also called expectimax or aware, or blind)"),
+            "montecarlo" | "monte-carlo" => Ok(Level::MonteCarlo),
+            _ => bail!("unknown AI level '{s}' (use engine, also called expectimax or aware; blind; or montecarlo)"),
         }
     }
 
@@ -38,13 +42,36 @@ impl Level {
         match self {
             Level::Engine => "engine",
             Level::Blind => "blind",
+            Level::MonteCarlo => "montecarlo",
         }
     }
 
-    fn params(self, v: &Variant) -> SearchParams {
+    /// A player of this level; `seed` feeds the Monte Carlo playouts.
+    fn player(self, v: &Variant, hash_mb: usize, seed: u64) -> Player {
+        let engine = |params: SearchParams| {
+            let mut e = Engine::with_hash(hash_mb);
+            e.set_params(Some(params));
+            Player::Engine(Box::new(e))
+        };
         match self {
-            Level::Engine => SearchParams::for_variant(v),
-            Level::Blind => SearchParams::blind(v),
+            Level::Engine => engine(SearchParams::for_variant(v)),
+            Level::Blind => engine(SearchParams::blind(v)),
+            Level::MonteCarlo => Player::MonteCarlo(Box::new(MonteCarlo::new(seed))),
+        }
+    }
+}
+
+/// A level at play.
+enum Player {
+    Engine(Box<Engine>),
+    MonteCarlo(Box<MonteCarlo>),
+}
+
+impl Player {
+    fn choose(&mut self, pos: &Position, game: &[u64], limits: Limits) -> Option<rules::Move> {
+        match self {
+            Player::Engine(e) => e.search(pos.clone(), game, limits, |_| {}).best,
+            Player::MonteCarlo(mc) => mc.choose(pos, game, limits),
         }
     }
 }
@@ -53,6 +80,9 @@ impl Level {
 pub(crate) struct Duel {
     pub variant: &'static Variant,
     pub start: Position,
+    /// Probabilistic chess: each pair of games draws its own square map from the pair's seed
+    /// (both games of a pair share it); otherwise every game starts from `start`.
+    pub random_maps: bool,
     pub levels: [Level; 2],
     pub games: u32,
     pub movetime: Duration,
@@ -79,13 +109,18 @@ struct Played {
 fn play(d: &Duel, number: u32) -> Result<Played> {
     let a_white = number % 2 == 0;
     let by_color = if a_white { [d.levels[0], d.levels[1]] } else { [d.levels[1], d.levels[0]] };
-    let mut engines = by_color.map(|l| {
-        let mut e = Engine::with_hash(d.hash_mb);
-        e.set_params(Some(l.params(d.variant)));
-        e
-    });
-    let mut rng = seeded_rng(d.seed.wrapping_add(u64::from(number / 2)));
-    let mut game = Game::new(d.start.clone());
+    let pair_seed = d.seed.wrapping_add(u64::from(number / 2));
+    let mut players = [0u64, 1].map(|c| by_color[c as usize].player(d.variant, d.hash_mb, pair_seed ^ (c << 32)));
+    let mut rng = seeded_rng(pair_seed);
+    let start = if d.random_maps {
+        rules::variants::probabilistic::start(
+            d.variant,
+            &rules::variants::probabilistic::random_map(d.variant, &mut rng),
+        )
+    } else {
+        d.start.clone()
+    };
+    let mut game = Game::new(start);
     let (winner, reason) = loop {
         if let Some(o) = game.outcome() {
             break match o {
@@ -98,8 +133,9 @@ fn play(d: &Duel, number: u32) -> Result<Played> {
         }
         let pos = game.position();
         let limits = d.nodes.map_or(Limits::movetime(d.movetime), Limits::nodes);
-        let r = engines[pos.turn().index()].search(pos.clone(), game.hashes(), limits, |_| {});
-        let m = r.best.ok_or_else(|| anyhow!("the engine found no move in {}", pos.fen()))?;
+        let m = players[pos.turn().index()]
+            .choose(pos, game.hashes(), limits)
+            .ok_or_else(|| anyhow!("the engine found no move in {}", pos.fen()))?;
         game.play_sampled(m, &mut rng).map_err(|e| anyhow!("game {}: {e}", number + 1))?;
     };
     Ok(Played { number, a_white, winner, reason, plies: game.moves().len(), final_fen: game.position().fen() })

@@ -154,6 +154,7 @@ fn internal(args: &MatchArgs, white: &str, black: &str) -> Result<ExitCode> {
     crate::duel::run(&crate::duel::Duel {
         variant,
         start: Position::start(variant),
+        random_maps: rules::variants::probabilistic::options(variant).is_some(),
         levels: [crate::duel::Level::parse(white)?, crate::duel::Level::parse(black)?],
         games: args.games,
         movetime: Duration::from_millis(args.movetime),

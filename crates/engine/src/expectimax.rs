@@ -139,7 +139,10 @@ impl Searcher<'_> {
         alpha: Value,
         beta: Value,
     ) -> Value {
-        let (w, d) = weights(dist.outcomes());
+        let (mut w, d) = weights(dist.outcomes());
+        // A failed move's position is the same whichever move failed: searched first, it is
+        // found in the table for every later move (and, reduced, it costs less).
+        w.sort_by_key(|(e, _)| *e != Event::Failure);
         let children: Vec<Position> = w
             .iter()
             .map(|(e, _)| {
@@ -147,6 +150,10 @@ impl Searcher<'_> {
                 c.play_event(m, *e);
                 c
             })
+            .collect();
+        let depths: Vec<i32> = w
+            .iter()
+            .map(|(e, _)| if *e == Event::Failure { depth - self.params.failure_reduction } else { depth })
             .collect();
         let n = children.len();
         let (alpha, beta) = (alpha as i64, beta as i64);
@@ -161,7 +168,7 @@ impl Searcher<'_> {
                 rest -= w[i].1;
                 // Fails low if this outcome's value is at most `a`.
                 let a = ceil_div((alpha + 1) * d - known - rest * UPPER, w[i].1) - 1;
-                if let Some(lb) = self.probe(pos, &children[i], depth, ply, clamp_value(-a - 1)) {
+                if let Some(lb) = self.probe(pos, &children[i], depths[i], ply, clamp_value(-a - 1)) {
                     upper[i] = -(lb as i64);
                 }
                 if self.aborted {
@@ -185,7 +192,7 @@ impl Searcher<'_> {
             let a = ceil_div((alpha + 1) * d - sum - upper_rest, wi) - 1;
             let b = ceil_div(beta * d - sum - lower_rest, wi);
             let (lo, hi) = (clamp_value(a), clamp_value(b));
-            let v = self.child_value(pos, &children[i], depth, ply, lo, hi, false) as i64;
+            let v = self.child_value(pos, &children[i], depths[i], ply, lo, hi, false) as i64;
             if self.aborted {
                 return 0;
             }
@@ -368,7 +375,9 @@ mod tests {
             assert!(with_risk(v, 7705) <= with_risk(v + 1, 7705), "monotone at {v}");
         }
         // A plain value fails low / high exactly when its risked value does.
-        for (alpha, beta) in [(-50, -49), (0, 1), (100, 300), (-1500, 1500), (700, 701), (2000, 2001), (-MATE + 3, MATE - 3)] {
+        for (alpha, beta) in
+            [(-50, -49), (0, 1), (100, 300), (-1500, 1500), (700, 701), (2000, 2001), (-MATE + 3, MATE - 3)]
+        {
             let (a, b) = plain_window(alpha, beta, 7705);
             assert!(with_risk(a, 7705) <= alpha && with_risk(a + 1, 7705) > alpha, "{alpha}: {a}");
             assert!(with_risk(b, 7705) >= beta && with_risk(b - 1, 7705) < beta, "{beta}: {b}");

@@ -19,6 +19,7 @@ pub mod eval;
 pub mod expectimax;
 pub mod history;
 pub mod material;
+pub mod montecarlo;
 pub mod params;
 pub mod protocol;
 pub mod score;

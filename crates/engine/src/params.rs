@@ -41,6 +41,8 @@ pub struct SearchParams {
     /// the risk `r` that a gift lets the opponent mate by a drop, in winning chances (`with_risk`).
     /// Exact Star1/Star2 expectimax when off.
     pub chance_correction: bool,
+    /// Plies less for a failed move's outcome (the turn passed: a null-move position).
+    pub failure_reduction: i32,
 }
 
 impl SearchParams {
@@ -74,6 +76,7 @@ impl SearchParams {
             // issue 6 asks for.
             chance_plies: if gifts { 1 } else { usize::MAX },
             chance_correction: gifts,
+            failure_reduction: 2,
         }
     }
 
@@ -94,6 +97,7 @@ impl SearchParams {
             singular: false,
             tt_cutoffs: false,
             aspiration: true,
+            failure_reduction: 0,
             ..SearchParams::for_variant(v)
         }
     }

@@ -685,8 +685,11 @@ impl<'a> Searcher<'a> {
                 if v > alpha_c && r > 0 {
                     v = self.child_value(pos, &child, new_depth, ply, alpha_c, alpha_c + 1, false);
                 }
-                if v > alpha_c && v < beta_c && pv_node {
-                    v = self.child_value(pos, &child, new_depth, ply, alpha_c, beta_c, true);
+                // A null-window value above alpha is only a lower bound: search the full window
+                // again wherever it is wider than null (principal variations, and the wide
+                // windows Star1 and the gift risk hand to non-PV nodes).
+                if v > alpha_c && v < beta_c && (pv_node || beta_c - alpha_c > 1) {
+                    v = self.child_value(pos, &child, new_depth, ply, alpha_c, beta_c, pv_node);
                 }
                 v
             };

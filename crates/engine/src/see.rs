@@ -10,7 +10,7 @@ pub fn see_ge(pos: &Position, eval: &Evaluator, m: Move, threshold: i32) -> bool
     let board = pos.board();
     let to = m.to();
     let (mover_value, captured_value) = match m.kind() {
-        MoveKind::Castle => return threshold <= 0,
+        MoveKind::Castle | MoveKind::Pass => return threshold <= 0,
         MoveKind::Drop => (m.drop_role().map_or(0, |r| eval.value(r)), 0),
         MoveKind::EnPassant => {
             let p = board.role_at(m.from()).map_or(0, |r| eval.value(r));
