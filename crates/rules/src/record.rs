@@ -1,27 +1,41 @@
-//! Game records: PGN for every built-in variant, with SnowFall's holdings and gift comments
-//! (`{H:Qp gift W:Q B:P}`); writing, reading, and inferring gifts from holdings alone.
+//! Game records: PGN for every built-in variant, with SnowFall's holdings and gift comments (`{H:Qp gift W:Q B:P}`)
+//! and Probabilistic chess's map tag and rolls (`{37%: ok}`); writing, reading, and inferring gifts from holdings.
 //!
 //! A record is the seven-tag roster, `[Variant "SnowFall"]` and `[SnowFall "N"]` for SnowFall games,
-//! `[SetUp "1"]` and `[FEN "..."]` for a start other than the variant's, then the movetext. In a
-//! variant with hands every move is followed by a comment that starts with the holdings after the move
-//! (and after its gift): `H:`, White's pieces in upper case, then Black's in lower case, each side in the
-//! order Q R B N P (then any other piece in the variant's order); `{H:}` when both hands are empty. A gift
-//! that arrived after the move follows in the same comment as `gift W:<white's part> B:<black's part>`
-//! (`-` for nothing), and a move that failed (a chance variant such as `coinflip`) carries `failed`:
+//! `[Variant "Probabilistic"]`, `[ProbabilisticOptions "..."]` (options other than the default only) and
+//! `[Probabilities "..."]` (the start position's square map) for Probabilistic chess, `[SetUp "1"]` and
+//! `[FEN "..."]` for a start other than the variant's, then the movetext. In a variant with hands every move
+//! is followed by a comment that starts with the holdings after the move (and after its gift): `H:`, White's
+//! pieces in upper case, then Black's in lower case, each side in the order Q R B N P (then any other piece
+//! in the variant's order); `{H:}` when both hands are empty. A gift that arrived after the move follows in
+//! the same comment as `gift W:<white's part> B:<black's part>` (`-` for nothing), and a move that failed
+//! (a chance variant such as `coinflip`) carries `failed`:
 //!
 //! ```text
 //! 1. e4 {H:} 1... e5 {H:} 2. Nf3 {H:Pp gift W:P B:P} 2... Nc6 {H:Pp} 3. Bc4 {H:NPbp gift W:N B:B}
 //! ```
 //!
-//! A reader takes the annotations from the start of a comment (`H:...`, `gift W:.. B:..`, `failed`);
-//! the first other word begins free text, which is ignored. A move with holdings but no `gift` note (a
-//! record written by hand in the seed's style) gets the gift that explains the holdings: the holdings the
-//! move reaches without a gift (a drop takes its piece from the hand) subtracted from the ones written.
-//! The difference must be an outcome SnowFall's generator can give there (`gift::event_outcomes`, caps
-//! included); a piece that disappears, or anything no gift gives, is [`RecordError::HoldingsMismatch`]
-//! naming the move. The format is described in `docs/FORMATS.md` § Game records (PGN).
+//! In Probabilistic chess every move but a pass (`--`) is followed by its roll: the percentage with
+//! which it succeeds in its position (the destination's, with the variant's king option) and the result,
+//! `ok` or `failed`:
+//!
+//! ```text
+//! 1. e4 {37%: ok} 1... e5 {81%: failed} 2. Nf3 {12%: ok}
+//! ```
+//!
+//! A reader takes the annotations from the start of a comment (`H:...`, `gift W:.. B:..`, `failed`, `P%: ok`);
+//! the first other word begins free text, which is ignored. A Probabilistic record needs its `Probabilities`
+//! tag ([`RecordError::MissingProbabilities`]) and a roll after every move but a pass
+//! ([`RecordError::MissingRoll`]), and a roll must give the move's own percentage ([`RecordError::BadRoll`]).
+//! A move with holdings but no `gift` note (a record written by hand in the seed's style) gets the gift that
+//! explains the holdings: the holdings the move reaches without a gift (a drop takes its piece from the hand)
+//! subtracted from the ones written. The difference must be an outcome SnowFall's generator can give there
+//! (`gift::event_outcomes`, caps included); a piece that disappears, or anything no gift gives, is
+//! [`RecordError::HoldingsMismatch`] naming the move. The format is described in `docs/FORMATS.md` § Game
+//! records (PGN).
 
-use crate::chance::{ChanceRule, Event};
+use crate::bitboard::Bitboard;
+use crate::chance::{ChanceRule, Event, KingMoves};
 use crate::color::Color;
 use crate::fen::ParseFenError;
 use crate::game::Game;
@@ -31,8 +45,10 @@ use crate::moves::Move;
 use crate::piece::Role;
 use crate::position::Position;
 use crate::san::{to_san_plain, SanError};
+use crate::square_map::SquareMap;
 use crate::uci::{parse_uci, UciError};
 use crate::variant::{Variant, WinCondition};
+use crate::variants::probabilistic::{self, ProbOptions};
 use crate::variants::{self, snowfall};
 use std::fmt;
 
@@ -161,6 +177,52 @@ pub enum RecordError {
         /// Why they cannot follow.
         reason: String,
     },
+    /// A Probabilistic game without a `Probabilities` tag (its start map).
+    #[error(
+        "line {line}: a Probabilistic game needs a Probabilities tag: the start map's 64 percentages, a8..h1, \
+         ',' between squares and '/' between ranks"
+    )]
+    MissingProbabilities {
+        /// The `Variant` tag's line.
+        line: usize,
+    },
+    /// A `Probabilities` tag that is not a square map of 64 percentages, marks blocked squares, or
+    /// differs from the map in the `FEN` tag.
+    #[error("line {line}: bad Probabilities tag: {reason}")]
+    BadProbabilities {
+        /// The tag's line.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A move of a Probabilistic game (not a pass) without its roll (`{37%: ok}`, `{37%: failed}`).
+    #[error(
+        "line {line}: move {at} {san}: the roll is missing (every move of a Probabilistic game but a pass is \
+         followed by {{P%: ok}} or {{P%: failed}})"
+    )]
+    MissingRoll {
+        /// The move's line.
+        line: usize,
+        /// The move's number.
+        at: MoveNumber,
+        /// The move as written.
+        san: String,
+    },
+    /// A roll note that is malformed, given twice, outside Probabilistic chess, impossible (`0%: ok`,
+    /// `100%: failed`), or whose percentage is not the move's.
+    #[error("line {line}: move {at} {san}: bad roll '{text}': {reason}")]
+    BadRoll {
+        /// The comment's line.
+        line: usize,
+        /// The move's number.
+        at: MoveNumber,
+        /// The move as written.
+        san: String,
+        /// The note as written.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// The text holds no game.
     #[error("no game in the text")]
     NoGame,
@@ -194,7 +256,7 @@ const ROSTER: [(&str, &str); 7] = [
 ];
 
 /// Tags the writer derives from the game, whatever the caller passes.
-const DERIVED: [&str; 4] = ["Variant", "SnowFall", "SetUp", "FEN"];
+const DERIVED: [&str; 6] = ["Variant", "SnowFall", "ProbabilisticOptions", "Probabilities", "SetUp", "FEN"];
 
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
@@ -205,9 +267,12 @@ const LINE_WIDTH: usize = 80;
 ///
 /// `tags` fills the seven-tag roster (`Event`, `Site`, `Date`, `Round`, `White`, `Black`, `Result`;
 /// defaults `?`, `????.??.??` and the game's result or `*`); the other tags follow the derived ones in
-/// the order given. `Variant`, `SnowFall`, `SetUp` and `FEN` always come from the game, and a tag whose
-/// name is not letters, digits and `_`, or a `Result` that is not a PGN result, is left out. Movetext
-/// lines are at most 80 columns (a longer comment stands alone on its line).
+/// the order given. `Variant`, `SnowFall`, `ProbabilisticOptions`, `Probabilities`, `SetUp` and `FEN`
+/// always come from the game, and a tag whose name is not letters, digits and `_`, or a `Result` that is
+/// not a PGN result, is left out. In Probabilistic chess the start's map goes into `Probabilities` and
+/// `FEN` is written only if the start differs from the standard one in more than the map; every move but
+/// a pass gets its roll (`{37%: ok}`). Movetext lines are at most 80 columns (a longer comment stands
+/// alone on its line).
 ///
 /// ```
 /// use rules::chance::Event;
@@ -240,13 +305,25 @@ pub fn write_pgn(game: &Game, tags: &[(String, String)]) -> String {
         let value = if name == "Result" { result } else { given(name).unwrap_or(default) };
         push_tag(&mut out, name, value);
     }
+    let options = probabilistic::options(v);
+    // Probabilistic chess: the map is the game's, so the start is set up only if the rest differs.
+    let standard = match options {
+        Some(_) => probabilistic::start(v, &start.square_map()),
+        None => Position::start(v),
+    };
     if let Some(percent) = snowfall::percent(v) {
         push_tag(&mut out, "Variant", "SnowFall");
         push_tag(&mut out, "SnowFall", &percent.to_string());
+    } else if let Some(options) = options {
+        push_tag(&mut out, "Variant", "Probabilistic");
+        if options != ProbOptions::default() {
+            push_tag(&mut out, "ProbabilisticOptions", &options_text(options));
+        }
+        push_tag(&mut out, "Probabilities", &start.square_map().write(Bitboard::EMPTY, v.geometry));
     } else if v.name != "chess" {
         push_tag(&mut out, "Variant", &v.name);
     }
-    if *start != Position::start(v) {
+    if *start != standard {
         push_tag(&mut out, "SetUp", "1");
         push_tag(&mut out, "FEN", &start.fen());
     }
@@ -269,6 +346,7 @@ pub fn write_pgn(game: &Game, tags: &[(String, String)]) -> String {
             Color::Black => {}
         }
         let mut san = to_san_plain(&pos, m);
+        let percent = pos.success_percent(m);
         pos.play_event(m, event);
         if event != Event::Failure {
             san.push_str(check_mark(&pos));
@@ -280,8 +358,11 @@ pub fn write_pgn(game: &Game, tags: &[(String, String)]) -> String {
         }
         match event {
             Event::Gift(g) => notes.push(format!("gift {g}")),
-            Event::Failure => notes.push("failed".to_string()),
+            Event::Failure if options.is_none() => notes.push("failed".to_string()),
             _ => {}
+        }
+        if options.is_some() && !m.is_pass() {
+            notes.push(format!("{percent}%: {}", if event == Event::Failure { "failed" } else { "ok" }));
         }
         // After a comment, Black's move repeats its number (PGN export format, 8.2.2.2).
         number_black = !notes.is_empty();
@@ -335,6 +416,64 @@ fn push_tag(out: &mut String, name: &str, value: &str) {
         }
     }
     out.push_str("\"]\n");
+}
+
+/// The `ProbabilisticOptions` tag's value: the words of the variant name after `probabilistic-`
+/// ([`ProbOptions::name`]), separated by spaces: `king-always` or `king-double`, `shrinking`, `plies-N`
+/// (a ply limit other than 1000; `plies-0` for none). Empty for the default options.
+fn options_text(options: ProbOptions) -> String {
+    let mut words = Vec::new();
+    match options.king {
+        KingMoves::Normal => {}
+        KingMoves::Always => words.push("king-always".to_string()),
+        KingMoves::Double => words.push("king-double".to_string()),
+    }
+    if options.shrinking {
+        words.push("shrinking".to_string());
+    }
+    if options.ply_limit != probabilistic::DEFAULT_PLY_LIMIT {
+        words.push(format!("plies-{}", options.ply_limit));
+    }
+    words.join(" ")
+}
+
+/// Reads the `ProbabilisticOptions` tag's value ([`options_text`]; words in any order and case, each
+/// at most once); the error says what is wrong.
+fn parse_options(text: &str) -> Result<ProbOptions, String> {
+    let mut options = ProbOptions::default();
+    let (mut king, mut shrinking, mut plies) = (false, false, false);
+    for word in text.split_whitespace() {
+        let lower = word.to_ascii_lowercase();
+        let seen = match lower.as_str() {
+            "king-always" | "king-double" => {
+                options.king = if lower == "king-always" { KingMoves::Always } else { KingMoves::Double };
+                std::mem::replace(&mut king, true)
+            }
+            "shrinking" => {
+                options.shrinking = true;
+                std::mem::replace(&mut shrinking, true)
+            }
+            _ => match lower.strip_prefix("plies-") {
+                Some(digits) => {
+                    options.ply_limit = match digits.parse::<u32>() {
+                        Ok(n) if digits.bytes().all(|b| b.is_ascii_digit()) => n,
+                        _ => return Err(format!("'{word}' is not plies-N with N a whole number (0: no limit)")),
+                    };
+                    std::mem::replace(&mut plies, true)
+                }
+                None => {
+                    return Err(format!(
+                        "unknown option '{word}' (the options are king-always or king-double, shrinking, plies-N)"
+                    ))
+                }
+            },
+        };
+        if seen {
+            let what = if lower.starts_with("king-") { "a second king option" } else { "given twice" };
+            return Err(format!("'{word}': {what}"));
+        }
+    }
+    Ok(options)
 }
 
 /// `+`, `#` or nothing, judged in the position the move (and its chance outcome) reached: a gift can
@@ -443,11 +582,12 @@ fn infer_gift(after: &Position, found: &[Hand; 2]) -> Result<Option<Gifts>, Stri
 
 /// Reads the first game of a PGN text.
 ///
-/// Tags: `Variant` `SnowFall` (percentage from `SnowFall`, default 17), absent or `Standard`/`chess`
-/// (chess), or a built-in variant's name; `FEN` (with `SetUp "1"`) for another start. Movetext: move
-/// numbers (`1.`, `1...`, also `1.e4`), SAN (UCI tolerated), suffixes `!?`, NAGs `$1`, comments in braces
-/// and after `;`, variations in parentheses (skipped), the result. See the module documentation for the
-/// comments that carry holdings, gifts and failures.
+/// Tags: `Variant` `SnowFall` (percentage from `SnowFall`, default 17), `Probabilistic` (options from
+/// `ProbabilisticOptions`, the start map from `Probabilities`, which is required), absent or
+/// `Standard`/`chess` (chess), or a built-in variant's name; `FEN` (with `SetUp "1"`) for another start.
+/// Movetext: move numbers (`1.`, `1...`, also `1.e4`), SAN (UCI tolerated), suffixes `!?`, NAGs `$1`,
+/// comments in braces and after `;`, variations in parentheses (skipped), the result. See the module
+/// documentation for the comments that carry holdings, gifts, failures and rolls.
 ///
 /// ```
 /// use rules::chance::Event;
@@ -691,6 +831,16 @@ struct Notes {
     gift: Option<(Gifts, String, usize)>,
     /// The `failed` note's line.
     failed: Option<usize>,
+    /// The roll note (`37%: ok`).
+    roll: Option<Roll>,
+}
+
+/// A roll note: the percentage written, the result and the note as written.
+struct Roll {
+    percent: u8,
+    ok: bool,
+    text: String,
+    line: usize,
 }
 
 /// A move read but not yet played: its comments follow it.
@@ -724,6 +874,13 @@ fn build(raw: RawGame) -> Result<Record, RecordError> {
             }
         }
     };
+    let options = match tag("ProbabilisticOptions") {
+        None => None,
+        Some((value, line)) => match parse_options(value) {
+            Ok(o) => Some((o, line)),
+            Err(e) => return Err(RecordError::BadTag { line, message: format!("ProbabilisticOptions: {e}") }),
+        },
+    };
     let variant = match tag("Variant") {
         Some((name, _)) if name.trim().eq_ignore_ascii_case("snowfall") => {
             snowfall::variant(percent.map_or(snowfall::DEFAULT_PERCENT, |(p, _)| p))
@@ -731,6 +888,14 @@ fn build(raw: RawGame) -> Result<Record, RecordError> {
         Some((_, _)) | None if percent.is_some() => {
             let line = percent.map_or(0, |(_, l)| l);
             return Err(RecordError::BadTag { line, message: "a SnowFall tag without [Variant \"SnowFall\"]".into() });
+        }
+        Some((name, _)) if name.trim().eq_ignore_ascii_case("probabilistic") => {
+            probabilistic::variant(options.map_or_else(ProbOptions::default, |(o, _)| o))
+        }
+        Some((_, _)) | None if options.is_some() => {
+            let line = options.map_or(0, |(_, l)| l);
+            let message = "a ProbabilisticOptions tag without [Variant \"Probabilistic\"]".into();
+            return Err(RecordError::BadTag { line, message });
         }
         None => variants::by_name("chess").ok_or(RecordError::UnknownVariant { line: 0, name: "chess".into() })?,
         Some((name, line)) => {
@@ -757,6 +922,18 @@ fn build(raw: RawGame) -> Result<Record, RecordError> {
             error,
         })?,
         _ => Position::start(variant),
+    };
+    let start = match (probabilistic::options(variant), tag("Probabilities")) {
+        (Some(_), Some((text, line))) => with_map(start, tag("FEN").is_some(), text, line)?,
+        (Some(_), None) => {
+            return Err(RecordError::MissingProbabilities { line: tag("Variant").map_or(0, |(_, l)| l) })
+        }
+        (None, Some((_, line))) => {
+            let message =
+                format!("a Probabilities tag in a game of {} (it is Probabilistic chess's map)", variant.name);
+            return Err(RecordError::BadTag { line, message });
+        }
+        (None, None) => start,
     };
 
     // Step 4. The movetext: each move is played once the comments after it are read.
@@ -796,6 +973,30 @@ fn build(raw: RawGame) -> Result<Record, RecordError> {
     }
     let tags = raw.tags.into_iter().map(|(n, v, _)| (n, v)).collect();
     Ok(Record { tags, game })
+}
+
+/// The start position with the map of the `Probabilities` tag `text` (on `line`): set on the standard start,
+/// or checked against the map of the `FEN` tag if there is one.
+fn with_map(mut start: Position, from_fen: bool, text: &str, line: usize) -> Result<Position, RecordError> {
+    let geometry = start.variant().geometry;
+    let bad = |reason: String| RecordError::BadProbabilities { line, reason };
+    let (map, blocked) = SquareMap::parse(text.trim(), geometry).map_err(|e| bad(e.0))?;
+    if let Some(sq) = blocked.first() {
+        return Err(bad(format!("{sq} is marked blocked ('x'); blocked squares belong in the FEN's map")));
+    }
+    if !from_fen {
+        start.set_square_map(&map);
+        return Ok(start);
+    }
+    let fen_map = start.square_map();
+    match geometry.mask().into_iter().find(|&sq| fen_map.percent(sq) != map.percent(sq)) {
+        None => Ok(start),
+        Some(sq) => Err(bad(format!(
+            "{sq} is {}% here but {}% in the FEN's map (the two must agree)",
+            map.percent(sq),
+            fen_map.percent(sq)
+        ))),
+    }
 }
 
 /// The move in a movetext word, or `None` for a move number alone, a NAG or an annotation glyph.
@@ -891,6 +1092,25 @@ fn read_notes(v: &Variant, text: &str, line: usize, p: &mut Pending) -> Result<(
         } else if w == "failed" {
             words.next();
             p.notes.failed = Some(line);
+        } else if let Some((digits, rest)) = w.split_once("%:") {
+            // `37%: ok`, also `37%:ok`.
+            words.next();
+            let result = if rest.is_empty() { words.next().unwrap_or("") } else { rest };
+            let text = if rest.is_empty() { format!("{w} {result}").trim_end().to_string() } else { w.to_string() };
+            let bad = |reason: String| RecordError::BadRoll { line, at, san: san.clone(), text: text.clone(), reason };
+            if p.notes.roll.is_some() {
+                return Err(bad("the move already has a roll".into()));
+            }
+            let percent = match digits.parse::<u8>() {
+                Ok(n) if n <= 100 && digits.bytes().all(|b| b.is_ascii_digit()) => n,
+                _ => return Err(bad(format!("'{digits}' is not a percentage from 0 to 100"))),
+            };
+            let ok = match result {
+                "ok" => true,
+                "failed" => false,
+                _ => return Err(bad("expected 'ok' or 'failed' after the percentage".into())),
+            };
+            p.notes.roll = Some(Roll { percent, ok, text: text.clone(), line });
         } else {
             // Free text.
             break;
@@ -899,14 +1119,60 @@ fn read_notes(v: &Variant, text: &str, line: usize, p: &mut Pending) -> Result<(
     Ok(())
 }
 
+/// The result of a pending move's roll: `Some(failed)` in Probabilistic chess (a pass without a roll
+/// succeeds), `None` elsewhere. The roll must be there, agree with the move's percentage and be possible.
+fn roll_result(before: &Position, p: &Pending) -> Result<Option<bool>, RecordError> {
+    let v = before.variant();
+    let bad = |roll: &Roll, reason: String| RecordError::BadRoll {
+        line: roll.line,
+        at: p.at,
+        san: p.text.clone(),
+        text: roll.text.clone(),
+        reason,
+    };
+    let Some(options) = probabilistic::options(v) else {
+        return match &p.notes.roll {
+            Some(roll) => Err(bad(roll, format!("{} has no square map (rolls are for Probabilistic chess)", v.name))),
+            None => Ok(None),
+        };
+    };
+    let Some(roll) = &p.notes.roll else {
+        if p.m.is_pass() {
+            return Ok(Some(false));
+        }
+        return Err(RecordError::MissingRoll { line: p.line, at: p.at, san: p.text.clone() });
+    };
+    if p.notes.failed.is_some() {
+        return Err(bad(roll, "a second result, 'failed', besides the roll's".into()));
+    }
+    let percent = before.success_percent(p.m);
+    if roll.percent != percent {
+        let map = if p.m.is_pass() { 100 } else { before.square_map().percent(p.m.to()) };
+        let king = p.m.from_square().is_some_and(|from| before.board().role_at(from) == v.king());
+        let why = match (p.m.is_pass(), king, options.king) {
+            (true, _, _) => "a pass always succeeds".to_string(),
+            (false, true, KingMoves::Always) => "king moves always succeed".to_string(),
+            (false, true, KingMoves::Double) => format!("a king move, twice {}'s {map}%, at most 100", p.m.to()),
+            _ => format!("the map's percentage of {}", p.m.to()),
+        };
+        return Err(bad(roll, format!("the move succeeds with {percent}% ({why})")));
+    }
+    match (roll.ok, percent) {
+        (true, 0) => Err(bad(roll, "a move at 0% cannot succeed".into())),
+        (false, 100) => Err(bad(roll, "a move at 100% cannot fail".into())),
+        (ok, _) => Ok(Some(!ok)),
+    }
+}
+
 /// Plays a pending move with the event its notes give (or infer), then checks its holdings.
 fn commit(game: &mut Game, p: Pending) -> Result<(), RecordError> {
     let before = game.position();
     let v = before.variant();
     let at = p.at;
+    let failed = roll_result(before, &p)?.unwrap_or(p.notes.failed.is_some());
     // What the move leaves before any gift (a failed move leaves the hands as they were).
     let mut plain = before.clone();
-    plain.play_event(p.m, if p.notes.failed.is_some() { Event::Failure } else { Event::Success });
+    plain.play_event(p.m, if failed { Event::Failure } else { Event::Success });
     let mismatch = |line, found: &str, reason: String| RecordError::HoldingsMismatch {
         line,
         at,
@@ -922,21 +1188,19 @@ fn commit(game: &mut Game, p: Pending) -> Result<(), RecordError> {
         text: text.into(),
         reason,
     };
-    let event = match (&p.notes.gift, p.notes.failed, &p.notes.holdings) {
-        (Some((_, text, line)), Some(_), _) => {
-            return Err(bad_gift(text, *line, "a failed move receives no gift".into()))
-        }
-        (Some((_, text, line)), None, _) if !v.drops => {
+    let event = match (&p.notes.gift, failed, &p.notes.holdings) {
+        (Some((_, text, line)), true, _) => return Err(bad_gift(text, *line, "a failed move receives no gift".into())),
+        (Some((_, text, line)), false, _) if !v.drops => {
             return Err(bad_gift(text, *line, format!("{} has no hands", v.name)));
         }
-        (Some((g, _, _)), None, _) => Event::Gift(*g),
-        (None, Some(_), _) => Event::Failure,
-        (None, None, Some((letters, found, line))) => match infer_gift(&plain, found) {
+        (Some((g, _, _)), false, _) => Event::Gift(*g),
+        (None, true, _) => Event::Failure,
+        (None, false, Some((letters, found, line))) => match infer_gift(&plain, found) {
             Ok(Some(g)) => Event::Gift(g),
             Ok(None) => Event::Success,
             Err(reason) => return Err(mismatch(*line, letters, reason)),
         },
-        (None, None, None) => Event::Success,
+        (None, false, None) => Event::Success,
     };
     let fen = before.fen();
     game.play_event(p.m, event).map_err(|e| RecordError::IllegalMove {

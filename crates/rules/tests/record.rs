@@ -1,13 +1,17 @@
-//! Game records (`rules::record`): random SnowFall and coin-flip games survive a write and a read
-//! (moves, events, final position), hand-written records in the seed's style give the expected games
-//! with their gifts inferred, and every bad record in `tests/data/records/invalid.txt` is one clear error.
+//! Game records (`rules::record`): random SnowFall, coin-flip and Probabilistic games survive a write and
+//! a read (moves, events, final position), hand-written records in the seed's style give the expected games
+//! with their gifts inferred, hand-written Probabilistic records give the expected games, and every bad
+//! record in `tests/data/records/invalid.txt` is one clear error.
 
-use rules::chance::{seeded_rng, uniform_below, Event};
+use rules::chance::{seeded_rng, uniform_below, Event, KingMoves};
 use rules::game::Game;
+use rules::outcome::{EndReason, Outcome};
 use rules::record::{read_games, read_pgn, read_record, read_records, write_pgn, RecordError};
 use rules::san::parse_san;
+use rules::square_map::{ring, SquareMap};
+use rules::variants::probabilistic::{self, ProbOptions};
 use rules::variants::{self, snowfall};
-use rules::{Position, Variant};
+use rules::{Bitboard, Color, Geometry, MoveKind, Position, Variant};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
@@ -143,6 +147,101 @@ fn coinflip_games_round_trip_with_failed_moves() {
     assert!(failures > 100, "{failures} failed moves");
 }
 
+/// A Probabilistic game from `start` with uniformly random legal moves (passes when stuck), except
+/// that an en-passant capture is always tried when there is one (random play rarely meets one); every
+/// roll drawn from the same seeded stream.
+fn random_probabilistic_game(start: Position, seed: u64, max_plies: usize) -> Game {
+    let mut rng = seeded_rng(seed);
+    let mut game = Game::new(start);
+    for _ in 0..max_plies {
+        if game.outcome().is_some() {
+            break;
+        }
+        let legal = game.position().legal_moves();
+        let en_passant = legal.iter().copied().find(|m| m.kind() == MoveKind::EnPassant);
+        let m = en_passant.unwrap_or_else(|| legal[uniform_below(&mut rng, legal.len() as u128) as usize]);
+        game.play_sampled(m, &mut rng).expect("a legal move");
+    }
+    game
+}
+
+/// The option sets of the random Probabilistic games: the six listed variants and one with a ply limit.
+fn probabilistic_options() -> Vec<ProbOptions> {
+    let mut all = ProbOptions::listed();
+    all.push(ProbOptions { king: KingMoves::Double, shrinking: true, ply_limit: 150 });
+    all
+}
+
+#[test]
+fn random_probabilistic_games_round_trip() {
+    let options = probabilistic_options();
+    let (mut failures, mut plies, mut finished, mut blocked) = (0, 0, 0, 0);
+    let (mut failures_and_en_passant, mut failed_en_passant) = (0, 0);
+    let mut file = String::new();
+    let mut games = Vec::new();
+    for seed in 0..50u64 {
+        let o = options[seed as usize % options.len()];
+        let v = probabilistic::variant(o);
+        let map = probabilistic::random_map(v, &mut seeded_rng(500 + seed));
+        let mut start = probabilistic::start(v, &map);
+        // Every fifth game starts from a position reached by a few random plies: a set-up start.
+        let set_up = seed % 5 == 4;
+        if set_up {
+            start = random_probabilistic_game(start, 900 + seed, 12).position().clone();
+        }
+        let game = random_probabilistic_game(start, seed, 400);
+        let what = format!("{} seed {seed}", v.name);
+        let pgn = write_pgn(&game, &[("Round".to_string(), seed.to_string())]);
+        assert!(pgn.contains("[Variant \"Probabilistic\"]\n"), "{what}: {pgn}");
+        assert_eq!(pgn.contains("[ProbabilisticOptions "), o != ProbOptions::default(), "{what}");
+        let map_text = game.start().square_map().write(Bitboard::EMPTY, Geometry::CHESS);
+        assert!(pgn.contains(&format!("[Probabilities \"{map_text}\"]\n")), "{what}: the start map");
+        assert_eq!(pgn.contains("[SetUp \"1\"]"), set_up, "{what}: a FEN only for a set-up start");
+        let moves = game.moves().iter().filter(|m| !m.is_pass()).count();
+        let failed = game.events().iter().filter(|e| **e == Event::Failure).count();
+        assert_eq!(pgn.matches("%: ok}").count() + pgn.matches("%: failed}").count(), moves, "{what}: {pgn}");
+        assert_eq!(pgn.matches("%: failed}").count(), failed, "{what}");
+        assert_wrapped(&pgn, &what);
+
+        let record = read_record(&pgn).unwrap_or_else(|e| panic!("{what}: {e}\n{pgn}"));
+        assert_same_game(&record.game, &game, &what);
+        assert_eq!(record.game.position().square_map(), game.position().square_map(), "{what}: the map");
+        assert_eq!(record.tag("Round"), Some(seed.to_string().as_str()));
+
+        let en_passant: Vec<Event> = game
+            .moves()
+            .iter()
+            .zip(game.events())
+            .filter(|(m, _)| m.kind() == MoveKind::EnPassant)
+            .map(|(_, e)| *e)
+            .collect();
+        failures_and_en_passant += usize::from(failed > 0 && en_passant.contains(&Event::Success));
+        failed_en_passant += en_passant.iter().filter(|e| **e == Event::Failure).count();
+        failures += failed;
+        plies += game.moves().len();
+        finished += usize::from(game.outcome().is_some());
+        blocked += usize::from(!game.position().blocked().is_empty());
+        file.push_str(&pgn);
+        file.push('\n');
+        games.push(game);
+    }
+    // The games exercise what the records carry.
+    assert!(plies > 2_000 && failures > 500, "{plies} plies, {failures} failures");
+    assert!(
+        failures_and_en_passant > 0 && failed_en_passant > 0,
+        "{failures_and_en_passant} games with failures and en passant, {failed_en_passant} en-passant captures failed"
+    );
+    assert!(finished > 10 && blocked > 0, "{finished} finished, {blocked} on a shrunk board");
+    assert!(games.iter().any(|g| g.start().variant().name == "probabilistic-king-double-shrinking"));
+
+    // All 50 in one file.
+    let all = read_games(&file).expect("the whole file");
+    assert_eq!(all.len(), games.len());
+    for (i, (read, game)) in all.iter().zip(&games).enumerate() {
+        assert_same_game(read, game, &format!("game {i} of the file"));
+    }
+}
+
 #[test]
 fn the_written_form_is_exact() {
     let v = snowfall::variant(20);
@@ -185,6 +284,70 @@ fn the_written_form_is_exact() {
 40... Kd7 41. e4 Ke6 42. e5 Kxe5 1/2-1/2\n";
     assert_eq!(pgn, expected);
     assert_same_game(&read_pgn(&pgn).expect("reads"), &game, "set-up chess");
+}
+
+/// Plays `(SAN, succeeded)` pairs from `start`.
+fn scripted(start: Position, moves: &[(&str, bool)]) -> Game {
+    let mut game = Game::new(start);
+    for &(san, ok) in moves {
+        let m = parse_san(game.position(), san).unwrap_or_else(|e| panic!("{san}: {e}"));
+        game.play_event(m, if ok { Event::Success } else { Event::Failure }).expect("legal");
+    }
+    game
+}
+
+#[test]
+fn the_probabilistic_form_is_exact() {
+    let sq = |name: &str| rules::Square::parse(name).expect("a square");
+    // Options other than the default, a map with a few marked squares, a failed en passant, king moves
+    // at double rate.
+    let v = probabilistic::variant(ProbOptions { king: KingMoves::Double, shrinking: true, ply_limit: 500 });
+    let mut map = SquareMap::uniform(50);
+    for (name, percent) in [("e4", 37), ("d6", 81), ("h5", 0), ("e6", 45)] {
+        map.set(sq(name), percent);
+    }
+    let moves = [
+        ("e4", true),
+        ("a6", true),
+        ("e5", true),
+        ("d5", true),
+        ("exd6", false),
+        ("Kd7", true),
+        ("Qh5", false),
+        ("Ke6", true),
+    ];
+    let game = scripted(probabilistic::start(v, &map), &moves);
+    let pgn = write_pgn(&game, &[("Event".into(), "Test".into())]);
+    let expected = format!(
+        "[Event \"Test\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n\
+[Black \"?\"]\n[Result \"*\"]\n[Variant \"Probabilistic\"]\n\
+[ProbabilisticOptions \"king-double shrinking plies-500\"]\n[Probabilities \"{map}\"]\n\n\
+1. e4 {{37%: ok}} 1... a6 {{50%: ok}} 2. e5 {{50%: ok}} 2... d5 {{50%: ok}} 3. exd6\n\
+{{81%: failed}} 3... Kd7 {{100%: ok}} 4. Qh5 {{0%: failed}} 4... Ke6 {{90%: ok}} *\n"
+    );
+    assert_eq!(pgn, expected);
+    // The map's ranks from the top: d6 and e6 on rank 6, h5, e4.
+    let ranks: Vec<String> = map.to_string().split('/').map(String::from).collect();
+    assert_eq!(ranks[2..5], ["50,50,50,81,45,50,50,50", "50,50,50,50,50,50,50,0", "50,50,50,50,37,50,50,50"]);
+    assert_same_game(&read_pgn(&pgn).expect("reads"), &game, "exact form");
+
+    // A set-up start on a shrunk board: the FEN marks the closed ring, the Probabilities tag holds only
+    // the percentages; White, stuck, passes (`--`, no roll).
+    let v = probabilistic::variant(ProbOptions { shrinking: true, ..ProbOptions::default() });
+    let fen = format!("4k3/8/8/8/8/1p6/1P6/K7 w - - 0 1 {}", map.write(ring(Geometry::CHESS, 0), Geometry::CHESS));
+    let start = Position::from_fen(v, &fen).expect("FEN");
+    let game = scripted(start, &[("--", true), ("Kd7", false), ("--", true), ("Kd7", true)]);
+    let pgn = write_pgn(&game, &[]);
+    let tags = format!(
+        "[Variant \"Probabilistic\"]\n[ProbabilisticOptions \"shrinking\"]\n[Probabilities \"{map}\"]\n\
+         [SetUp \"1\"]\n[FEN \"{fen}\"]\n"
+    );
+    assert!(pgn.contains(&tags), "{pgn}");
+    assert!(pgn.ends_with("\n\n1. -- Kd7 {50%: failed} 2. -- Kd7 {50%: ok} *\n"), "{pgn}");
+    assert_same_game(&read_pgn(&pgn).expect("reads"), &game, "passes");
+    // A roll on a pass is read if it says what a pass does: 100 %, ok.
+    let rolled = pgn.replace("1. -- Kd7", "1. -- {100%: ok} Kd7");
+    assert_same_game(&read_pgn(&rolled).expect("reads"), &game, "a pass with its roll");
 }
 
 #[test]
@@ -249,6 +412,82 @@ fn hand_written_records_in_the_seed_s_style() {
     }
     // `read_pgn` takes the first game.
     assert_eq!(read_pgn(&text).expect("first game").position().fen(), SEED_STYLE[0].1);
+}
+
+/// What a game of `probabilistic.pgn` should read as.
+struct Expected {
+    /// The `Event` tag.
+    event: &'static str,
+    /// The variant's name.
+    variant: &'static str,
+    /// The final FEN without its map.
+    fen: &'static str,
+    /// The plies (1-based) whose moves failed.
+    failed: &'static [usize],
+    /// The game's outcome.
+    outcome: Option<Outcome>,
+}
+
+const PROBABILISTIC: [Expected; 3] = [
+    Expected {
+        event: "Failures, en passant, king capture",
+        variant: "probabilistic",
+        fen: "rnb1kbnr/pppp2pp/4p3/8/3P4/8/PPP3PP/RNBQqBNR w kq - 0 7",
+        failed: &[4, 9, 11],
+        outcome: Some(Outcome::Decisive { winner: Color::Black, reason: EndReason::KingCaptured }),
+    },
+    Expected {
+        event: "King moves always succeed",
+        variant: "probabilistic-king-always-shrinking",
+        fen: "r1bq1b1r/pppp1kpp/2n5/4p3/4n3/5N2/PPPP1PPP/RNBQ1RK1 w - - 0 8",
+        failed: &[3, 6, 11],
+        outcome: None,
+    },
+    Expected {
+        event: "Passes on a shrunk board",
+        variant: "probabilistic-shrinking",
+        fen: "8/8/8/8/8/1p6/1K6/8 b - - 0 8",
+        failed: &[2, 13],
+        outcome: Some(Outcome::Decisive { winner: Color::White, reason: EndReason::KingCaptured }),
+    },
+];
+
+#[test]
+fn hand_written_probabilistic_records() {
+    let text = read_data("probabilistic.pgn");
+    let records = read_records(&text).unwrap_or_else(|e| panic!("probabilistic.pgn: {e}"));
+    assert_eq!(records.len(), PROBABILISTIC.len());
+    let map = records[0].tag("Probabilities").expect("the map tag");
+    for (record, Expected { event, variant, fen, failed, outcome }) in records.iter().zip(PROBABILISTIC) {
+        assert_eq!(record.tag("Event"), Some(event));
+        let game = &record.game;
+        assert_eq!(game.position().variant().name, variant, "{event}");
+        let final_fen = game.position().fen();
+        let (board, final_map) = final_fen.rsplit_once(' ').expect("a map field");
+        assert_eq!(board, fen, "{event}");
+        assert_eq!(final_map.replace('x', ""), map, "{event}: the map is the game's");
+        let got: Vec<usize> =
+            game.events().iter().enumerate().filter(|(_, e)| **e == Event::Failure).map(|(i, _)| i + 1).collect();
+        assert_eq!(got, failed, "{event}: failed plies");
+        assert_eq!(game.outcome(), outcome, "{event}");
+
+        // Written back, it reads as the same game.
+        let again = read_pgn(&write_pgn(game, &record.tags)).expect("round trip");
+        assert_same_game(&again, game, event);
+    }
+    let first = &records[0].game;
+    assert!(first.moves().iter().any(|m| m.kind() == MoveKind::EnPassant), "the first game takes en passant");
+    // A listed variant's name in the Variant tag reads as the same game.
+    let second = write_pgn(&records[1].game, &[]);
+    let named = second.replace(
+        "[Variant \"Probabilistic\"]\n[ProbabilisticOptions \"king-always shrinking\"]",
+        "[Variant \"probabilistic-king-always-shrinking\"]",
+    );
+    assert_ne!(named, second);
+    assert_same_game(&read_pgn(&named).expect("by name"), &records[1].game, "by name");
+    let last = &records[2].game;
+    assert_eq!(last.moves().iter().filter(|m| m.is_pass()).count(), 6, "White passes six times");
+    assert_eq!(last.position().blocked(), ring(Geometry::CHESS, 0), "the closed ring from the FEN");
 }
 
 #[test]
@@ -322,6 +561,10 @@ fn damaged_records_never_panic() {
     let mut texts = vec![read_data("snowfall-seed-style.pgn")];
     texts.push(write_pgn(&random_game(snowfall::variant(24), 7, 60), &[]));
     texts.push(write_pgn(&random_game(variants::by_name("coinflip").expect("coinflip"), 8, 40), &[]));
+    texts.push(read_data("probabilistic.pgn"));
+    let v = probabilistic::variant(ProbOptions { king: KingMoves::Double, shrinking: true, ply_limit: 300 });
+    let start = probabilistic::start(v, &probabilistic::random_map(v, &mut seeded_rng(9)));
+    texts.push(write_pgn(&random_probabilistic_game(start, 9, 40), &[]));
     let mut read = 0;
     for text in &texts {
         let cuts: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
