@@ -45,6 +45,11 @@ pub(crate) struct BenchArgs {
     /// and the targets (`--quick`: KQ.KR only).
     #[arg(long, conflicts_with_all = ["perft", "sim", "reference"])]
     egt: bool,
+    /// Run the Probabilistic chess bench instead: the expectimax search's nodes/s on a fixed
+    /// position list (maps from fixed seeds), and the depth it and the blind search reach in one
+    /// second from the start position.
+    #[arg(long, conflicts_with_all = ["perft", "sim", "reference", "egt"])]
+    probabilistic: bool,
 }
 
 /// `bench --egt`: the endgames, FairyGen's CPU seconds (and MB) on this machine as the issue
@@ -201,6 +206,9 @@ pub(crate) fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
     if a.egt {
         return egt_bench(a.quick, out);
     }
+    if a.probabilistic {
+        return probabilistic_bench(-(a.shallower as i32) - i32::from(a.quick), out);
+    }
     // The reference runs first, so a reference that fails stops the command before output.
     let reference = a.reference.as_deref().map(reference_nps).transpose()?;
     let offset = -(a.shallower as i32) - i32::from(a.quick);
@@ -233,6 +241,46 @@ pub(crate) fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
     if let (Some(cmd), Some(nps)) = (&a.reference, reference) {
         writeln!(out, "reference nodes/s: {nps:.0} ({cmd} bench)")?;
         writeln!(out, "chess nodes/s / reference: {:.3}", chess_nps / nps.max(1.0))?;
+    }
+    Ok(())
+}
+
+/// `fairylab bench --probabilistic`: expectimax nodes/s on the fixed list, then the depth the
+/// expectimax and the blind searches complete in one second from the start position.
+fn probabilistic_bench(offset: i32, out: &mut impl Write) -> Result<()> {
+    writeln!(out, "{:<20} {:>5} {:>12} {:>9} {:>10}", "position", "depth", "nodes", "seconds", "nodes/s")?;
+    out.flush()?;
+    let lines = engine::bench::run_probabilistic(offset, |l| {
+        let secs = l.time.as_secs_f64().max(1e-9);
+        let _ = writeln!(
+            out,
+            "{:<20} {:>5} {:>12} {:>9.3} {:>10.0}",
+            l.case.name,
+            l.depth,
+            l.nodes,
+            secs,
+            l.nodes as f64 / secs
+        );
+        let _ = out.flush();
+    });
+    let total: u64 = lines.iter().map(|l| l.nodes).sum();
+    let secs: f64 = lines.iter().map(|l| l.time.as_secs_f64()).sum::<f64>().max(1e-9);
+    writeln!(out, "{:<20} {:>5} {total:>12} {secs:>9.3} {:>10.0}", "total", "", total as f64 / secs)?;
+    writeln!(out, "expectimax nodes/s: {:.0}", total as f64 / secs)?;
+    let v = rules::variants::by_name("probabilistic").ok_or_else(|| anyhow!("probabilistic is built in"))?;
+    for (name, params) in
+        [("expectimax", engine::SearchParams::for_variant(v)), ("blind", engine::SearchParams::blind(v))]
+    {
+        let mut e = Engine::with_hash(64);
+        e.set_params(Some(params));
+        let r = e.search(Position::start(v), &[], Limits::movetime(Duration::from_secs(1)), |_| {});
+        writeln!(
+            out,
+            "{name} depth in 1 s from the start position: {} ({} nodes, {:.3} s)",
+            r.depth,
+            r.nodes,
+            r.time.as_secs_f64()
+        )?;
     }
     Ok(())
 }
@@ -416,7 +464,14 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
     if let Some(n) = rules::variants::snowfall::percent(v) {
         writeln!(std::io::stdout(), "SnowFall: {n} % (a gift event after every move with this probability)")?;
     }
-    let mut game = Game::new(position(v, a.fen.as_deref())?);
+    let start = match (rules::variants::probabilistic::options(v), a.fen.as_deref()) {
+        // A Probabilistic game draws its map when it starts (RULINGS § Probabilistic chess 1).
+        (Some(_), None) => {
+            rules::variants::probabilistic::start(v, &rules::variants::probabilistic::random_map(v, &mut rng))
+        }
+        _ => position(v, a.fen.as_deref())?,
+    };
+    let mut game = Game::new(start);
     let human = if a.color == "white" { Color::White } else { Color::Black };
     let mut engine = Engine::new();
     engine.set_tablebase(tablebase(&a.tables)?);
@@ -462,9 +517,17 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
             m
         };
         // Chance variants: the outcome is drawn from the seeded stream and shown.
+        let dice = rules::variants::probabilistic::options(v).is_some() && !m.is_pass();
+        let percent = pos.success_percent(m);
         match game.play_sampled(m, &mut rng).map_err(|e| anyhow!("{e}"))? {
             rules::chance::Event::Gift(g) => writeln!(out, "{}: a gift arrives: {g}", to_san(&pos, m))?,
+            rules::chance::Event::Failure if dice => {
+                writeln!(out, "{} ({percent} %): the dice say no, nothing moves", to_san(&pos, m))?
+            }
             rules::chance::Event::Failure => writeln!(out, "{} failed: nothing moves", to_san(&pos, m))?,
+            rules::chance::Event::Success if dice => {
+                writeln!(out, "{} ({percent} %): the dice say yes", to_san(&pos, m))?
+            }
             _ => {}
         }
     }
@@ -472,6 +535,9 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
 
 /// A text diagram of the board, White at the bottom, with the hands.
 fn board_diagram(pos: &Position) -> String {
+    if rules::variants::probabilistic::options(pos.variant()).is_some() {
+        return map_diagram(pos);
+    }
     let g = pos.variant().geometry;
     let mut s = String::new();
     for r in (0..g.ranks()).rev() {
@@ -588,4 +654,32 @@ pub(crate) fn solve(a: &SolveArgs, out: &mut impl Write) -> Result<()> {
     writeln!(out, "solved {solved}/{} at {} ms per position", cases.len(), a.movetime)?;
     writeln!(out, "misses: {}", if misses.is_empty() { "none".to_string() } else { misses.join(" ") })?;
     Ok(())
+}
+
+/// A Probabilistic chess board: each square's piece and its success percentage (`#` marks a
+/// square closed by the shrinking board).
+fn map_diagram(pos: &Position) -> String {
+    let g = pos.variant().geometry;
+    let map = pos.square_map();
+    let blocked = pos.blocked();
+    let mut s = String::new();
+    for r in (0..g.ranks()).rev() {
+        s.push_str(&format!("{} ", r + 1));
+        for f in 0..g.files() {
+            let Some(sq) = rules::Square::new(f, r) else { continue };
+            let c = pos.board().piece_at(sq).map_or('.', |p| pos.variant().piece(p.role).char(p.color));
+            if blocked.contains(sq) {
+                s.push_str(&format!(" {c}  #"));
+            } else {
+                s.push_str(&format!(" {c}{:>3}", map.percent(sq)));
+            }
+        }
+        s.push('\n');
+    }
+    s.push_str("  ");
+    for f in 0..g.files() {
+        s.push_str(&format!(" {}   ", (b'a' + f) as char));
+    }
+    s.push_str("\n(each square: its piece and the percentage with which a move onto it succeeds)");
+    s
 }

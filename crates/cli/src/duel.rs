@@ -38,8 +38,10 @@ impl Level {
         }
     }
 
-    fn name(self) -> &'static str {
+    /// The level's name in results: `engine` is called `expectimax` where chance nodes are dice.
+    fn name(self, v: &Variant) -> &'static str {
         match self {
+            Level::Engine if rules::variants::probabilistic::options(v).is_some() => "expectimax",
             Level::Engine => "engine",
             Level::Blind => "blind",
             Level::MonteCarlo => "montecarlo",
@@ -143,7 +145,7 @@ fn play(d: &Duel, number: u32) -> Result<Played> {
 
 /// Plays the match: a line per game on stderr, the summary on stdout.
 pub(crate) fn run(d: &Duel) -> Result<ExitCode> {
-    let [a, b] = d.levels.map(Level::name);
+    let [a, b] = d.levels.map(|l| l.name(d.variant));
     let budget = d.nodes.map_or(format!("{} ms", d.movetime.as_millis()), |n| format!("{n} nodes"));
     eprintln!(
         "match: {a} vs {b}, {}, {} games, {budget} per move, seed {}, {} at a time",

@@ -84,6 +84,10 @@ pub(crate) struct VariantArgs {
     /// where one is not drawn).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=100))]
     pub(crate) snowfall: Option<u8>,
+    /// Probabilistic chess only: end the game after N plies with a material adjudication
+    /// (default 1000; 0 for no limit).
+    #[arg(long, value_name = "N")]
+    ply_limit: Option<u32>,
 }
 
 /// `--setup` values.
@@ -216,11 +220,14 @@ fn one_line(s: &str) -> String {
 /// The variant the arguments name.
 pub(crate) fn variant(a: &VariantArgs) -> Result<&'static Variant> {
     if a.setup.is_some() || a.white_double_step {
+        if a.ply_limit.is_some() {
+            bail!("--ply-limit applies only to the probabilistic variants, not to Baby Chess");
+        }
         return baby_variant(a);
     }
     if let Some(path) = &a.variant_file {
-        if a.snowfall.is_some() {
-            bail!("--snowfall applies only to --variant snowfall, not to a variant file");
+        if a.snowfall.is_some() || a.ply_limit.is_some() {
+            bail!("--snowfall and --ply-limit apply only to built-in variants, not to a variant file");
         }
         let text =
             std::fs::read_to_string(path).with_context(|| format!("cannot read variant file {}", path.display()))?;
@@ -241,9 +248,16 @@ pub(crate) fn variant(a: &VariantArgs) -> Result<&'static Variant> {
         let known: Vec<&str> = variants::all().iter().map(|v| v.name.as_str()).collect();
         anyhow!("unknown variant '{name}' (built-in variants: {}; or give --variant-file)", known.join(", "))
     })?;
-    match (a.snowfall, variants::snowfall::percent(v)) {
-        (Some(n), Some(_)) => Ok(variants::snowfall::variant(n)),
+    let v = match (a.snowfall, variants::snowfall::percent(v)) {
+        (Some(n), Some(_)) => variants::snowfall::variant(n),
         (Some(_), None) => bail!("--snowfall applies only to --variant snowfall, not to '{name}'"),
+        (None, _) => v,
+    };
+    match (a.ply_limit, variants::probabilistic::options(v)) {
+        (Some(n), Some(options)) => {
+            Ok(variants::probabilistic::variant(variants::probabilistic::ProbOptions { ply_limit: n, ..options }))
+        }
+        (Some(_), None) => bail!("--ply-limit applies only to the probabilistic variants, not to '{name}'"),
         (None, _) => Ok(v),
     }
 }

@@ -99,3 +99,78 @@ pub fn run(depth_offset: i32, mut each: impl FnMut(&BenchLine)) -> Vec<BenchLine
     }
     out
 }
+
+/// The Probabilistic chess bench (`fairylab bench --probabilistic`): positions with the random
+/// map drawn from a fixed seed, searched by the expectimax player (chance nodes at every ply).
+pub const PROBABILISTIC: &[(BenchCase, u64)] = &[
+    (
+        BenchCase {
+            name: "prob-start",
+            variant: "probabilistic",
+            fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            depth: 8,
+        },
+        0,
+    ),
+    (
+        BenchCase {
+            name: "prob-italian",
+            variant: "probabilistic",
+            fen: "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2PP1N2/PP3PPP/RNBQK2R b KQkq - 0 5",
+            depth: 7,
+        },
+        1,
+    ),
+    (
+        BenchCase {
+            name: "prob-middlegame",
+            variant: "probabilistic",
+            fen: "r2q1rk1/pp2bppp/2n1bn2/3p4/3P4/2NBBN2/PP3PPP/R2Q1RK1 w - - 4 11",
+            depth: 7,
+        },
+        2,
+    ),
+    (
+        BenchCase {
+            name: "prob-king-hunt",
+            variant: "probabilistic",
+            fen: "r1b2rk1/ppp2ppp/2n5/3qp3/3P4/2P2N2/P4PPP/R1BQKB1R w KQ - 0 10",
+            depth: 7,
+        },
+        3,
+    ),
+    (
+        BenchCase {
+            name: "prob-king-double",
+            variant: "probabilistic-king-double",
+            fen: "8/5pk1/6p1/R7/5P2/6PK/r7/8 w - - 0 40",
+            depth: 10,
+        },
+        4,
+    ),
+];
+
+/// Runs the Probabilistic chess bench, `depth_offset` plies shallower or deeper than listed.
+pub fn run_probabilistic(depth_offset: i32, mut each: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+    let mut out = Vec::new();
+    for (case, map_seed) in PROBABILISTIC {
+        let Some(v) = variants::by_name(case.variant) else { continue };
+        let map = variants::probabilistic::random_map(v, &mut rules::chance::seeded_rng(*map_seed));
+        let Ok(pos) = Position::from_fen(v, &format!("{} {map}", case.fen)) else { continue };
+        let depth = (case.depth as i32 + depth_offset).max(1) as u32;
+        let mut engine = Engine::with_hash(16);
+        let r = engine.search(pos, &[], Limits::depth(depth), |_| {});
+        let line = BenchLine { case: *case, depth, nodes: r.nodes, time: r.time };
+        each(&line);
+        out.push(line);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn probabilistic_bench_positions_load() {
+        assert_eq!(super::run_probabilistic(-6, |_| {}).len(), super::PROBABILISTIC.len());
+    }
+}

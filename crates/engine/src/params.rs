@@ -76,7 +76,7 @@ impl SearchParams {
             // issue 6 asks for.
             chance_plies: if gifts { 1 } else { usize::MAX },
             chance_correction: gifts,
-            failure_reduction: 2,
+            failure_reduction: 3,
         }
     }
 
