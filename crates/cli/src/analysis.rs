@@ -216,17 +216,7 @@ pub(crate) fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
     out.flush()?;
     let mut lines = Vec::new();
     engine::bench::run(offset, |l| {
-        let secs = l.time.as_secs_f64().max(1e-9);
-        let _ = writeln!(
-            out,
-            "{:<20} {:>5} {:>12} {:>9.3} {:>10.0}",
-            l.case.name,
-            l.depth,
-            l.nodes,
-            secs,
-            l.nodes as f64 / secs
-        );
-        let _ = out.flush();
+        bench_line(out, l);
         lines.push(l.clone());
     });
     let total: u64 = lines.iter().map(|l| l.nodes).sum();
@@ -245,24 +235,27 @@ pub(crate) fn bench(a: &BenchArgs, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
+/// One bench table row: position, depth, nodes, seconds, nodes/s (flushed at once).
+fn bench_line(out: &mut impl Write, l: &engine::bench::BenchLine) {
+    let secs = l.time.as_secs_f64().max(1e-9);
+    let _ = writeln!(
+        out,
+        "{:<20} {:>5} {:>12} {:>9.3} {:>10.0}",
+        l.case.name,
+        l.depth,
+        l.nodes,
+        secs,
+        l.nodes as f64 / secs
+    );
+    let _ = out.flush();
+}
+
 /// `fairylab bench --probabilistic`: expectimax nodes/s on the fixed list, then the depth the
 /// expectimax and the blind searches complete in one second from the start position.
 fn probabilistic_bench(offset: i32, out: &mut impl Write) -> Result<()> {
     writeln!(out, "{:<20} {:>5} {:>12} {:>9} {:>10}", "position", "depth", "nodes", "seconds", "nodes/s")?;
     out.flush()?;
-    let lines = engine::bench::run_probabilistic(offset, |l| {
-        let secs = l.time.as_secs_f64().max(1e-9);
-        let _ = writeln!(
-            out,
-            "{:<20} {:>5} {:>12} {:>9.3} {:>10.0}",
-            l.case.name,
-            l.depth,
-            l.nodes,
-            secs,
-            l.nodes as f64 / secs
-        );
-        let _ = out.flush();
-    });
+    let lines = engine::bench::run_probabilistic(offset, |l| bench_line(out, l));
     let total: u64 = lines.iter().map(|l| l.nodes).sum();
     let secs: f64 = lines.iter().map(|l| l.time.as_secs_f64()).sum::<f64>().max(1e-9);
     writeln!(out, "{:<20} {:>5} {total:>12} {secs:>9.3} {:>10.0}", "total", "", total as f64 / secs)?;

@@ -3,25 +3,12 @@
 
 mod common;
 
-use common::{assert_bad_input, assert_ok, fairylab, stderr, stdout};
-use std::io::Write;
+use common::{assert_bad_input, assert_ok, fairylab, fairylab_stdin, stderr, stdout};
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-
-fn fairylab_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairylab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write stdin");
-    child.wait_with_output().expect("the binary finishes")
-}
 
 fn data(rel: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data").join(rel).display().to_string()

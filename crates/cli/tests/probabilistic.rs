@@ -3,21 +3,7 @@
 
 mod common;
 
-use common::{assert_bad_input, assert_ok, fairylab, stdout};
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn fairylab_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairylab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write stdin");
-    child.wait_with_output().expect("it ends")
-}
+use common::{assert_bad_input, assert_ok, fairylab, fairylab_stdin, stdout};
 
 #[test]
 fn play_shows_the_map_and_every_roll() {

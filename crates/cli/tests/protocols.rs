@@ -1,21 +1,14 @@
 //! `fairylab uci` and `fairylab xboard` as processes: scripted sessions on stdin, and
 //! python-chess playing whole chess and crazyhouse games against the engine as a real UCI client.
 
-use std::io::Write;
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::Instant;
 
 fn session(command: &str, input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairylab"))
-        .arg(command)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write stdin");
-    child.wait_with_output().expect("the binary finishes")
+    common::fairylab_stdin(&[command], input)
 }
 
 fn lines(o: &Output) -> Vec<String> {

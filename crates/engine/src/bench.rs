@@ -89,15 +89,20 @@ pub fn run(depth_offset: i32, mut each: impl FnMut(&BenchLine)) -> Vec<BenchLine
     for case in BENCH {
         let Some(v) = variants::by_name(case.variant) else { continue };
         let Ok(pos) = Position::from_fen(v, case.fen) else { continue };
-        let depth = (case.depth as i32 + depth_offset).max(1) as u32;
-        // A fresh engine per position: the signature must not depend on order or history.
-        let mut engine = Engine::with_hash(16);
-        let r = engine.search(pos, &[], Limits::depth(depth), |_| {});
-        let line = BenchLine { case: *case, depth, nodes: r.nodes, time: r.time };
+        let line = search_case(case, pos, depth_offset);
         each(&line);
         out.push(line);
     }
     out
+}
+
+/// Searches one case's position to its depth (plus `depth_offset`) with a fresh engine: the
+/// signature must not depend on order or history.
+fn search_case(case: &BenchCase, pos: Position, depth_offset: i32) -> BenchLine {
+    let depth = (case.depth as i32 + depth_offset).max(1) as u32;
+    let mut engine = Engine::with_hash(16);
+    let r = engine.search(pos, &[], Limits::depth(depth), |_| {});
+    BenchLine { case: *case, depth, nodes: r.nodes, time: r.time }
 }
 
 /// The Probabilistic chess bench (`fairylab bench --probabilistic`): positions with the random
@@ -157,10 +162,7 @@ pub fn run_probabilistic(depth_offset: i32, mut each: impl FnMut(&BenchLine)) ->
         let Some(v) = variants::by_name(case.variant) else { continue };
         let map = variants::probabilistic::random_map(v, &mut rules::chance::seeded_rng(*map_seed));
         let Ok(pos) = Position::from_fen(v, &format!("{} {map}", case.fen)) else { continue };
-        let depth = (case.depth as i32 + depth_offset).max(1) as u32;
-        let mut engine = Engine::with_hash(16);
-        let r = engine.search(pos, &[], Limits::depth(depth), |_| {});
-        let line = BenchLine { case: *case, depth, nodes: r.nodes, time: r.time };
+        let line = search_case(case, pos, depth_offset);
         each(&line);
         out.push(line);
     }

@@ -2,12 +2,26 @@
 //! temporary paths and the check that bad input gets one `error:` line and exit status 2.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// Runs `fairylab` with `args`.
 pub fn fairylab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_fairylab")).args(args).output().expect("the binary runs")
+}
+
+/// Runs `fairylab` with `args`, `input` on its stdin.
+pub fn fairylab_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fairylab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write stdin");
+    child.wait_with_output().expect("the binary finishes")
 }
 
 pub fn stdout(o: &Output) -> String {
