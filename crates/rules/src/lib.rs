@@ -27,6 +27,7 @@ pub mod moves;
 pub mod odds;
 pub mod orders;
 pub mod outcome;
+pub mod path;
 pub mod perft;
 pub mod piece;
 pub mod piecedef;
