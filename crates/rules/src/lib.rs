@@ -32,6 +32,7 @@ pub mod perft;
 pub mod piece;
 pub mod piecedef;
 pub mod position;
+pub mod predictor;
 pub mod record;
 pub mod san;
 pub mod setup;
