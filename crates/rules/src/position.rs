@@ -522,7 +522,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn take_piece(&mut self, sq: Square) -> Option<(Piece, u8)> {
+    pub(crate) fn take_piece(&mut self, sq: Square) -> Option<(Piece, u8)> {
         let taken = self.board.take(sq);
         if let Some((p, st)) = taken {
             self.xor_piece(p, sq, st);
@@ -531,7 +531,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn put_piece(&mut self, sq: Square, p: Piece, state: u8) {
+    pub(crate) fn put_piece(&mut self, sq: Square, p: Piece, state: u8) {
         self.board.put(sq, p, state);
         self.xor_piece(p, sq, state);
     }
@@ -656,6 +656,15 @@ impl Position {
         self.hash ^= zobrist::BLACK_TO_MOVE;
         if v.shrink_after.is_some() {
             self.shrink_if_due();
+        }
+    }
+
+    /// Keeps only the castling rights in `keep` (a mask of the four rights), hash included.
+    pub(crate) fn keep_castling(&mut self, keep: u8) {
+        if self.castling & !keep != 0 {
+            self.hash ^= zobrist::castling(self.castling);
+            self.castling &= keep;
+            self.hash ^= zobrist::castling(self.castling);
         }
     }
 

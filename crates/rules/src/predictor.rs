@@ -1,9 +1,9 @@
-//! Predictor chess's orders (RULINGS § Predictor chess 2, 3, 5): a primary move and an optional
-//! conditional (a predicted enemy primary and a response), their text form and their validation.
+//! Predictor chess's orders and plies (RULINGS § Predictor chess 2-5): a primary and an optional
+//! conditional (a predicted enemy primary and a response), their validation, and a ply's resolution.
 //!
 //! Both sides move from the same position, so each side's moves are those it would have with
 //! the turn (see [`side_view`]). An illegal order is rejected with a typed reason, never reduced.
-//! Resolution of a ply builds on this and on `path.rs` (issue 8, in progress).
+//! [`resolve`] plays a ply from both sides' orders with the paths of `path.rs`.
 
 use crate::color::Color;
 use crate::moves::{Move, MoveKind};
@@ -213,6 +213,147 @@ impl Orders {
     }
 }
 
+/// One moving piece in a ply: a leg of an executed order (castling has two).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Mover {
+    color: Color,
+    from: Square,
+    to: Square,
+    path: crate::Bitboard,
+    promotion: Option<crate::Role>,
+}
+
+/// A piece named in a ply report: its letter (upper case for White) and its square before the ply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PieceAt {
+    /// FEN letter.
+    pub letter: char,
+    /// Square before the ply.
+    pub square: Square,
+}
+
+/// What a ply did (RULINGS 4.5): both sides' orders, which conditionals fired, and what was
+/// annihilated or captured.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlyReport {
+    /// The orders, White's then Black's.
+    pub orders: [Orders; 2],
+    /// Whether each side's conditional fired (its prediction matched the enemy primary).
+    pub fired: [bool; 2],
+    /// Pieces annihilated by mutual capture or crossing paths.
+    pub annihilated: Vec<PieceAt>,
+    /// Pieces captured by moves that executed.
+    pub captured: Vec<PieceAt>,
+}
+
+fn piece_at(pos: &Position, sq: Square) -> Option<PieceAt> {
+    let p = pos.board().piece_at(sq)?;
+    Some(PieceAt { letter: pos.variant().piece(p.role).char(p.color), square: sq })
+}
+
+/// Resolves a ply from the position before it and both sides' validated orders (RULINGS 4):
+/// 4.1 the primaries and the conditionals whose prediction equals the enemy primary exactly;
+/// 4.2 pieces capturing each other are annihilated; 4.3 every pair of different-coloured moves
+/// whose paths share a square annihilates all pieces involved (castling's legs count apart);
+/// 4.4 the rest move at once: a capture of a piece that moved away lands on an empty square,
+/// a piece that stayed is captured. Pure: the same inputs give the same result.
+pub fn resolve(pos: &Position, white: &Orders, black: &Orders) -> Result<(Position, PlyReport), OrderError> {
+    white.validate(pos, Color::White)?;
+    black.validate(pos, Color::Black)?;
+    let orders = [*white, *black];
+    // Step 1. The moves to be done.
+    let mut fired = [false; 2];
+    let mut movers: Vec<Mover> = Vec::new();
+    for side in [Color::White, Color::Black] {
+        let o = orders[side.index()];
+        let enemy_primary = orders[(!side).index()].primary;
+        let view = side_view(pos, side);
+        let mut moves = vec![o.primary];
+        if let Some(c) = o.conditional {
+            if c.prediction == enemy_primary {
+                fired[side.index()] = true;
+                moves.push(c.response);
+            }
+        }
+        for m in moves {
+            for leg in legs(&view, m) {
+                movers.push(Mover {
+                    color: side,
+                    from: leg.from,
+                    to: leg.to,
+                    path: leg.path,
+                    promotion: m.promotion_role(),
+                });
+            }
+        }
+    }
+    let n = movers.len();
+    let mut gone = vec![false; n];
+    // Step 2. Mutual captures.
+    for a in 0..n {
+        for b in 0..n {
+            let (ma, mb) = (movers[a], movers[b]);
+            if ma.color != mb.color && ma.to == mb.from && mb.to == ma.from {
+                gone[a] = true;
+                gone[b] = true;
+            }
+        }
+    }
+    // Step 3. Crossing paths, all pairs at once among the moves still to be done.
+    let mut crossed = vec![false; n];
+    for a in 0..n {
+        for b in 0..n {
+            let (ma, mb) = (movers[a], movers[b]);
+            if !gone[a] && !gone[b] && ma.color != mb.color && ma.path.intersects(mb.path) {
+                crossed[a] = true;
+                crossed[b] = true;
+            }
+        }
+    }
+    let mut after = pos.clone();
+    let mut annihilated = Vec::new();
+    for i in 0..n {
+        if gone[i] || crossed[i] {
+            annihilated.extend(piece_at(pos, movers[i].from));
+            after.take_piece(movers[i].from);
+        }
+    }
+    // Step 4. The rest move at once: lift them all, then land them.
+    let executing: Vec<Mover> = (0..n).filter(|&i| !gone[i] && !crossed[i]).map(|i| movers[i]).collect();
+    let lifted: Vec<_> = executing.iter().map(|m| after.take_piece(m.from)).collect();
+    let mut captured = Vec::new();
+    let keep = &pos.variant().t.castle_keep;
+    let mut rights = 0x0f_u8;
+    for i in 0..n {
+        if gone[i] || crossed[i] {
+            rights &= keep[movers[i].from.index()];
+        }
+    }
+    for (m, piece) in executing.iter().zip(lifted) {
+        let Some((mut piece, state)) = piece else { continue };
+        if let Some((victim, _)) = after.take_piece(m.to) {
+            captured.push(PieceAt { letter: pos.variant().piece(victim.role).char(victim.color), square: m.to });
+        }
+        if let Some(r) = m.promotion {
+            piece.role = r;
+        }
+        after.put_piece(m.to, piece, state);
+        rights &= keep[m.from.index()] & keep[m.to.index()];
+    }
+    after.keep_castling(rights);
+    // A ply is a move of both sides: the same side is "to move" again, one fullmove later (en
+    // passant never carries over). The halfmove clock counts two per ply and restarts after a
+    // capture, an annihilation or a pawn move.
+    after.pass_turn();
+    after.pass_turn();
+    let pawn = pos.variant().pawn();
+    let pawn_moved = executing.iter().any(|m| pos.board().role_at(m.from) == pawn);
+    if !captured.is_empty() || !annihilated.is_empty() || pawn_moved {
+        after.halfmoves = 0;
+    }
+    Ok((after, PlyReport { orders, fired, annihilated, captured }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,5 +420,71 @@ mod tests {
             Err(OrderError::IllegalResponse { .. })
         ));
         assert!(matches!(Orders::parse(&p, Color::White, "e5d6"), Err(OrderError::IllegalPrimary { .. })));
+    }
+
+    fn ply(fen: &str, white: &str, black: &str) -> (String, PlyReport) {
+        let p = pos(fen);
+        let w = Orders::parse(&p, Color::White, white).expect(white);
+        let b = Orders::parse(&p, Color::Black, black).expect(black);
+        let (after, report) = resolve(&p, &w, &b).expect("valid orders");
+        assert_eq!(after.hash(), after.hash_from_scratch());
+        (after.board_fen(), report)
+    }
+
+    fn names(v: &[PieceAt]) -> Vec<String> {
+        v.iter().map(|p| format!("{}{}", p.letter, p.square)).collect()
+    }
+
+    #[test]
+    fn long_castling_against_a_rook_on_b1() {
+        // The seed's elaboration: 0-0-0 against ...Rb8-b1 annihilates both rooks, the king
+        // stands on c1.
+        let (board, r) = ply("1r2k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1", "b8b1");
+        assert_eq!(board, "4k3/8/8/8/8/8/8/2K5");
+        assert_eq!(names(&r.annihilated), ["Ra1", "rb8"]);
+        assert!(r.captured.is_empty());
+    }
+
+    #[test]
+    fn mutual_captures_and_crossing_paths_annihilate() {
+        let (board, r) = ply("r3k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a8", "a8a1");
+        assert_eq!((board.as_str(), names(&r.annihilated)), ("4k3/8/8/8/8/8/8/4K3", vec!["Ra1".into(), "ra8".into()]));
+        // Bc1-h6 crosses e3, where ...Ra3-e3 ends.
+        let (board, r) = ply("6k1/8/8/8/8/r7/8/2B1K3 w - - 0 1", "c1h6", "a3e3");
+        assert_eq!(board, "6k1/8/8/8/8/8/8/4K3");
+        assert_eq!(names(&r.annihilated), ["Bc1", "ra3"]);
+    }
+
+    #[test]
+    fn captures_land_where_the_piece_was() {
+        // The knight leaves h5 (by its Z: h6, g6, g7): the rook lands on an empty h5.
+        let (board, r) = ply("4k3/8/8/7n/8/8/8/4K2R w - - 0 1", "h1h5", "h5g7");
+        assert_eq!(board, "4k3/6n1/8/7R/8/8/8/4K3");
+        assert!(r.captured.is_empty() && r.annihilated.is_empty());
+        // The knight stays: it is taken.
+        let (board, r) = ply("4k3/8/8/7n/8/8/8/4K2R w - - 0 1", "h1h5", "e8d8");
+        assert_eq!(board, "3k4/8/8/7R/8/8/8/4K3");
+        assert_eq!(names(&r.captured), ["nh5"]);
+    }
+
+    #[test]
+    fn conditionals_fire_only_on_the_exact_prediction() {
+        let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let (board, r) = ply(fen, "e2e4 if e7e5 then d2d3", "e7e5");
+        assert_eq!(r.fired, [true, false]);
+        assert_eq!(board, "rnbqkbnr/pppp1ppp/8/4p3/4P3/3P4/PPP2PPP/RNBQKBNR");
+        let (board, r) = ply(fen, "e2e4 if e7e5 then d2d3", "e7e6");
+        assert_eq!(r.fired, [false, false]);
+        assert_eq!(board, "rnbqkbnr/pppp1ppp/4p3/8/4P3/8/PPPP1PPP/RNBQKBNR");
+    }
+
+    #[test]
+    fn en_passant_meets_the_push_and_both_pawns_go() {
+        // RULINGS 5, literally: the en-passant response's path (d6) meets the push's (d6, d5).
+        let (board, r) =
+            ply("rnbqkbnr/pppppppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "a2a3 if d7d5 then e5d6", "d7d5");
+        assert_eq!(r.fired, [true, false]);
+        assert_eq!(names(&r.annihilated), ["Pe5", "pd7"]);
+        assert_eq!(board, "rnbqkbnr/ppp1pppp/8/8/8/P7/1PPP1PPP/RNBQKBNR");
     }
 }
