@@ -354,6 +354,42 @@ pub fn resolve(pos: &Position, white: &Orders, black: &Orders) -> Result<(Positi
     Ok((after, PlyReport { orders, fired, annihilated, captured }))
 }
 
+/// The game's end after a ply, judged from the position it left (RULINGS 6): a side whose
+/// king was captured or annihilated loses (both kings gone: a draw); a side in check without a
+/// legal primary is checkmated, one without a legal primary and not in check is stalemated (a
+/// draw; both sides without a primary: a draw); then the fifty-move and insufficient-material
+/// draws. Repetition needs the game's history and is judged by its caller.
+pub fn outcome(pos: &Position) -> Option<crate::outcome::Outcome> {
+    use crate::outcome::{EndReason, Outcome};
+    if let Some(k) = pos.variant().king() {
+        let has = |c: Color| pos.board().pieces(c, k).any();
+        match (has(Color::White), has(Color::Black)) {
+            (false, false) => return Some(Outcome::Draw { reason: EndReason::KingCaptured }),
+            (false, true) => return Some(Outcome::Decisive { winner: Color::Black, reason: EndReason::KingCaptured }),
+            (true, false) => return Some(Outcome::Decisive { winner: Color::White, reason: EndReason::KingCaptured }),
+            (true, true) => {}
+        }
+    }
+    let stuck = [Color::White, Color::Black].map(|c| {
+        let view = side_view(pos, c);
+        (!view.has_legal_move()).then(|| view.is_check())
+    });
+    match stuck {
+        [Some(_), Some(_)] => return Some(Outcome::Draw { reason: EndReason::Stalemate }),
+        [Some(true), None] => return Some(Outcome::Decisive { winner: Color::Black, reason: EndReason::Checkmate }),
+        [None, Some(true)] => return Some(Outcome::Decisive { winner: Color::White, reason: EndReason::Checkmate }),
+        [Some(false), None] | [None, Some(false)] => return Some(Outcome::Draw { reason: EndReason::Stalemate }),
+        [None, None] => {}
+    }
+    if pos.halfmoves() >= 100 {
+        return Some(Outcome::Draw { reason: EndReason::FiftyMoves });
+    }
+    if pos.is_insufficient_material() {
+        return Some(Outcome::Draw { reason: EndReason::InsufficientMaterial });
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -486,5 +522,28 @@ mod tests {
         assert_eq!(r.fired, [true, false]);
         assert_eq!(names(&r.annihilated), ["Pe5", "pd7"]);
         assert_eq!(board, "rnbqkbnr/ppp1pppp/8/8/8/P7/1PPP1PPP/RNBQKBNR");
+    }
+
+    #[test]
+    fn the_game_ends_with_a_king_or_without_a_primary() {
+        use crate::outcome::{EndReason, Outcome};
+        // A king annihilated: Ke2-f3 meets the knight's Z g4-g3-f3-f2.
+        let p = pos("4k3/8/8/8/6n1/8/4K3/8 w - - 0 1");
+        let w = Orders::parse(&p, Color::White, "e2f3").expect("legal");
+        let b = Orders::parse(&p, Color::Black, "g4f2").expect("legal");
+        let (after, r) = resolve(&p, &w, &b).expect("valid");
+        assert_eq!(names(&r.annihilated), ["Ke2", "ng4"]);
+        assert_eq!(outcome(&after), Some(Outcome::Decisive { winner: Color::Black, reason: EndReason::KingCaptured }));
+        // White mated before the ply (back rank), Black with moves.
+        let mated = pos("6k1/8/8/8/8/8/5PPP/r5K1 w - - 0 1");
+        assert_eq!(outcome(&mated), Some(Outcome::Decisive { winner: Color::Black, reason: EndReason::Checkmate }));
+        // Black without a move and not in check: stalemate.
+        let stalemate = pos("k7/2Q5/1K6/8/8/8/8/8 w - - 0 1");
+        assert_eq!(outcome(&stalemate), Some(Outcome::Draw { reason: EndReason::Stalemate }));
+        assert_eq!(outcome(&pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")), None);
+        assert_eq!(
+            outcome(&pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1")),
+            Some(Outcome::Draw { reason: EndReason::InsufficientMaterial })
+        );
     }
 }
