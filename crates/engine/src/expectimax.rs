@@ -44,34 +44,24 @@ pub(crate) fn with_risk(v: Value, risk: Value) -> Value {
 /// (found by bisection: `with_risk` is non-decreasing), so that a plain value fails low, fails
 /// high or lies inside exactly when its risked value does.
 pub(crate) fn plain_window(alpha: Value, beta: Value, risk: Value) -> (Value, Value) {
-    // The largest v with with_risk(v) <= alpha: with_risk(-INFINITE) = -INFINITE <= alpha.
-    let (mut lo, mut hi) = (-INFINITE, INFINITE);
-    if with_risk(hi, risk) <= alpha {
-        lo = hi;
-    }
+    let a = first_plain(|v| with_risk(v, risk) > alpha) - 1;
+    let b = first_plain(|v| with_risk(v, risk) >= beta);
+    (a, b.min(INFINITE))
+}
+
+/// The smallest value in `-INFINITE..=INFINITE` where the non-decreasing test `holds`, by
+/// bisection; `INFINITE + 1` if it holds nowhere.
+fn first_plain(holds: impl Fn(Value) -> bool) -> Value {
+    let (mut lo, mut hi) = (-INFINITE - 1, INFINITE + 1); // holds(lo) false, holds(hi) true
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
-        if with_risk(mid, risk) <= alpha {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    let a = lo;
-    // The smallest v with with_risk(v) >= beta: with_risk(INFINITE) = INFINITE >= beta.
-    let (mut lo, mut hi) = (-INFINITE, INFINITE);
-    if with_risk(lo, risk) >= beta {
-        hi = lo;
-    }
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if with_risk(mid, risk) >= beta {
+        if holds(mid) {
             hi = mid;
         } else {
             lo = mid;
         }
     }
-    (a, hi)
+    hi
 }
 /// Weights are rescaled when the common denominator exceeds this.
 const MAX_DENOMINATOR: u64 = 1 << 32;
@@ -151,10 +141,8 @@ impl Searcher<'_> {
                 c
             })
             .collect();
-        let depths: Vec<i32> = w
-            .iter()
-            .map(|(e, _)| if *e == Event::Failure { depth - self.params.failure_reduction } else { depth })
-            .collect();
+        let reduction = self.params.failure_reduction;
+        let depth_of = |i: usize| if w[i].0 == Event::Failure { depth - reduction } else { depth };
         let n = children.len();
         let (alpha, beta) = (alpha as i64, beta as i64);
 
@@ -168,7 +156,7 @@ impl Searcher<'_> {
                 rest -= w[i].1;
                 // Fails low if this outcome's value is at most `a`.
                 let a = ceil_div((alpha + 1) * d - known - rest * UPPER, w[i].1) - 1;
-                if let Some(lb) = self.probe(pos, &children[i], depths[i], ply, clamp_value(-a - 1)) {
+                if let Some(lb) = self.probe(pos, &children[i], depth_of(i), ply, clamp_value(-a - 1)) {
                     upper[i] = -(lb as i64);
                 }
                 if self.aborted {
@@ -192,7 +180,7 @@ impl Searcher<'_> {
             let a = ceil_div((alpha + 1) * d - sum - upper_rest, wi) - 1;
             let b = ceil_div(beta * d - sum - lower_rest, wi);
             let (lo, hi) = (clamp_value(a), clamp_value(b));
-            let v = self.child_value(pos, &children[i], depths[i], ply, lo, hi, false) as i64;
+            let v = self.child_value(pos, &children[i], depth_of(i), ply, lo, hi, false) as i64;
             if self.aborted {
                 return 0;
             }

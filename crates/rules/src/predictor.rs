@@ -106,10 +106,10 @@ pub fn side_view(pos: &Position, side: Color) -> Position {
     view
 }
 
-/// The en-passant response `uci` of `side` to the predicted enemy double push `prediction`: a
-/// pawn of `side` beside the pushed pawn's target stepping diagonally onto the square it passed.
-fn en_passant_response(view: &Position, prediction: Move, text: &UciMove) -> Option<Move> {
-    let UciMove::Normal { from, to, promotion: None } = *text else { return None };
+/// The en-passant response `from`-`to` of the side to move in `view` to the predicted enemy
+/// double push `prediction`: a pawn beside the pushed pawn's target stepping diagonally onto
+/// the square it passed.
+fn en_passant_response(view: &Position, prediction: Move, from: Square, to: Square) -> Option<Move> {
     if prediction.kind() != MoveKind::DoubleStep {
         return None;
     }
@@ -147,7 +147,12 @@ impl Orders {
                 let r_text = uci(r)?;
                 let response = r_text
                     .to_move(&view)
-                    .or_else(|| en_passant_response(&view, prediction, &r_text))
+                    .or_else(|| match r_text {
+                        UciMove::Normal { from, to, promotion: None } => {
+                            en_passant_response(&view, prediction, from, to)
+                        }
+                        _ => None,
+                    })
                     .ok_or_else(|| OrderError::IllegalResponse { uci: r.to_string(), side })?;
                 Some(Conditional { prediction, response })
             }
@@ -175,11 +180,7 @@ impl Orders {
         let uci = to_uci(&view, c.response);
         let legal = view.legal_moves().contains(&c.response)
             || (c.response.kind() == MoveKind::EnPassant
-                && en_passant_response(
-                    &view,
-                    c.prediction,
-                    &UciMove::Normal { from: c.response.from(), to: c.response.to(), promotion: None },
-                ) == Some(c.response));
+                && en_passant_response(&view, c.prediction, c.response.from(), c.response.to()) == Some(c.response));
         if !legal {
             return Err(OrderError::IllegalResponse { uci, side });
         }
