@@ -340,6 +340,7 @@ fn blank_rules(name: &str) -> Rules {
         ply_limit: None,
         shrink_after: None,
         stuck_passes: false,
+        simultaneous: false,
     }
 }
 

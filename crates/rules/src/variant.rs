@@ -108,6 +108,9 @@ pub struct Rules {
     pub shrink_after: Option<u32>,
     /// A side without any move passes (Move::PASS) instead of being stalemated.
     pub stuck_passes: bool,
+    /// Both sides order at once and a ply is resolved from both orders (Predictor chess,
+    /// [`crate::predictor`]); the position's own moves are each side's candidate primaries.
+    pub simultaneous: bool,
 }
 
 /// An error in a variant definition.

@@ -104,6 +104,7 @@ pub fn rules(options: BabyOptions) -> Rules {
         ply_limit: None,
         shrink_after: None,
         stuck_passes: false,
+        simultaneous: false,
     }
 }
 

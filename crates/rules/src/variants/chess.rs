@@ -58,5 +58,6 @@ pub fn rules() -> Rules {
         ply_limit: None,
         shrink_after: None,
         stuck_passes: false,
+        simultaneous: false,
     }
 }

@@ -6,6 +6,7 @@ pub mod chess;
 pub mod coinflip;
 pub mod crazyhouse;
 pub mod gardner;
+pub mod predictor;
 pub mod probabilistic;
 pub mod snowfall;
 
@@ -20,6 +21,7 @@ pub fn builtin_rules() -> Vec<Rules> {
         gardner::rules(),
         coinflip::rules(),
         snowfall::rules(snowfall::DEFAULT_PERCENT),
+        predictor::rules(),
     ];
     all.extend(baby::BabyOptions::ALL.map(baby::rules));
     all.extend(probabilistic::ProbOptions::listed().into_iter().map(probabilistic::rules));

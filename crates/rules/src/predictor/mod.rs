@@ -391,6 +391,25 @@ pub fn outcome(pos: &Position) -> Option<crate::outcome::Outcome> {
     None
 }
 
+/// Predictor chess as a [`crate::orders::Simultaneous`] rule set: [`Orders::validate`] and
+/// [`resolve`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Predictor;
+
+impl crate::orders::Simultaneous for Predictor {
+    type Orders = Orders;
+    type Report = PlyReport;
+    type Error = OrderError;
+
+    fn validate(&self, position: &Position, side: Color, orders: &Orders) -> Result<(), OrderError> {
+        orders.validate(position, side)
+    }
+
+    fn resolve(&self, position: &Position, white: &Orders, black: &Orders) -> Result<(Position, PlyReport), OrderError> {
+        resolve(position, white, black)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
