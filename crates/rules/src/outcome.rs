@@ -25,6 +25,16 @@ pub enum EndReason {
     /// The variant's ply limit was reached; the side with more material (pawn 1, knight and
     /// bishop 3, rook 5, queen 9) wins, equal material is a draw.
     PlyLimit,
+    /// A side did not order in time (Predictor chess: nobody on the team committed by the
+    /// ply's deadline).
+    Time,
+    /// A side's orders could not be played (Predictor chess: the chosen member did not reveal,
+    /// or revealed orders that do not open the commitment or are illegal).
+    Forfeit,
+    /// A side resigned.
+    Resignation,
+    /// The players agreed to a draw.
+    Agreement,
 }
 
 /// The result of a finished game.

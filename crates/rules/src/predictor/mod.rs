@@ -5,6 +5,9 @@
 //! the turn (see [`side_view`]). An illegal order is rejected with a typed reason, never reduced.
 //! [`resolve`] plays a ply from both sides' orders with the paths of `path.rs`.
 
+pub mod commit;
+pub mod referee;
+
 use crate::color::Color;
 use crate::moves::{Move, MoveKind};
 use crate::path::legs;
