@@ -6,6 +6,8 @@
 //! [`resolve`] plays a ply from both sides' orders with the paths of `path.rs`.
 
 pub mod commit;
+pub mod game;
+pub mod record;
 pub mod referee;
 
 use crate::color::Color;
@@ -408,7 +410,12 @@ impl crate::orders::Simultaneous for Predictor {
         orders.validate(position, side)
     }
 
-    fn resolve(&self, position: &Position, white: &Orders, black: &Orders) -> Result<(Position, PlyReport), OrderError> {
+    fn resolve(
+        &self,
+        position: &Position,
+        white: &Orders,
+        black: &Orders,
+    ) -> Result<(Position, PlyReport), OrderError> {
         resolve(position, white, black)
     }
 }

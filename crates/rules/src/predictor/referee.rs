@@ -190,10 +190,8 @@ impl PlyDesk {
     /// where nobody committed loses on time; both: a draw. `Ok` holds the chosen members' names.
     pub fn close(&mut self) -> Result<[String; 2], Outcome> {
         let pick = |side: Color| {
-            let committed: Vec<&str> = self.commitments[side.index()]
-                .iter()
-                .map(|&(i, _)| self.teams[side.index()][i].as_str())
-                .collect();
+            let committed: Vec<&str> =
+                self.commitments[side.index()].iter().map(|&(i, _)| self.teams[side.index()][i].as_str()).collect();
             chosen_member(&self.teams[side.index()], &committed)
         };
         let chosen = [pick(Color::White), pick(Color::Black)];
@@ -344,7 +342,10 @@ mod tests {
         d.commit(Color::White, "ana", ca).expect("commit");
         d.commit(Color::Black, "kongo", ck).expect("commit");
         d.close().expect("closed");
-        assert!(matches!(d.reveal(Color::White, "ana", &ra), Err(RefereeError::Orders(OrderError::IllegalPrimary { .. }))));
+        assert!(matches!(
+            d.reveal(Color::White, "ana", &ra),
+            Err(RefereeError::Orders(OrderError::IllegalPrimary { .. }))
+        ));
         assert_eq!(d.forfeit(), Some(Outcome::Draw { reason: EndReason::Forfeit }));
     }
 }

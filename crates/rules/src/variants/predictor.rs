@@ -7,8 +7,8 @@ use crate::variant::{Rules, Variant};
 pub fn rules() -> Rules {
     let mut r = super::chess::rules();
     r.name = "predictor".into();
-    r.summary = "Predictor chess: both sides order at once (a primary and a conditional), paths that cross annihilate"
-        .into();
+    r.summary =
+        "Predictor chess: both sides order at once (a primary and a conditional), paths that cross annihilate".into();
     r.simultaneous = true;
     r
 }
