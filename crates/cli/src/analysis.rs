@@ -446,6 +446,14 @@ pub(crate) fn analyse(a: &AnalyseArgs, out: &mut impl Write) -> Result<()> {
 /// `fairylab play`: you against the engine, moves in SAN or UCI on stdin.
 pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
     let mut v = variant(&a.variant)?;
+    if v.simultaneous {
+        anyhow::bail!(
+            "{} is played in simultaneous plies: resolve plies with `fairylab predictor resolve`, play one by \
+             commit–reveal with `fairylab predictor commit/reveal/referee`, or watch the AI with `fairylab match --variant {}`",
+            v.name,
+            v.name
+        );
+    }
     let mut rng = rules::chance::seeded_rng(a.seed);
     if rules::variants::snowfall::percent(v).is_some() && a.variant.snowfall.is_none() {
         // A SnowFall game draws its percentage when it starts (RULINGS § SnowFall 1).

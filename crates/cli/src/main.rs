@@ -19,6 +19,7 @@ use std::time::Instant;
 mod analysis;
 mod duel;
 mod matches;
+mod predictor;
 mod protocols;
 mod simulation;
 mod snowfall;
@@ -63,6 +64,9 @@ enum Command {
     /// SnowFall chess tools: `snowfall odds --fen F` gives the exact gift odds of a position and the
     /// chances of mating, or being mated, next move thanks to a gift.
     Snowfall(snowfall::SnowfallArgs),
+    /// Predictor chess tools: `predictor resolve` plays one ply from both sides' orders;
+    /// `commit`, `reveal`, `verify` and `referee` play a ply by commit–reveal.
+    Predictor(predictor::PredictorArgs),
 }
 
 /// Which variant to play: a built-in one or a variant file.
@@ -184,6 +188,7 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
         Command::Sim(a) => simulation::sim(&a, &mut out)?,
         Command::Egt(a) => tables::egt(&a, &mut out)?,
         Command::Snowfall(a) => snowfall::run(&a, &mut out)?,
+        Command::Predictor(a) => predictor::run(&a, &mut out)?,
         Command::Uci | Command::Xboard | Command::Match(_) | Command::Play(_) => unreachable!("handled above"),
     }
     out.flush()?;

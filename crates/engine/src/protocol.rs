@@ -60,9 +60,15 @@ pub fn lines<R: BufRead>(mut input: R) -> impl Iterator<Item = io::Result<String
     })
 }
 
-/// The names of the built-in variants, comma separated (for error messages).
+/// The built-in variants a sequential protocol (UCI, XBoard) can play: all but the
+/// simultaneous ones (Predictor chess), whose plies need both sides' orders at once.
+pub fn sequential_variants() -> impl Iterator<Item = &'static Variant> {
+    variants::all().iter().copied().filter(|v| !v.simultaneous)
+}
+
+/// The names of the variants the protocols play, comma separated (for error messages).
 pub fn variant_names() -> String {
-    variants::all().iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", ")
+    sequential_variants().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", ")
 }
 
 /// How many piece kinds a pocket shows, as Fairy-Stockfish counts it: every piece kind of a
@@ -312,5 +318,12 @@ pub fn parse_number<T: std::str::FromStr>(name: &str, text: Option<&str>) -> Res
 ///
 /// The name is not a built-in variant.
 pub fn variant_by_name(name: &str) -> Result<&'static Variant, String> {
-    variants::by_name(name).ok_or_else(|| format!("unknown variant '{name}' (known: {})", variant_names()))
+    match variants::by_name(name) {
+        Some(v) if v.simultaneous => Err(format!(
+            "{} is played in simultaneous plies, which UCI and XBoard cannot express (use fairylab predictor)",
+            v.name
+        )),
+        Some(v) => Ok(v),
+        None => Err(format!("unknown variant '{name}' (known: {})", variant_names())),
+    }
 }

@@ -168,7 +168,7 @@ impl Uci {
         self.send("option name Threads type spin default 1 min 1 max 1")?;
         self.send("option name Clear Hash type button")?;
         self.send("option name TablePath type string default <empty>")?;
-        let vars: String = variants::all().iter().map(|v| format!(" var {}", v.name)).collect();
+        let vars: String = protocol::sequential_variants().map(|v| format!(" var {}", v.name)).collect();
         self.send(&format!("option name UCI_Variant type combo default chess{vars}"))?;
         self.send(&format!(
             "option name SnowFall type spin default {} min 0 max 100",

@@ -267,7 +267,7 @@ impl XBoard {
 
     fn features(&self) -> io::Result<()> {
         let mut names = Vec::new();
-        for v in variants::all() {
+        for v in crate::protocol::sequential_variants() {
             names.extend(xboard_names(v));
         }
         self.send(&format!(
@@ -489,7 +489,9 @@ fn variant_from_xboard(name: &str) -> Option<&'static Variant> {
     if name.eq_ignore_ascii_case("normal") {
         return variants::by_name("chess");
     }
-    variants::by_name(name).or_else(|| variants::all().iter().copied().find(|v| size_name(v) == name))
+    variants::by_name(name)
+        .or_else(|| variants::all().iter().copied().find(|v| size_name(v) == name))
+        .filter(|v| !v.simultaneous)
 }
 
 /// The XBoard piece slot of each piece, as in Fairy-Stockfish's `pieceToCharTable`: pawn,

@@ -1,0 +1,411 @@
+//! `fairylab predictor`: resolve a Predictor chess ply, commit to orders, reveal and verify them,
+//! and referee a ply from two verified reveals (docs/FORMATS.md § Predictor chess).
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Args, Subcommand};
+use rules::predictor::commit::{self, Commitment, Nonce, Reveal};
+use rules::predictor::game::{PredictorGame, Seal};
+use rules::predictor::{self as pred, record, OrderError, Orders, PieceAt, PlyReport};
+use rules::uci::to_uci;
+use rules::{variants, Color, Position};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Args)]
+pub(crate) struct PredictorArgs {
+    #[command(subcommand)]
+    command: PredictorCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum PredictorCommand {
+    /// Resolve one ply from both sides' orders: the board after it and the ply report.
+    Resolve(ResolveArgs),
+    /// Commit to orders: prints the commitment to publish and the nonce to keep secret.
+    Commit(CommitArgs),
+    /// Make the reveal line for committed orders (checked against the commitment when given).
+    Reveal(RevealArgs),
+    /// Check that a reveal line opens a commitment.
+    Verify(VerifyArgs),
+    /// Resolve a ply from both sides' commitments and reveals, optionally appending it to a
+    /// game record file.
+    Referee(RefereeArgs),
+}
+
+#[derive(Debug, Args)]
+struct ResolveArgs {
+    /// The position before the ply (default: the start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// White's orders: `e2e4` or `e2e4 if e7e5 then d2d3`.
+    #[arg(long, allow_hyphen_values = true)]
+    white: String,
+    /// Black's orders.
+    #[arg(long, allow_hyphen_values = true)]
+    black: String,
+    /// Print JSON (docs/FORMATS.md) instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct CommitArgs {
+    /// The game id (1 to 64 letters, digits, '.', '_', '-').
+    #[arg(long)]
+    game: String,
+    /// The ply (1 for the first).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    ply: u32,
+    /// The side: white or black.
+    #[arg(long)]
+    side: String,
+    /// The orders.
+    #[arg(long, allow_hyphen_values = true)]
+    orders: String,
+    /// The position before the ply: the orders are checked in it first.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct RevealArgs {
+    /// The game id.
+    #[arg(long)]
+    game: String,
+    /// The ply.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    ply: u32,
+    /// The side.
+    #[arg(long)]
+    side: String,
+    /// The orders as committed.
+    #[arg(long, allow_hyphen_values = true)]
+    orders: String,
+    /// The nonce printed by `commit` (64 hex digits).
+    #[arg(long)]
+    nonce: String,
+    /// The commitment published: the reveal is checked against it before it is printed.
+    #[arg(long)]
+    commitment: Option<String>,
+}
+
+#[derive(Debug, Args)]
+struct VerifyArgs {
+    /// The published commitment (64 hex digits).
+    #[arg(long)]
+    commitment: String,
+    /// The reveal line (`predictor-reveal v1 game=... orders=...`).
+    #[arg(long, allow_hyphen_values = true)]
+    reveal: String,
+}
+
+#[derive(Debug, Args)]
+struct RefereeArgs {
+    /// A game record file: the ply is played from its current position and appended (the file is
+    /// created, with `--game` as its GameId, when it does not exist).
+    #[arg(long)]
+    record: Option<PathBuf>,
+    /// The position before the ply, without `--record` (default: the start position).
+    #[arg(long, conflicts_with = "record")]
+    fen: Option<String>,
+    /// The game id (with `--record`: must equal the record's GameId).
+    #[arg(long)]
+    game: Option<String>,
+    /// The ply (default: the record's next ply, or 1).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    ply: Option<u32>,
+    /// White's commitment.
+    #[arg(long)]
+    white_commitment: String,
+    /// White's reveal line.
+    #[arg(long, allow_hyphen_values = true)]
+    white_reveal: String,
+    /// Black's commitment.
+    #[arg(long)]
+    black_commitment: String,
+    /// Black's reveal line.
+    #[arg(long, allow_hyphen_values = true)]
+    black_reveal: String,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub(crate) fn run(a: &PredictorArgs, out: &mut impl Write) -> Result<()> {
+    match &a.command {
+        PredictorCommand::Resolve(r) => resolve_command(r, out),
+        PredictorCommand::Commit(c) => commit_command(c, out),
+        PredictorCommand::Reveal(r) => reveal_command(r, out),
+        PredictorCommand::Verify(v) => verify_command(v, out),
+        PredictorCommand::Referee(r) => referee_command(r, out),
+    }
+}
+
+fn position(fen: Option<&str>) -> Result<Position> {
+    let v = variants::predictor::variant();
+    match fen {
+        Some(f) => Position::from_fen(v, f).map_err(|e| anyhow!("invalid FEN '{f}': {e}")),
+        None => Ok(Position::start(v)),
+    }
+}
+
+fn names(v: &[PieceAt]) -> Vec<String> {
+    v.iter().map(|p| format!("{}{}", p.letter, p.square)).collect()
+}
+
+/// The `OrderError` variant's name (`IllegalPrimary`, ...), for scripts.
+fn error_kind(e: &OrderError) -> String {
+    let debug = format!("{e:?}");
+    debug.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or_default().to_string()
+}
+
+fn side_json(before: &Position, side: Color, orders: &Orders, fired: bool) -> Value {
+    let view = pred::side_view(before, side);
+    let enemy = pred::side_view(before, !side);
+    let c = orders.conditional;
+    json!({
+        "orders": orders.to_text(before, side),
+        "primary": to_uci(&view, orders.primary),
+        "prediction": c.map(|c| to_uci(&enemy, c.prediction)),
+        "response": c.map(|c| to_uci(&view, c.response)),
+        "fired": fired,
+    })
+}
+
+fn outcome_json(o: Option<rules::outcome::Outcome>) -> Value {
+    use rules::outcome::Outcome;
+    match o {
+        None => Value::Null,
+        Some(o) => {
+            let (winner, reason) = match o {
+                Outcome::Decisive { winner, reason } => (Some(winner.to_string()), reason),
+                Outcome::Draw { reason } => (None, reason),
+            };
+            json!({ "result": o.result(), "winner": winner, "reason": format!("{reason:?}") })
+        }
+    }
+}
+
+fn report_json(before: &Position, after: &Position, r: &PlyReport, number: u32) -> Value {
+    let ply = rules::predictor::game::Ply { report: r.clone(), seals: None };
+    json!({
+        "valid": true,
+        "fen_before": before.fen(),
+        "board_after": after.board_fen(),
+        "fen_after": after.fen(),
+        "white": side_json(before, Color::White, &r.orders[0], r.fired[0]),
+        "black": side_json(before, Color::Black, &r.orders[1], r.fired[1]),
+        "annihilated": names(&r.annihilated),
+        "captured": names(&r.captured),
+        "ply_line": record::ply_line(before, number, &ply),
+        "outcome": outcome_json(pred::outcome(after)),
+    })
+}
+
+fn write_report(out: &mut impl Write, before: &Position, after: &Position, r: &PlyReport, line: &str) -> Result<()> {
+    writeln!(out, "{line}")?;
+    for (side, i) in [(Color::White, 0), (Color::Black, 1)] {
+        let fired = match (r.orders[i].conditional, r.fired[i]) {
+            (None, _) => "no conditional",
+            (Some(_), true) => "conditional fired",
+            (Some(_), false) => "conditional did not fire",
+        };
+        writeln!(out, "{side:<6} {} ({fired})", r.orders[i].to_text(before, side))?;
+    }
+    let list = |v: &[PieceAt]| if v.is_empty() { "-".to_string() } else { names(v).join(" ") };
+    writeln!(out, "annihilated {}", list(&r.annihilated))?;
+    writeln!(out, "captured    {}", list(&r.captured))?;
+    writeln!(out, "after       {}", after.fen())?;
+    if let Some(o) = pred::outcome(after) {
+        writeln!(out, "game over   {o}")?;
+    }
+    Ok(())
+}
+
+fn resolve_command(a: &ResolveArgs, out: &mut impl Write) -> Result<()> {
+    let before = position(a.fen.as_deref())?;
+    let parsed = Orders::parse(&before, Color::White, &a.white)
+        .map_err(|e| (Color::White, e))
+        .and_then(|w| Orders::parse(&before, Color::Black, &a.black).map(|b| (w, b)).map_err(|e| (Color::Black, e)));
+    let (white, black) = match parsed {
+        Ok(o) => o,
+        Err((side, e)) if a.json => {
+            let v =
+                json!({ "valid": false, "side": side.to_string(), "error": error_kind(&e), "reason": e.to_string() });
+            writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+            return Ok(());
+        }
+        Err((side, e)) => bail!("{side}'s orders are rejected: {e}"),
+    };
+    let (after, report) = pred::resolve(&before, &white, &black)?;
+    let number = before.fullmoves();
+    if a.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report_json(&before, &after, &report, number))?)?;
+    } else {
+        let ply = rules::predictor::game::Ply { report: report.clone(), seals: None };
+        write_report(out, &before, &after, &report, &record::ply_line(&before, number, &ply))?;
+    }
+    Ok(())
+}
+
+fn commit_command(a: &CommitArgs, out: &mut impl Write) -> Result<()> {
+    let side = commit::parse_side(&a.side)?;
+    let orders = match &a.fen {
+        Some(f) => {
+            let pos = position(Some(f))?;
+            let o = Orders::parse(&pos, side, &a.orders).map_err(|e| anyhow!("{side}'s orders are rejected: {e}"))?;
+            o.to_text(&pos, side)
+        }
+        None => {
+            // Without a position only the syntax can be checked.
+            let canonical = commit::canonical_orders(&a.orders);
+            check_syntax(&canonical)?;
+            canonical
+        }
+    };
+    let (reveal, c) = Reveal::seal(&a.game, a.ply, side, &orders)?;
+    if a.json {
+        let v = json!({ "commitment": c.to_string(), "nonce": reveal.nonce.to_string(), "orders": reveal.orders, "reveal": reveal.to_line() });
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+    } else {
+        writeln!(out, "commitment {c}")?;
+        writeln!(out, "nonce      {}", reveal.nonce)?;
+        writeln!(out, "Publish the commitment now. Keep the nonce secret; after the deadline publish the reveal:")?;
+        writeln!(out, "{}", reveal.to_line())?;
+    }
+    Ok(())
+}
+
+/// Checks the shape `MOVE` or `MOVE if MOVE then MOVE` with UCI moves.
+fn check_syntax(orders: &str) -> Result<()> {
+    let words: Vec<&str> = orders.split(' ').collect();
+    let moves: Vec<&str> = match words.as_slice() {
+        [p] => vec![*p],
+        [p, "if", q, "then", r] => vec![*p, *q, *r],
+        _ => bail!("invalid orders '{orders}': expected 'PRIMARY' or 'PRIMARY if PREDICTION then RESPONSE'"),
+    };
+    for m in moves {
+        rules::uci::UciMove::parse(m).map_err(|e| anyhow!("invalid orders '{orders}': {}", e.reason))?;
+    }
+    Ok(())
+}
+
+fn reveal_command(a: &RevealArgs, out: &mut impl Write) -> Result<()> {
+    commit::check_game_id(&a.game)?;
+    let reveal = Reveal {
+        game: a.game.clone(),
+        ply: a.ply,
+        side: commit::parse_side(&a.side)?,
+        orders: commit::canonical_orders(&a.orders),
+        nonce: a.nonce.parse::<Nonce>()?,
+    };
+    if let Some(c) = &a.commitment {
+        reveal.verify(&c.parse::<Commitment>()?)?;
+    }
+    writeln!(out, "{}", reveal.to_line())?;
+    Ok(())
+}
+
+fn verify_command(a: &VerifyArgs, out: &mut impl Write) -> Result<()> {
+    let c: Commitment = a.commitment.parse()?;
+    let reveal = Reveal::parse(&a.reveal)?;
+    reveal.verify(&c)?;
+    writeln!(
+        out,
+        "ok: the reveal opens {c} (game {}, ply {}, {}: {})",
+        reveal.game, reveal.ply, reveal.side, reveal.orders
+    )?;
+    Ok(())
+}
+
+/// Reads the record at `path`, or a new game when it does not exist.
+fn load_record(path: &Path, game: Option<&str>) -> Result<(PredictorGame, Vec<(String, String)>)> {
+    if !path.exists() {
+        let id = game.ok_or_else(|| anyhow!("{} does not exist: give --game to start a new record", path.display()))?;
+        commit::check_game_id(id)?;
+        let tags = vec![("GameId".to_string(), id.to_string())];
+        return Ok((PredictorGame::new(Position::start(variants::predictor::variant())), tags));
+    }
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let rec = record::read(&text).with_context(|| format!("reading the record {}", path.display()))?;
+    let id = rec.tag("GameId").ok_or_else(|| anyhow!("{} has no GameId tag", path.display()))?;
+    if let Some(g) = game {
+        if g != id {
+            bail!("--game {g} differs from the record's GameId {id}");
+        }
+    }
+    Ok((rec.game, rec.tags))
+}
+
+/// Writes `text` to `path` through a temporary file and a rename, so a failure never leaves a
+/// half-written record.
+fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let tmp = path.with_extension("tmp-fairylab");
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
+    Ok(())
+}
+
+fn referee_command(a: &RefereeArgs, out: &mut impl Write) -> Result<()> {
+    let (mut game, tags, game_id) = match &a.record {
+        Some(path) => {
+            let (g, tags) = load_record(path, a.game.as_deref())?;
+            let id = tags.iter().find(|(n, _)| n == "GameId").map(|(_, v)| v.clone()).unwrap_or_default();
+            (g, tags, id)
+        }
+        None => {
+            let id = a.game.clone().ok_or_else(|| anyhow!("give --game (or --record)"))?;
+            commit::check_game_id(&id)?;
+            let start = position(a.fen.as_deref())?;
+            (PredictorGame::new(start), vec![("GameId".to_string(), id.clone())], id)
+        }
+    };
+    if let Some(o) = game.outcome() {
+        bail!("the game is over: {o}");
+    }
+    let ply = match (a.record.is_some(), a.ply) {
+        (true, Some(p)) if p != game.next_ply() => bail!("--ply {p}: the record's next ply is {}", game.next_ply()),
+        (true, _) => game.next_ply(),
+        (false, p) => p.unwrap_or(1),
+    };
+    let before = game.position().clone();
+    let mut orders = Vec::new();
+    let mut seals = Vec::new();
+    for (side, c, r) in
+        [(Color::White, &a.white_commitment, &a.white_reveal), (Color::Black, &a.black_commitment, &a.black_reveal)]
+    {
+        let c: Commitment = c.parse().with_context(|| format!("{side}'s commitment"))?;
+        let reveal = Reveal::parse(r).with_context(|| format!("{side}'s reveal"))?;
+        if reveal.game != game_id || reveal.ply != ply || reveal.side != side {
+            bail!(
+                "{side}'s reveal is for game {} ply {} ({}), but this is game {game_id} ply {ply} ({side})",
+                reveal.game,
+                reveal.ply,
+                reveal.side
+            );
+        }
+        reveal.verify(&c).with_context(|| format!("{side}'s reveal"))?;
+        let o = Orders::parse(&before, side, &reveal.orders).map_err(|e| anyhow!("{side}'s revealed orders: {e}"))?;
+        orders.push(o);
+        seals.push(Seal { commitment: c, nonce: reveal.nonce });
+    }
+    let number = ply;
+    let played = game.play(&orders[0], &orders[1], Some([seals[0], seals[1]]))?.clone();
+    let after = game.position().clone();
+    if let Some(path) = &a.record {
+        write_atomically(path, &record::write(&game, &tags))?;
+    }
+    if a.json {
+        let mut v = report_json(&before, &after, &played.report, number);
+        v["ply_line"] = json!(record::ply_line(&before, number, &played));
+        v["outcome"] = outcome_json(game.outcome());
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+    } else {
+        write_report(out, &before, &after, &played.report, &record::ply_line(&before, number, &played))?;
+    }
+    Ok(())
+}
