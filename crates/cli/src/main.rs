@@ -21,6 +21,7 @@ mod duel;
 mod matches;
 mod predictor;
 mod protocols;
+mod serve;
 mod simulation;
 mod snowfall;
 mod tables;
@@ -67,6 +68,10 @@ enum Command {
     /// Predictor chess tools: `predictor resolve` plays one ply from both sides' orders;
     /// `commit`, `reveal`, `verify` and `referee` play a ply by commit–reveal.
     Predictor(predictor::PredictorArgs),
+    /// The play server: every variant over HTTP and WebSocket on SQLite (default) or PostgreSQL.
+    Serve(serve::ServeArgs),
+    /// Check a server game's record against its revealed seed: every roll and gift replayed.
+    VerifyGame(serve::VerifyGameArgs),
 }
 
 /// Which variant to play: a built-in one or a variant file.
@@ -174,6 +179,7 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
         Command::Xboard => return protocols::xboard(),
         Command::Match(a) => return matches::run(&a),
         Command::Play(a) => return analysis::play(&a),
+        Command::Serve(a) => return serve::serve(&a),
         other => other,
     };
     let stdout = std::io::stdout();
@@ -189,7 +195,10 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
         Command::Egt(a) => tables::egt(&a, &mut out)?,
         Command::Snowfall(a) => snowfall::run(&a, &mut out)?,
         Command::Predictor(a) => predictor::run(&a, &mut out)?,
-        Command::Uci | Command::Xboard | Command::Match(_) | Command::Play(_) => unreachable!("handled above"),
+        Command::VerifyGame(a) => serve::verify_game(&a, &mut out)?,
+        Command::Uci | Command::Xboard | Command::Match(_) | Command::Play(_) | Command::Serve(_) => {
+            unreachable!("handled above")
+        }
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -1,0 +1,402 @@
+//! The play server end to end over real HTTP and WebSocket: `fairylab serve` started on a fresh
+//! SQLite file, complete games of every served variant (against the AI, between two clients,
+//! AI against AI), records checked by `fairylab verify-game`, refusals of every kind of bad or
+//! hostile request, and a SIGKILL in the middle of games with nothing acknowledged lost.
+
+mod common;
+
+use common::{fairylab, stdout, temp_path};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A `fairylab serve` process; killed when dropped.
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Server {
+    fn start(db: &std::path::Path) -> Server {
+        let url = format!("sqlite://{}", db.display());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fairylab"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--database-url", &url, "--ai-workers", "2"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("the address line");
+        let base = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        Server { child, base }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    fn kill(mut self) {
+        // SIGKILL: no shutdown code runs.
+        self.child.kill().expect("kill");
+        self.child.wait().expect("reaped");
+    }
+
+    /// (status, JSON body) of a request.
+    fn call(&self, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+        let mut req = ureq::request(method, &self.url(path)).timeout(Duration::from_secs(30));
+        if let Some(t) = token {
+            req = req.set("Authorization", &format!("Bearer {t}"));
+        }
+        let res = match body {
+            Some(b) => req.send_json(b),
+            None => req.call(),
+        };
+        let resp = match res {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("{method} {path}: {e}"),
+        };
+        let status = resp.status();
+        let text = resp.into_string().expect("body");
+        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    }
+
+    fn ok(&self, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> Value {
+        let (status, v) = self.call(method, path, token, body);
+        assert!((200..300).contains(&status), "{method} {path}: {status} {v}");
+        v
+    }
+
+    fn raw(&self, path: &str, body: &str, token: Option<&str>) -> (u16, Value) {
+        let mut req = ureq::post(&self.url(path)).set("content-type", "application/json");
+        if let Some(t) = token {
+            req = req.set("Authorization", &format!("Bearer {t}"));
+        }
+        match req.send_string(body) {
+            Ok(r) => (r.status(), r.into_json().unwrap_or(Value::Null)),
+            Err(ureq::Error::Status(s, r)) => (s, r.into_json().unwrap_or(Value::Null)),
+            Err(e) => panic!("{path}: {e}"),
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn state(s: &Server, id: &str) -> Value {
+    s.ok("GET", &format!("/api/games/{id}"), None, None)
+}
+
+/// A small deterministic generator for the clients' random moves.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+/// Plays random legal moves for the seats whose tokens are given until the game ends (waiting
+/// for the AI when it is to move); returns the final state.
+fn play_out(s: &Server, id: &str, tokens: [Option<&str>; 2], rng: &mut Lcg, max_plies: usize) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(240);
+    loop {
+        assert!(Instant::now() < deadline, "game {id} did not finish in time");
+        let st = state(s, id);
+        if st["status"] == "finished" {
+            return st;
+        }
+        let ply = st["ply"].as_u64().expect("ply") as usize;
+        if ply >= max_plies {
+            let turn = if st["turn"] == "white" { 0 } else { 1 };
+            let t = tokens[turn].or(tokens[1 - turn]).expect("a seat to resign");
+            s.ok("POST", &format!("/api/games/{id}/resign"), Some(t), None);
+            continue;
+        }
+        let turn = if st["turn"] == "white" { 0 } else { 1 };
+        match tokens[turn] {
+            Some(t) => {
+                let legal = st["legal_moves"].as_array().expect("moves");
+                let mv = legal[rng.below(legal.len())].as_str().expect("uci").to_string();
+                s.ok("POST", &format!("/api/games/{id}/moves"), Some(t), Some(json!({ "move": mv, "ply": ply })));
+            }
+            None => std::thread::sleep(Duration::from_millis(5)),
+        }
+    }
+}
+
+fn create(s: &Server, body: Value) -> Value {
+    let (status, v) = s.call("POST", "/api/games", None, Some(body.clone()));
+    assert_eq!(status, 201, "{body} -> {v}");
+    v
+}
+
+fn token(v: &Value, color: &str) -> Option<String> {
+    v[color]["token"].as_str().map(str::to_string)
+}
+
+/// Downloads the record, reads it back with `fairylab verify-game`, and returns it.
+fn check_record(s: &Server, id: &str, dir: &str) -> String {
+    let text =
+        ureq::get(&s.url(&format!("/api/games/{id}/record"))).call().expect("record").into_string().expect("text");
+    let path = temp_path(dir, &format!("{id}.pgn"));
+    std::fs::write(&path, &text).expect("write");
+    let o = fairylab(&["verify-game", path.to_str().expect("utf-8")]);
+    assert!(o.status.success(), "verify-game {id}: {} {}", common::stderr(&o), text);
+    assert!(stdout(&o).starts_with("ok: "));
+    text
+}
+
+#[test]
+fn complete_games_of_every_served_variant() {
+    let db = temp_path("serve-games", "games.sqlite3");
+    let s = Server::start(&db);
+    let mut rng = Lcg(7);
+    let variants = ["chess", "crazyhouse", "gardner", "baby", "snowfall", "probabilistic", "coinflip"];
+    let mut saw = (false, false);
+    for v in variants {
+        // A person against the AI.
+        let g = create(&s, json!({ "variant": v, "white": "me", "black": "ai", "movetime_ms": 10 }));
+        let id = g["id"].as_str().expect("id");
+        let t = token(&g, "white");
+        let end = play_out(&s, id, [t.as_deref(), None], &mut rng, 300);
+        assert_eq!(end["seed"].as_str().map(str::len), Some(64), "the seed is revealed at the end");
+        let record = check_record(&s, id, "serve-games");
+        saw.0 |= v == "snowfall" && record.contains("gift W:");
+        saw.1 |= v == "probabilistic" && record.contains("failed}");
+        // Two people, the second one invited.
+        let g = create(&s, json!({ "variant": v, "white": "me", "black": "invite" }));
+        let id = g["id"].as_str().expect("id");
+        let code = g["black"]["invite"].as_str().expect("an invitation");
+        let joined = s.ok("POST", &format!("/api/games/{id}/join"), None, Some(json!({ "code": code })));
+        assert_eq!(joined["color"], "black");
+        let (status, _) = s.call("POST", &format!("/api/games/{id}/join"), None, Some(json!({ "code": code })));
+        assert_eq!(status, 403, "an invitation works once");
+        let (w, b) = (token(&g, "white"), joined["token"].as_str().map(str::to_string));
+        play_out(&s, id, [w.as_deref(), b.as_deref()], &mut rng, 400);
+        check_record(&s, id, "serve-games");
+    }
+    assert!(saw.0 && saw.1, "a SnowFall game with gifts and a Probabilistic game with failed rolls: {saw:?}");
+    // The AI against itself.
+    let g = create(&s, json!({ "variant": "gardner", "white": "ai", "black": "ai:blind", "movetime_ms": 10 }));
+    let id = g["id"].as_str().expect("id");
+    let end = play_out(&s, id, [None, None], &mut rng, usize::MAX);
+    assert_eq!(end["status"], "finished");
+    // The lobby lists the games.
+    let lobby = ureq::get(&s.url("/")).call().expect("lobby").into_string().expect("html");
+    assert!(lobby.contains(id) && lobby.contains("/api"));
+}
+
+#[test]
+fn an_altered_roll_fails_verification() {
+    let db = temp_path("serve-verify", "games.sqlite3");
+    let s = Server::start(&db);
+    let mut rng = Lcg(11);
+    let g = create(&s, json!({ "variant": "probabilistic", "white": "me", "black": "ai", "movetime_ms": 10 }));
+    let id = g["id"].as_str().expect("id");
+    play_out(&s, id, [token(&g, "white").as_deref(), None], &mut rng, 200);
+    let text = check_record(&s, id, "serve-verify");
+    // Flip the first roll: a success becomes a failure, or a failure a success; either way
+    // the record still reads as a game (a pawn that stayed may change later moves, so try
+    // each roll until the altered record still parses).
+    let mut rejected = false;
+    for (i, _) in text.match_indices("%: ") {
+        let rest = &text[i + 3..];
+        let altered = match (rest.strip_prefix("ok}"), rest.strip_prefix("failed}")) {
+            (Some(after), _) => format!("{}%: failed}}{after}", &text[..i]),
+            (None, Some(after)) => format!("{}%: ok}}{after}", &text[..i]),
+            (None, None) => continue,
+        };
+        let path = temp_path("serve-verify", "altered.pgn");
+        std::fs::write(&path, &altered).expect("write");
+        let o = fairylab(&["verify-game", path.to_str().expect("utf-8")]);
+        let err = common::stderr(&o);
+        if err.contains("the seed draws") {
+            assert_eq!(o.status.code(), Some(2));
+            rejected = true;
+            break;
+        }
+        assert!(!o.status.success(), "an altered record was accepted");
+    }
+    assert!(rejected, "no altered roll was caught by the seed check");
+}
+
+#[test]
+fn bad_and_hostile_requests_are_refused() {
+    let db = temp_path("serve-security", "games.sqlite3");
+    let s = Server::start(&db);
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let (w, b) = (token(&g, "white").expect("w"), token(&g, "black").expect("b"));
+    let moves = format!("/api/games/{id}/moves");
+    let refuse = |status: u16, method: &str, path: &str, tok: Option<&str>, body: Option<Value>, mention: &str| {
+        let (got, v) = s.call(method, path, tok, body);
+        assert_eq!(got, status, "{method} {path}: {v}");
+        let msg = v["error"].as_str().unwrap_or_else(|| panic!("a JSON error: {v}"));
+        assert!(msg.contains(mention), "{msg:?} should mention {mention:?}");
+    };
+    // Moving for the other side, out of turn, without or with a forged token.
+    refuse(409, "POST", &moves, Some(&b), Some(json!({ "move": "e7e5" })), "white's turn");
+    refuse(401, "POST", &moves, None, Some(json!({ "move": "e2e4" })), "token");
+    refuse(403, "POST", &moves, Some("0000"), Some(json!({ "move": "e2e4" })), "not valid");
+    refuse(400, "POST", &moves, Some(&w), Some(json!({ "move": "e2e5" })), "illegal");
+    refuse(400, "POST", &moves, Some(&w), Some(json!({ "move": "Ke2" })), "illegal");
+    s.ok("POST", &moves, Some(&w), Some(json!({ "move": "e4", "ply": 0 })));
+    // Replaying the same request.
+    refuse(409, "POST", &moves, Some(&w), Some(json!({ "move": "e2e4", "ply": 0 })), "stale");
+    refuse(409, "POST", &moves, Some(&w), Some(json!({ "move": "d2d4" })), "black's turn");
+    // Malformed and oversized bodies, unknown fields.
+    let (status, v) = s.raw(&moves, "{\"move\": ", Some(&b));
+    assert_eq!(status, 400, "{v}");
+    let (status, _) = s.raw(&moves, &format!("{{\"move\": \"{}\"}}", "x".repeat(100_000)), Some(&b));
+    assert_eq!(status, 413);
+    refuse(422, "POST", &moves, Some(&b), Some(json!({ "move": "e7e5", "extra": 1 })), "unknown field");
+    refuse(400, "POST", &moves, Some(&b), Some(json!({ "move": "x".repeat(40) })), "too long");
+    // Unknown variants and games; SQL metacharacters in every text field.
+    refuse(
+        400,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "variant": "nope", "white": "me", "black": "ai" })),
+        "unknown variant",
+    );
+    refuse(
+        400,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "variant": "predictor", "white": "me", "black": "ai" })),
+        "not served yet",
+    );
+    let sql = "x'); DROP TABLE games; --";
+    refuse(
+        400,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "variant": sql, "white": "me", "black": "ai" })),
+        "unknown variant",
+    );
+    refuse(400, "POST", "/api/games", None, Some(json!({ "variant": "chess", "white": sql, "black": "ai" })), "use me");
+    refuse(
+        400,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "variant": "chess", "white": "me", "black": "ai", "fen": sql })),
+        "FEN",
+    );
+    refuse(404, "GET", &format!("/api/games/{}", urlencode(sql)), None, None, "no game");
+    refuse(400, "POST", &moves, Some(&b), Some(json!({ "move": sql })), "illegal");
+    refuse(403, "POST", &format!("/api/games/{id}/join"), None, Some(json!({ "code": sql })), "invitation");
+    refuse(403, "POST", &moves, Some(sql), Some(json!({ "move": "e7e5" })), "not valid");
+    // Nothing corrupted: the game goes on from where it was.
+    let st = state(&s, &id);
+    assert_eq!(st["ply"], 1);
+    assert_eq!(st["moves"][0]["uci"], "e2e4");
+    s.ok("POST", &moves, Some(&b), Some(json!({ "move": "e7e5", "ply": 1 })));
+    assert_eq!(s.ok("GET", "/api/games", None, None)["games"].as_array().map(Vec::len), Some(1));
+    // Resigning for the other side is impossible; after the end nothing moves.
+    s.ok("POST", &format!("/api/games/{id}/resign"), Some(&b), None);
+    assert_eq!(state(&s, &id)["result"], "1-0");
+    refuse(409, "POST", &moves, Some(&w), Some(json!({ "move": "d2d4" })), "over");
+}
+
+fn urlencode(s: &str) -> String {
+    s.bytes().map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") }).collect()
+}
+
+#[test]
+fn games_survive_a_sigkill() {
+    let db = temp_path("serve-durable", "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let s = Server::start(&db);
+    let mut rng = Lcg(3);
+    let mut games = Vec::new();
+    for v in ["chess", "crazyhouse", "gardner", "baby", "snowfall", "probabilistic"] {
+        let g = create(&s, json!({ "variant": v, "white": "me", "black": "me" }));
+        let id = g["id"].as_str().expect("id").to_string();
+        let tokens = [token(&g, "white").expect("w"), token(&g, "black").expect("b")];
+        // Twelve acknowledged plies each.
+        for _ in 0..12 {
+            let st = state(&s, &id);
+            if st["status"] == "finished" {
+                break;
+            }
+            let turn = usize::from(st["turn"] != "white");
+            let legal = st["legal_moves"].as_array().expect("moves");
+            let mv = legal[rng.below(legal.len())].clone();
+            s.ok(
+                "POST",
+                &format!("/api/games/{id}/moves"),
+                Some(&tokens[turn]),
+                Some(json!({ "move": mv, "ply": st["ply"] })),
+            );
+        }
+        games.push((id.clone(), tokens, state(&s, &id)));
+    }
+    // An AI game in the middle of thinking.
+    let ai = create(&s, json!({ "variant": "chess", "white": "ai", "black": "ai", "movetime_ms": 200 }));
+    let ai_id = ai["id"].as_str().expect("id").to_string();
+    std::thread::sleep(Duration::from_millis(700));
+    let ai_before = state(&s, &ai_id);
+    s.kill();
+    let s = Server::start(&db);
+    for (id, tokens, before) in &games {
+        let after = state(&s, id);
+        for key in ["fen", "moves", "ply", "seed_hash", "status"] {
+            assert_eq!(after[key], before[key], "{id}: {key}");
+        }
+        if after["status"] == "active" {
+            let turn = usize::from(after["turn"] != "white");
+            let mv = after["legal_moves"][0].clone();
+            s.ok(
+                "POST",
+                &format!("/api/games/{id}/moves"),
+                Some(&tokens[turn]),
+                Some(json!({ "move": mv, "ply": after["ply"] })),
+            );
+        }
+    }
+    // The AI game continues by itself after the restart.
+    let plies = ai_before["ply"].as_u64().expect("ply");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let st = state(&s, &ai_id);
+        assert_eq!(st["seed_hash"], ai_before["seed_hash"]);
+        if st["ply"].as_u64().expect("ply") >= plies + 2 || st["status"] == "finished" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the AI game did not resume");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_live_stream_sends_state_and_moves() {
+    let db = temp_path("serve-ws", "games.sqlite3");
+    let s = Server::start(&db);
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id");
+    let ws_url = s.url(&format!("/api/games/{id}/ws")).replace("http://", "ws://");
+    let (mut socket, _) = tungstenite::connect(ws_url).expect("websocket");
+    let first: Value = serde_json::from_str(socket.read().expect("state").to_text().expect("text")).expect("json");
+    assert_eq!(first["type"], "state");
+    assert_eq!(first["data"]["ply"], 0);
+    s.ok("POST", &format!("/api/games/{id}/moves"), token(&g, "white").as_deref(), Some(json!({ "move": "d2d4" })));
+    let next: Value = serde_json::from_str(socket.read().expect("move").to_text().expect("text")).expect("json");
+    assert_eq!(next["type"], "move");
+    assert_eq!(next["data"]["uci"], "d2d4");
+}

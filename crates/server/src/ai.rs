@@ -1,0 +1,21 @@
+//! The AI's moves, off the request path: a search runs on a blocking thread once a worker slot is
+//! free (a semaphore is the queue), then its move goes through the same path as a person's.
+
+use crate::live::AiLevel;
+use engine::params::SearchParams;
+use engine::{Engine, Limits};
+use rules::{Move, Position};
+use std::time::Duration;
+
+/// Searches `pos` (with the game's position hashes for repetition) for `movetime`.
+pub fn think(level: AiLevel, pos: Position, hashes: Vec<u64>, movetime: Duration) -> Option<Move> {
+    let v = pos.variant();
+    let mut e = Engine::with_hash(8);
+    e.set_params(Some(match level {
+        AiLevel::Engine => SearchParams::for_variant(v),
+        AiLevel::Blind => SearchParams::blind(v),
+    }));
+    let best = e.search(pos.clone(), &hashes, Limits::movetime(movetime), |_| {}).best;
+    // Never trust a search with the rules: a move the position refuses is no move.
+    best.filter(|m| pos.is_legal(*m))
+}

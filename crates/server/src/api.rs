@@ -1,0 +1,586 @@
+//! The HTTP and WebSocket API (docs/API.md): creating, joining and listing games, moves,
+//! resignation, records, and the live stream. Every request is checked here and every move by
+//! the rules core; errors are JSON `{"error": "..."}` with a fitting status.
+
+use crate::live::{event_text, outcome_text, variant_of, Games, LiveGame, Player};
+use crate::seed::GameSeed;
+use crate::store::{GameRow, MoveRow, StoreError};
+use axum::extract::rejection::JsonRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use rand::RngCore;
+use rules::{Color, Position};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{Mutex, Semaphore};
+
+/// The largest request body accepted.
+pub const MAX_BODY: usize = 16 * 1024;
+
+/// The longest text field accepted (FENs, moves, names).
+const MAX_FIELD: usize = 512;
+
+/// The server's shared state.
+#[derive(Clone)]
+pub struct AppState {
+    /// The games.
+    pub games: Arc<Games>,
+    /// Free AI worker slots.
+    pub ai_slots: Arc<Semaphore>,
+}
+
+/// A refused request.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError { status, message: message.into() }
+    }
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+    fn conflict(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, message)
+    }
+    fn forbidden(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, message)
+    }
+    fn not_found(id: &str) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, format!("no game '{}'", clip(id)))
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        match e {
+            StoreError::Duplicate { ply, .. } => ApiError::conflict(format!("ply {ply} was already played")),
+            e => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        }
+    }
+}
+
+impl From<crate::live::LoadError> for ApiError {
+    fn from(e: crate::live::LoadError) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(e: JsonRejection) -> ApiError {
+        ApiError::new(e.status(), format!("invalid JSON body: {}", e.body_text()))
+    }
+}
+
+/// A text cut for quoting in an error message.
+fn clip(s: &str) -> String {
+    s.chars().take(64).collect()
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+fn random_hex(bytes: usize) -> String {
+    let mut b = vec![0u8; bytes];
+    rand::rngs::OsRng.fill_bytes(&mut b);
+    hex::encode(b)
+}
+
+fn sha256_hex(text: &str) -> String {
+    hex::encode(Sha256::digest(text.as_bytes()))
+}
+
+/// The router of the whole API.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/", get(lobby))
+        .route("/api", get(api_doc))
+        .route("/api/variants", get(list_variants))
+        .route("/api/games", get(list_games).post(create_game))
+        .route("/api/games/{id}", get(game_state))
+        .route("/api/games/{id}/join", post(join_game))
+        .route("/api/games/{id}/moves", post(make_move))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/ws", get(stream))
+        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint (see /api)") })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state)
+}
+
+async fn api_doc() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/markdown; charset=utf-8")], include_str!("../../../docs/API.md"))
+}
+
+async fn list_variants() -> Json<Value> {
+    let list: Vec<Value> = rules::variants::all()
+        .iter()
+        .map(|v| json!({ "name": v.name, "summary": v.summary, "served": !v.simultaneous }))
+        .collect();
+    Json(json!({ "variants": list }))
+}
+
+fn summary(g: &GameRow) -> Value {
+    json!({
+        "id": g.id, "variant": g.variant, "white": g.white_player, "black": g.black_player,
+        "status": g.status, "result": g.result, "created_at": g.created_at,
+    })
+}
+
+async fn list_games(State(app): State<AppState>) -> Result<Json<Value>, ApiError> {
+    let rows = app.games.store().recent(100).await?;
+    Ok(Json(json!({ "games": rows.iter().map(summary).collect::<Vec<_>>() })))
+}
+
+async fn lobby(State(app): State<AppState>) -> Result<Html<String>, ApiError> {
+    let rows = app.games.store().recent(100).await?;
+    let esc = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
+    let mut items = String::new();
+    for g in &rows {
+        items.push_str(&format!(
+            "<tr><td><a href=\"/api/games/{id}\">{id}</a></td><td>{}</td><td>{} – {}</td><td>{}</td><td><a href=\"/api/games/{id}/record\">record</a></td></tr>\n",
+            esc(&g.variant),
+            esc(&g.white_player),
+            esc(&g.black_player),
+            esc(g.result.as_deref().unwrap_or(&g.status)),
+            id = esc(&g.id),
+        ));
+    }
+    Ok(Html(format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>fairylab</title></head><body>\
+         <h1>fairylab</h1><p>Chess variants over HTTP and WebSocket: see the <a href=\"/api\">API documentation</a> \
+         and the <a href=\"/api/variants\">variants</a>.</p><h2>Games</h2>\
+         <table><thead><tr><th>game</th><th>variant</th><th>players</th><th>state</th><th></th></tr></thead>\
+         <tbody>\n{items}</tbody></table></body></html>"
+    )))
+}
+
+/// `POST /api/games`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateGame {
+    variant: String,
+    /// `me`, `invite`, `ai`, `ai:engine`, `ai:blind`.
+    white: String,
+    black: String,
+    fen: Option<String>,
+    snowfall: Option<u8>,
+    movetime_ms: Option<u64>,
+}
+
+async fn create_game(
+    State(app): State<AppState>,
+    body: Result<Json<CreateGame>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let Json(c) = body?;
+    for (name, text) in [("variant", &c.variant), ("white", &c.white), ("black", &c.black)] {
+        if text.len() > MAX_FIELD {
+            return Err(ApiError::bad(format!("{name} is longer than {MAX_FIELD} bytes")));
+        }
+    }
+    let base = rules::variants::by_name(&c.variant).ok_or_else(|| {
+        let known: Vec<&str> =
+            rules::variants::all().iter().filter(|v| !v.simultaneous).map(|v| v.name.as_str()).collect();
+        ApiError::bad(format!("unknown variant '{}' (known: {})", clip(&c.variant), known.join(", ")))
+    })?;
+    if base.simultaneous {
+        return Err(ApiError::bad(format!(
+            "{} games are not served yet (its simultaneous plies need the commit–reveal endpoints)",
+            base.name
+        )));
+    }
+    let seed = GameSeed::random();
+    let mut setup = seed.setup_rng();
+    let mut options = json!({});
+    let v = match rules::variants::snowfall::percent(base) {
+        Some(_) => {
+            let n = match c.snowfall {
+                Some(n) if n <= 100 => n,
+                Some(n) => return Err(ApiError::bad(format!("snowfall {n} is not a percentage (0 to 100)"))),
+                None => {
+                    let range = rules::variants::snowfall::PERCENTS;
+                    let span = u128::from(range.end() - range.start() + 1);
+                    *range.start() + rules::chance::uniform_below(&mut setup, span) as u8
+                }
+            };
+            options["snowfall"] = json!(n);
+            variant_of(&base.name, &options).ok_or_else(|| ApiError::bad("snowfall percentage"))?
+        }
+        None if c.snowfall.is_some() => return Err(ApiError::bad(format!("{} has no snowfall option", base.name))),
+        None => base,
+    };
+    let start = match (&c.fen, rules::variants::probabilistic::options(v)) {
+        (Some(f), _) if f.len() > MAX_FIELD => return Err(ApiError::bad("the FEN is too long")),
+        (Some(f), _) => Position::from_fen(v, f).map_err(|e| ApiError::bad(format!("invalid FEN: {e}")))?,
+        (None, Some(_)) => {
+            let map = rules::variants::probabilistic::random_map(v, &mut setup);
+            rules::variants::probabilistic::start(v, &map)
+        }
+        (None, None) => Position::start(v),
+    };
+    if start.outcome().is_some() {
+        return Err(ApiError::bad("the start position is already decided"));
+    }
+    let movetime = c.movetime_ms.unwrap_or(500);
+    if !(10..=10_000).contains(&movetime) {
+        return Err(ApiError::bad(format!("movetime_ms {movetime} is outside 10 to 10000")));
+    }
+    let mut seats = Vec::new();
+    let mut reply = json!({});
+    for (color, who) in [(Color::White, &c.white), (Color::Black, &c.black)] {
+        let (player, token, invite) = match who.as_str() {
+            "me" => (Player::Human, Some(random_hex(32)), None),
+            "invite" => (Player::Human, None, Some(random_hex(16))),
+            other => match Player::parse(other) {
+                Some(p @ Player::Ai(_)) => (p, None, None),
+                _ => {
+                    return Err(ApiError::bad(format!(
+                        "{color} is '{}': use me, invite, ai, ai:engine or ai:blind",
+                        clip(other)
+                    )))
+                }
+            },
+        };
+        reply[color.to_string()] = json!({ "player": player.name(), "token": token, "invite": invite });
+        seats.push((player, token, invite));
+    }
+    let id = random_hex(8);
+    let now = now_ms();
+    let row = GameRow {
+        id: id.clone(),
+        variant: v.name.clone(),
+        options: options.to_string(),
+        start_fen: start.fen(),
+        white_player: seats[0].0.name().into(),
+        black_player: seats[1].0.name().into(),
+        white_token: seats[0].1.as_deref().map(sha256_hex),
+        black_token: seats[1].1.as_deref().map(sha256_hex),
+        white_invite: seats[0].2.as_deref().map(sha256_hex),
+        black_invite: seats[1].2.as_deref().map(sha256_hex),
+        seed: seed.to_hex(),
+        seed_hash: seed.commitment(),
+        movetime_ms: movetime as i64,
+        status: "active".into(),
+        result: None,
+        reason: None,
+        created_at: now,
+        updated_at: now,
+    };
+    app.games.store().create_game(&row).await?;
+    let live = LiveGame::replay(row, &[])?;
+    reply["id"] = json!(id);
+    reply["seed_hash"] = json!(live.row.seed_hash);
+    reply["state"] = live.state();
+    let g = app.games.insert(live);
+    schedule_ai(&app, &g).await;
+    Ok((StatusCode::CREATED, Json(reply)))
+}
+
+async fn game(app: &AppState, id: &str) -> Result<Arc<Mutex<LiveGame>>, ApiError> {
+    if id.len() > 64 {
+        return Err(ApiError::not_found(id));
+    }
+    app.games.get(id).await?.ok_or_else(|| ApiError::not_found(id))
+}
+
+async fn game_state(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let g = game(&app, &id).await?;
+    let g = g.lock().await;
+    Ok(Json(g.state()))
+}
+
+async fn record(State(app): State<AppState>, Path(id): Path<String>) -> Result<impl IntoResponse, ApiError> {
+    let g = game(&app, &id).await?;
+    let text = g.lock().await.record();
+    Ok(([(header::CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8")], text))
+}
+
+/// The bearer token of a request.
+fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
+    let value = headers.get(header::AUTHORIZATION).ok_or_else(|| {
+        ApiError::new(StatusCode::UNAUTHORIZED, "this needs your game token: Authorization: Bearer <token>")
+    })?;
+    let text =
+        value.to_str().map_err(|_| ApiError::new(StatusCode::UNAUTHORIZED, "the Authorization header is not text"))?;
+    let token = text
+        .strip_prefix("Bearer ")
+        .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "use Authorization: Bearer <token>"))?;
+    if token.len() > 128 {
+        return Err(ApiError::new(StatusCode::UNAUTHORIZED, "the token is not valid for this game"));
+    }
+    Ok(token.trim().to_string())
+}
+
+/// The side whose token this is.
+fn side_of(g: &LiveGame, token: &str) -> Result<Color, ApiError> {
+    let h = sha256_hex(token);
+    if g.row.white_token.as_deref() == Some(&h) {
+        Ok(Color::White)
+    } else if g.row.black_token.as_deref() == Some(&h) {
+        Ok(Color::Black)
+    } else {
+        Err(ApiError::forbidden("the token is not valid for this game"))
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Join {
+    code: String,
+}
+
+async fn join_game(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Json<Join>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Json(j) = body?;
+    let g = game(&app, &id).await?;
+    let mut g = g.lock().await;
+    let h = sha256_hex(&j.code);
+    let color = if g.row.white_invite.as_deref() == Some(&h) {
+        Color::White
+    } else if g.row.black_invite.as_deref() == Some(&h) {
+        Color::Black
+    } else {
+        return Err(ApiError::forbidden("the invitation is not valid for this game (or was already used)"));
+    };
+    let token = random_hex(32);
+    let token_hash = sha256_hex(&token);
+    if !app.games.store().join(&id, color == Color::White, &h, &token_hash, now_ms()).await? {
+        return Err(ApiError::forbidden("the invitation was already used"));
+    }
+    match color {
+        Color::White => (g.row.white_invite, g.row.white_token) = (None, Some(token_hash)),
+        Color::Black => (g.row.black_invite, g.row.black_token) = (None, Some(token_hash)),
+    }
+    g.publish("joined", json!({ "color": color.to_string() }));
+    Ok(Json(json!({ "token": token, "color": color.to_string() })))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRequest {
+    /// The move in UCI (`e2e4`, `Q@f7`) or SAN.
+    #[serde(rename = "move")]
+    mv: String,
+    /// The ply the client means to play (0 for the first move): a stale or replayed move is refused.
+    ply: Option<u64>,
+}
+
+async fn make_move(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<MoveRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let token = bearer(&headers)?;
+    let Json(req) = body?;
+    let g = game(&app, &id).await?;
+    let reply = {
+        let mut live = g.lock().await;
+        let color = side_of(&live, &token)?;
+        let Some(turn) = live.to_move() else {
+            return Err(ApiError::conflict(format!(
+                "the game is over ({})",
+                live.row.result.as_deref().unwrap_or("?")
+            )));
+        };
+        let ply = live.game.moves().len() as u64;
+        if let Some(p) = req.ply {
+            if p != ply {
+                return Err(ApiError::conflict(format!(
+                    "ply {p} is not the current ply {ply} (a stale or replayed move)"
+                )));
+            }
+        }
+        if turn != color {
+            return Err(ApiError::conflict(format!("it is {turn}'s turn, not {color}'s")));
+        }
+        if req.mv.len() > 32 {
+            return Err(ApiError::bad("the move text is too long"));
+        }
+        let pos = live.game.position();
+        let mv = rules::uci::parse_uci(pos, req.mv.trim())
+            .or_else(|_| rules::san::parse_san(pos, req.mv.trim()).map_err(|e| e.to_string()))
+            .map_err(|e| ApiError::bad(format!("illegal or unreadable move '{}': {e}", clip(&req.mv))))?;
+        commit_move(&app, &mut live, mv).await?
+    };
+    schedule_ai(&app, &g).await;
+    Ok(Json(reply))
+}
+
+/// Stores a legal move with its chance outcome (drawn from the game's seed), then applies it,
+/// publishes it, and finishes the game if it ended. The reply is the move's public record.
+async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Result<Value, ApiError> {
+    let pos = live.game.position().clone();
+    if !pos.is_legal(mv) {
+        return Err(ApiError::bad("illegal move"));
+    }
+    let k = live.game.moves().len();
+    let event = *pos.chance(mv).sample(&mut live.seed.ply_rng(k as u32));
+    let now = now_ms();
+    let row = MoveRow { ply: k as i64, uci: rules::uci::to_uci(&pos, mv), event: event_text(event), created_at: now };
+    app.games.store().append_move(&live.row.id, &row).await?;
+    live.game.play_event(mv, event).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    live.times.push(now);
+    let reply = json!({
+        "ply": k, "uci": row.uci, "san": rules::san::to_san(&pos, mv), "event": row.event,
+        "fen": live.game.position().fen(),
+    });
+    live.publish("move", reply.clone());
+    if let Some(o) = live.game.outcome() {
+        let (result, reason) = outcome_text(o);
+        finish(app, live, &result, &reason).await?;
+    }
+    Ok(reply)
+}
+
+async fn finish(app: &AppState, live: &mut LiveGame, result: &str, reason: &str) -> Result<(), ApiError> {
+    app.games.store().finish(&live.row.id, result, reason, now_ms()).await?;
+    live.row.status = "finished".into();
+    live.row.result = Some(result.into());
+    live.row.reason = Some(reason.into());
+    live.publish("end", json!({ "result": result, "reason": reason, "seed": live.row.seed }));
+    Ok(())
+}
+
+async fn resign(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let token = bearer(&headers)?;
+    let g = game(&app, &id).await?;
+    let mut live = g.lock().await;
+    let color = side_of(&live, &token)?;
+    if live.to_move().is_none() {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    let result = if color == Color::White { "0-1" } else { "1-0" };
+    finish(&app, &mut live, result, "resignation").await?;
+    Ok(Json(json!({ "result": result, "reason": "resignation" })))
+}
+
+/// Starts the AI's searches for a game if the AI is to move and not already thinking: a task
+/// plays the AI's moves until a person is to move or the game ends.
+pub async fn schedule_ai(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
+    if let Some(job) = ai_job(g).await {
+        tokio::spawn(ai_loop(app.clone(), g.clone(), job));
+    }
+}
+
+/// What the AI needs to search: level, position, position hashes, ply, time.
+type AiJob = (crate::live::AiLevel, Position, Vec<u64>, usize, Duration);
+
+/// Claims the game's AI turn, if it has one.
+async fn ai_job(g: &Arc<Mutex<LiveGame>>) -> Option<AiJob> {
+    let mut live = g.lock().await;
+    match live.ai_to_move() {
+        Some(level) if !live.thinking => {
+            live.thinking = true;
+            Some((
+                level,
+                live.game.position().clone(),
+                live.game.hashes().to_vec(),
+                live.game.moves().len(),
+                Duration::from_millis(live.row.movetime_ms as u64),
+            ))
+        }
+        _ => None,
+    }
+}
+
+async fn ai_loop(app: AppState, g: Arc<Mutex<LiveGame>>, first: AiJob) {
+    let mut job = Some(first);
+    while let Some((level, pos, hashes, ply, movetime)) = job.take() {
+        let permit = app.ai_slots.clone().acquire_owned().await;
+        let best = tokio::task::spawn_blocking(move || crate::ai::think(level, pos, hashes, movetime)).await;
+        drop(permit);
+        let played = {
+            let mut live = g.lock().await;
+            live.thinking = false;
+            match best {
+                Ok(Some(mv)) if live.game.moves().len() == ply && live.ai_to_move().is_some() => {
+                    match commit_move(&app, &mut live, mv).await {
+                        Ok(_) => true,
+                        Err(e) => {
+                            tracing::error!("game {}: the AI's move was not stored: {}", live.row.id, e.message);
+                            false
+                        }
+                    }
+                }
+                _ => false,
+            }
+        };
+        if played {
+            // AI against AI: the next move is the other AI's.
+            job = ai_job(&g).await;
+        }
+    }
+}
+
+async fn stream(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let g = game(&app, &id).await?;
+    let (state, rx) = {
+        let live = g.lock().await;
+        (live.state(), live.events.subscribe())
+    };
+    Ok(ws.max_message_size(MAX_BODY).on_upgrade(move |socket| forward(socket, state, rx)))
+}
+
+/// Sends the state, then every event of the game, until either side closes.
+async fn forward(mut socket: WebSocket, state: Value, mut rx: tokio::sync::broadcast::Receiver<String>) {
+    let first = json!({ "type": "state", "data": state }).to_string();
+    if socket.send(Message::Text(first.into())).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            event = rx.recv() => match event {
+                Ok(text) => {
+                    if socket.send(Message::Text(text.into())).await.is_err() {
+                        return;
+                    }
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                    let note = json!({ "type": "lagged", "data": "events were dropped: fetch the state again" });
+                    if socket.send(Message::Text(note.to_string().into())).await.is_err() {
+                        return;
+                    }
+                }
+                Err(_) => return,
+            },
+            incoming = socket.recv() => match incoming {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => {
+                    let note = json!({ "type": "error", "data": "the stream is read-only: send moves with POST /api/games/{id}/moves" });
+                    if socket.send(Message::Text(note.to_string().into())).await.is_err() {
+                        return;
+                    }
+                }
+            },
+        }
+    }
+}

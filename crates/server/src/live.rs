@@ -1,0 +1,270 @@
+//! A game in play: the stored row, the rules core's game replayed from the stored moves (every
+//! chance draw re-derived from the seed and checked), who plays each side, and the live stream.
+//!
+//! One [`LiveGame`] per game is kept behind a mutex in [`Games`]: requests for a game are
+//! serialised on it, the move is stored before it is applied and acknowledged.
+
+use crate::seed::GameSeed;
+use crate::store::{GameRow, MoveRow, Store, StoreError};
+use rules::chance::Event;
+use rules::game::Game;
+use rules::outcome::Outcome;
+use rules::uci::to_uci;
+use rules::{Color, Position, Variant};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+use tokio::sync::{broadcast, Mutex};
+
+/// Who plays a side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Player {
+    /// A person holding the side's token.
+    Human,
+    /// fairylab's engine at a level.
+    Ai(AiLevel),
+}
+
+/// An AI level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AiLevel {
+    /// The engine as it plays the variant (chance as chance nodes).
+    Engine,
+    /// The engine blind to chance.
+    Blind,
+}
+
+impl Player {
+    /// Reads `human`, `ai`, `ai:engine`, `ai:expectimax`, `ai:blind`.
+    pub fn parse(text: &str) -> Option<Player> {
+        match text {
+            "human" => Some(Player::Human),
+            "ai" | "ai:engine" | "ai:expectimax" => Some(Player::Ai(AiLevel::Engine)),
+            "ai:blind" => Some(Player::Ai(AiLevel::Blind)),
+            _ => None,
+        }
+    }
+
+    /// The stored name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Player::Human => "human",
+            Player::Ai(AiLevel::Engine) => "ai:engine",
+            Player::Ai(AiLevel::Blind) => "ai:blind",
+        }
+    }
+}
+
+/// Why a stored game could not be brought back.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The stored game does not replay (its variant, start, a move or a chance draw).
+    #[error("game {id} is corrupt: {reason}")]
+    Corrupt {
+        /// The game.
+        id: String,
+        /// What does not replay.
+        reason: String,
+    },
+}
+
+/// The variant a stored game names, with its options applied.
+pub fn variant_of(name: &str, options: &Value) -> Option<&'static Variant> {
+    let v = rules::variants::by_name(name)?;
+    match (rules::variants::snowfall::percent(v), options.get("snowfall").and_then(Value::as_u64)) {
+        (Some(_), Some(n)) if n <= 100 => Some(rules::variants::snowfall::variant(n as u8)),
+        (Some(_), Some(_)) => None,
+        _ => Some(v),
+    }
+}
+
+/// The text of a chance outcome as stored and streamed.
+pub fn event_text(e: Event) -> String {
+    match e {
+        Event::Success => String::new(),
+        Event::Failure => "failed".into(),
+        Event::Gift(g) => format!("gift {g}"),
+        _ => format!("{e:?}"),
+    }
+}
+
+/// A game in play.
+#[derive(Debug)]
+pub struct LiveGame {
+    /// The stored row (kept in step with the database).
+    pub row: GameRow,
+    /// The game.
+    pub game: Game,
+    /// The players.
+    pub players: [Player; 2],
+    /// The fairness seed.
+    pub seed: GameSeed,
+    /// Stored move times.
+    pub times: Vec<i64>,
+    /// The live stream: one JSON text per event.
+    pub events: broadcast::Sender<String>,
+    /// An AI search is running for this game.
+    pub thinking: bool,
+}
+
+impl LiveGame {
+    /// Rebuilds a game from its row and moves, re-deriving and checking every chance draw.
+    pub fn replay(row: GameRow, moves: &[MoveRow]) -> Result<LiveGame, LoadError> {
+        let corrupt = |reason: String| LoadError::Corrupt { id: row.id.clone(), reason };
+        let options: Value = serde_json::from_str(&row.options).map_err(|e| corrupt(format!("options: {e}")))?;
+        let v = variant_of(&row.variant, &options).ok_or_else(|| corrupt(format!("variant {}", row.variant)))?;
+        let start = Position::from_fen(v, &row.start_fen).map_err(|e| corrupt(format!("start FEN: {e}")))?;
+        let player = |p: &str| Player::parse(p).ok_or_else(|| corrupt(format!("player '{p}'")));
+        let players = [player(&row.white_player)?, player(&row.black_player)?];
+        let seed = GameSeed::from_hex(&row.seed).ok_or_else(|| corrupt("seed".into()))?;
+        let mut game = Game::new(start);
+        for (k, m) in moves.iter().enumerate() {
+            if m.ply != k as i64 {
+                return Err(corrupt(format!("ply {} where {k} was expected", m.ply)));
+            }
+            let mv = rules::uci::parse_uci(game.position(), &m.uci).map_err(|e| corrupt(format!("ply {k}: {e}")))?;
+            let event =
+                game.play_sampled(mv, &mut seed.ply_rng(k as u32)).map_err(|e| corrupt(format!("ply {k}: {e}")))?;
+            if event_text(event) != m.event {
+                return Err(corrupt(format!(
+                    "ply {k}: stored outcome '{}' but the seed gives '{}'",
+                    m.event,
+                    event_text(event)
+                )));
+            }
+        }
+        let (events, _) = broadcast::channel(256);
+        let times = moves.iter().map(|m| m.created_at).collect();
+        Ok(LiveGame { row, game, players, seed, times, events, thinking: false })
+    }
+
+    /// The side to move, if the game goes on.
+    pub fn to_move(&self) -> Option<Color> {
+        (self.row.status == "active").then(|| self.game.position().turn())
+    }
+
+    /// Whether the side to move is played by the AI.
+    pub fn ai_to_move(&self) -> Option<AiLevel> {
+        match self.to_move().map(|c| self.players[c.index()]) {
+            Some(Player::Ai(level)) => Some(level),
+            _ => None,
+        }
+    }
+
+    /// The game's public state (the seed only once the game is over).
+    pub fn state(&self) -> Value {
+        let pos = self.game.position();
+        let mut moves = Vec::new();
+        let mut p = self.game.start().clone();
+        for (m, e) in self.game.moves().iter().zip(self.game.events()) {
+            moves.push(json!({ "uci": to_uci(&p, *m), "san": rules::san::to_san(&p, *m), "event": event_text(*e) }));
+            p.play_event(*m, *e);
+        }
+        let legal: Vec<String> = if self.row.status == "active" {
+            pos.legal_moves().iter().map(|m| to_uci(pos, *m)).collect()
+        } else {
+            Vec::new()
+        };
+        json!({
+            "id": self.row.id,
+            "variant": self.row.variant,
+            "options": serde_json::from_str::<Value>(&self.row.options).unwrap_or(Value::Null),
+            "start_fen": self.row.start_fen,
+            "fen": pos.fen(),
+            "turn": pos.turn().to_string(),
+            "ply": self.game.moves().len(),
+            "moves": moves,
+            "legal_moves": legal,
+            "white": self.row.white_player,
+            "black": self.row.black_player,
+            "status": self.row.status,
+            "result": self.row.result,
+            "reason": self.row.reason,
+            "seed_hash": self.row.seed_hash,
+            "seed": (self.row.status == "finished").then(|| self.row.seed.clone()),
+            "thinking": self.thinking,
+        })
+    }
+
+    /// Sends an event to the live stream (nobody listening is fine).
+    pub fn publish(&self, kind: &str, data: Value) {
+        let _ = self.events.send(json!({ "type": kind, "game": self.row.id, "data": data }).to_string());
+    }
+
+    /// The record in PGN with the seed commitment (and the seed once the game is over).
+    pub fn record(&self) -> String {
+        let mut tags = vec![
+            ("Event".to_string(), "fairylab game".to_string()),
+            ("Site".to_string(), "fairylab".to_string()),
+            ("White".to_string(), self.row.white_player.clone()),
+            ("Black".to_string(), self.row.black_player.clone()),
+            ("GameId".to_string(), self.row.id.clone()),
+            ("SeedHash".to_string(), self.row.seed_hash.clone()),
+        ];
+        if let Some(r) = &self.row.result {
+            tags.push(("Result".to_string(), r.clone()));
+        }
+        if self.row.status == "finished" {
+            tags.push(("Seed".to_string(), self.row.seed.clone()));
+            if let Some(reason) = &self.row.reason {
+                tags.push(("Termination".to_string(), reason.clone()));
+            }
+        }
+        rules::record::write_pgn(&self.game, &tags)
+    }
+}
+
+/// The result text and reason of an outcome.
+pub fn outcome_text(o: Outcome) -> (String, String) {
+    let reason = match o {
+        Outcome::Decisive { reason, .. } | Outcome::Draw { reason } => reason,
+    };
+    (o.result().to_string(), format!("{reason:?}").to_lowercase())
+}
+
+/// The games in play, loaded from the store on first use.
+pub struct Games {
+    store: Arc<dyn Store>,
+    live: std::sync::Mutex<HashMap<String, Arc<Mutex<LiveGame>>>>,
+}
+
+impl Games {
+    /// The games of `store`.
+    pub fn new(store: Arc<dyn Store>) -> Games {
+        Games { store, live: std::sync::Mutex::new(HashMap::new()) }
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    fn cached(&self, id: &str) -> Option<Arc<Mutex<LiveGame>>> {
+        self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(id).cloned()
+    }
+
+    /// Puts a new game in play.
+    pub fn insert(&self, g: LiveGame) -> Arc<Mutex<LiveGame>> {
+        let id = g.row.id.clone();
+        let g = Arc::new(Mutex::new(g));
+        self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(id, g.clone());
+        g
+    }
+
+    /// A game by id, replayed from the store if it is not in memory yet.
+    pub async fn get(&self, id: &str) -> Result<Option<Arc<Mutex<LiveGame>>>, LoadError> {
+        if let Some(g) = self.cached(id) {
+            return Ok(Some(g));
+        }
+        let Some(row) = self.store.game(id).await? else { return Ok(None) };
+        let moves = self.store.moves(id).await?;
+        let g = LiveGame::replay(row, &moves)?;
+        // Another request may have loaded it meanwhile: keep the first.
+        let mut live = self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        Ok(Some(live.entry(id.to_string()).or_insert_with(|| Arc::new(Mutex::new(g))).clone()))
+    }
+}

@@ -1,0 +1,82 @@
+//! A game's fairness seed: 32 random bytes whose SHA-256 is published when the game starts and
+//! which is revealed when it ends; every chance draw of the game is derived from it.
+//!
+//! The draw for ply `k` (0 for the first move) uses a ChaCha8 generator seeded with
+//! SHA-256(`fairylab/game/ply/v1` ‖ 0 ‖ seed ‖ k as u32 big-endian); the game's setup (a
+//! Probabilistic map, a SnowFall percentage) uses SHA-256(`fairylab/game/setup/v1` ‖ 0 ‖ seed).
+//! Anyone holding the revealed seed can replay every roll and gift (`fairylab verify-game`).
+
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sha2::{Digest, Sha256};
+
+/// A game's seed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct GameSeed(pub [u8; 32]);
+
+impl std::fmt::Debug for GameSeed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GameSeed(<secret>)")
+    }
+}
+
+impl GameSeed {
+    /// A fresh seed from the operating system's random source.
+    pub fn random() -> GameSeed {
+        let mut b = [0u8; 32];
+        rand::rngs::OsRng.fill_bytes(&mut b);
+        GameSeed(b)
+    }
+
+    /// Reads 64 hexadecimal digits.
+    pub fn from_hex(text: &str) -> Option<GameSeed> {
+        let mut b = [0u8; 32];
+        hex::decode_to_slice(text.trim(), &mut b).ok()?;
+        Some(GameSeed(b))
+    }
+
+    /// The seed as 64 hexadecimal digits (secret until the game ends).
+    pub fn to_hex(&self) -> String {
+        hex::encode(self.0)
+    }
+
+    /// The published commitment: SHA-256 of the seed's 32 bytes, in hex.
+    pub fn commitment(&self) -> String {
+        hex::encode(Sha256::digest(self.0))
+    }
+
+    fn derive(&self, tag: &str, extra: &[u8]) -> ChaCha8Rng {
+        let mut h = Sha256::new();
+        h.update(tag.as_bytes());
+        h.update([0u8]);
+        h.update(self.0);
+        h.update(extra);
+        ChaCha8Rng::from_seed(h.finalize().into())
+    }
+
+    /// The generator for the chance draw of ply `k` (0-based).
+    pub fn ply_rng(&self, k: u32) -> ChaCha8Rng {
+        self.derive("fairylab/game/ply/v1", &k.to_be_bytes())
+    }
+
+    /// The generator for the game's setup.
+    pub fn setup_rng(&self) -> ChaCha8Rng {
+        self.derive("fairylab/game/setup/v1", &[])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draws_depend_on_the_seed_and_the_ply_only() {
+        let s = GameSeed([7; 32]);
+        assert_eq!(s.ply_rng(3).next_u64(), GameSeed([7; 32]).ply_rng(3).next_u64());
+        assert_ne!(s.ply_rng(3).next_u64(), s.ply_rng(4).next_u64());
+        assert_ne!(s.ply_rng(0).next_u64(), s.setup_rng().next_u64());
+        assert_eq!(GameSeed::from_hex(&s.to_hex()), Some(s));
+        assert_eq!(s.commitment().len(), 64);
+        assert_ne!(s.commitment(), GameSeed([8; 32]).commitment());
+    }
+}

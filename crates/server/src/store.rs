@@ -1,0 +1,321 @@
+//! Persistence: the [`Store`] trait (games and their acknowledged moves) and its SQLite and
+//! PostgreSQL implementations on sqlx, with the migrations in `crates/server/migrations`.
+//!
+//! Both implementations run the same SQL (`$N` placeholders work in both). A move row's key is
+//! (game, ply), so a ply can be stored once only: a replayed or racing move fails to insert.
+
+use async_trait::async_trait;
+use sqlx::Row;
+
+/// A storage failure.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The database refused or failed.
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    /// A migration failed.
+    #[error("database migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The ply is already stored (a replay or a race).
+    #[error("ply {ply} of game {game} is already stored")]
+    Duplicate {
+        /// The game.
+        game: String,
+        /// The ply.
+        ply: i64,
+    },
+    /// The URL names no supported database.
+    #[error("unsupported database URL '{0}': use sqlite://PATH or postgres://...")]
+    Url(String),
+}
+
+/// A game as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRow {
+    /// The id (URL-safe).
+    pub id: String,
+    /// The variant's name.
+    pub variant: String,
+    /// Variant options as JSON (`{"snowfall": 17}`).
+    pub options: String,
+    /// The start position.
+    pub start_fen: String,
+    /// Who plays White: `human` or `ai:<level>`.
+    pub white_player: String,
+    /// Who plays Black.
+    pub black_player: String,
+    /// SHA-256 of White's token, once someone holds it.
+    pub white_token: Option<String>,
+    /// SHA-256 of Black's token.
+    pub black_token: Option<String>,
+    /// SHA-256 of the invitation code for White's seat, until it is used.
+    pub white_invite: Option<String>,
+    /// SHA-256 of the invitation code for Black's seat.
+    pub black_invite: Option<String>,
+    /// The fairness seed (hex), secret until the game ends.
+    pub seed: String,
+    /// SHA-256 of the seed (hex), published.
+    pub seed_hash: String,
+    /// The AI's time per move.
+    pub movetime_ms: i64,
+    /// `active` or `finished`.
+    pub status: String,
+    /// The PGN result once finished.
+    pub result: Option<String>,
+    /// Why the game ended.
+    pub reason: Option<String>,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    /// Unix milliseconds.
+    pub updated_at: i64,
+}
+
+/// An acknowledged move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveRow {
+    /// 0 for the first move.
+    pub ply: i64,
+    /// The move in UCI.
+    pub uci: String,
+    /// Its chance outcome (`""` plain, `failed`, `gift W:Q B:-`).
+    pub event: String,
+    /// Unix milliseconds.
+    pub created_at: i64,
+}
+
+/// Where games live.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// Stores a new game.
+    async fn create_game(&self, g: &GameRow) -> Result<(), StoreError>;
+    /// A game by id.
+    async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError>;
+    /// A game's moves in order.
+    async fn moves(&self, id: &str) -> Result<Vec<MoveRow>, StoreError>;
+    /// Stores a move; [`StoreError::Duplicate`] if its ply is already there.
+    async fn append_move(&self, id: &str, m: &MoveRow) -> Result<(), StoreError>;
+    /// Marks a game finished.
+    async fn finish(&self, id: &str, result: &str, reason: &str, now: i64) -> Result<(), StoreError>;
+    /// Gives a seat's token to whoever presents its invitation (hashed); false if the invitation
+    /// is not (or no longer) valid.
+    async fn join(&self, id: &str, white: bool, invite: &str, token: &str, now: i64) -> Result<bool, StoreError>;
+    /// The most recent games, newest first.
+    async fn recent(&self, limit: i64) -> Result<Vec<GameRow>, StoreError>;
+    /// The ids of unfinished games.
+    async fn active(&self) -> Result<Vec<String>, StoreError>;
+}
+
+const GAME_COLUMNS: &str = "id, variant, options, start_fen, white_player, black_player, white_token, black_token, \
+     white_invite, black_invite, seed, seed_hash, movetime_ms, status, result, reason, created_at, updated_at";
+
+fn game_row<R: Row>(r: &R) -> Result<GameRow, sqlx::Error>
+where
+    for<'a> &'a str: sqlx::ColumnIndex<R>,
+    for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> Option<String>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> i64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+{
+    Ok(GameRow {
+        id: r.try_get("id")?,
+        variant: r.try_get("variant")?,
+        options: r.try_get("options")?,
+        start_fen: r.try_get("start_fen")?,
+        white_player: r.try_get("white_player")?,
+        black_player: r.try_get("black_player")?,
+        white_token: r.try_get("white_token")?,
+        black_token: r.try_get("black_token")?,
+        white_invite: r.try_get("white_invite")?,
+        black_invite: r.try_get("black_invite")?,
+        seed: r.try_get("seed")?,
+        seed_hash: r.try_get("seed_hash")?,
+        movetime_ms: r.try_get("movetime_ms")?,
+        status: r.try_get("status")?,
+        result: r.try_get("result")?,
+        reason: r.try_get("reason")?,
+        created_at: r.try_get("created_at")?,
+        updated_at: r.try_get("updated_at")?,
+    })
+}
+
+/// Whether a database error is a unique-key violation.
+fn is_duplicate(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+}
+
+/// Implements [`Store`] for a sqlx pool type: the same SQL for SQLite and PostgreSQL.
+macro_rules! sql_store {
+    ($name:ident, $pool:ty, $doc:literal) => {
+        #[doc = $doc]
+        #[derive(Debug, Clone)]
+        pub struct $name {
+            pool: $pool,
+        }
+
+        impl $name {
+            /// The store on `pool`, migrated.
+            pub async fn new(pool: $pool) -> Result<Self, StoreError> {
+                sqlx::migrate!("./migrations").run(&pool).await?;
+                Ok(Self { pool })
+            }
+        }
+
+        #[async_trait]
+        impl Store for $name {
+            async fn create_game(&self, g: &GameRow) -> Result<(), StoreError> {
+                sqlx::query(&format!(
+                    "INSERT INTO games ({GAME_COLUMNS}) VALUES \
+                     ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)"
+                ))
+                .bind(&g.id)
+                .bind(&g.variant)
+                .bind(&g.options)
+                .bind(&g.start_fen)
+                .bind(&g.white_player)
+                .bind(&g.black_player)
+                .bind(&g.white_token)
+                .bind(&g.black_token)
+                .bind(&g.white_invite)
+                .bind(&g.black_invite)
+                .bind(&g.seed)
+                .bind(&g.seed_hash)
+                .bind(g.movetime_ms)
+                .bind(&g.status)
+                .bind(&g.result)
+                .bind(&g.reason)
+                .bind(g.created_at)
+                .bind(g.updated_at)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+                let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
+                    .bind(id)
+                    .fetch_optional(&self.pool)
+                    .await?;
+                Ok(row.map(|r| game_row(&r)).transpose()?)
+            }
+
+            async fn moves(&self, id: &str) -> Result<Vec<MoveRow>, StoreError> {
+                let rows = sqlx::query("SELECT ply, uci, event, created_at FROM moves WHERE game_id = $1 ORDER BY ply")
+                    .bind(id)
+                    .fetch_all(&self.pool)
+                    .await?;
+                rows.iter()
+                    .map(|r| {
+                        Ok(MoveRow {
+                            ply: r.try_get("ply")?,
+                            uci: r.try_get("uci")?,
+                            event: r.try_get("event")?,
+                            created_at: r.try_get("created_at")?,
+                        })
+                    })
+                    .collect::<Result<_, sqlx::Error>>()
+                    .map_err(StoreError::from)
+            }
+
+            async fn append_move(&self, id: &str, m: &MoveRow) -> Result<(), StoreError> {
+                let mut tx = self.pool.begin().await?;
+                let inserted =
+                    sqlx::query("INSERT INTO moves (game_id, ply, uci, event, created_at) VALUES ($1, $2, $3, $4, $5)")
+                        .bind(id)
+                        .bind(m.ply)
+                        .bind(&m.uci)
+                        .bind(&m.event)
+                        .bind(m.created_at)
+                        .execute(&mut *tx)
+                        .await;
+                match inserted {
+                    Err(e) if is_duplicate(&e) => {
+                        return Err(StoreError::Duplicate { game: id.to_string(), ply: m.ply })
+                    }
+                    r => {
+                        r?;
+                    }
+                }
+                sqlx::query("UPDATE games SET updated_at = $1 WHERE id = $2")
+                    .bind(m.created_at)
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn finish(&self, id: &str, result: &str, reason: &str, now: i64) -> Result<(), StoreError> {
+                sqlx::query(
+                    "UPDATE games SET status = 'finished', result = $1, reason = $2, updated_at = $3 WHERE id = $4",
+                )
+                .bind(result)
+                .bind(reason)
+                .bind(now)
+                .bind(id)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn join(
+                &self,
+                id: &str,
+                white: bool,
+                invite: &str,
+                token: &str,
+                now: i64,
+            ) -> Result<bool, StoreError> {
+                let sql = if white {
+                    "UPDATE games SET white_token = $1, white_invite = NULL, updated_at = $2 \
+                     WHERE id = $3 AND white_invite = $4 AND white_token IS NULL"
+                } else {
+                    "UPDATE games SET black_token = $1, black_invite = NULL, updated_at = $2 \
+                     WHERE id = $3 AND black_invite = $4 AND black_token IS NULL"
+                };
+                let done = sqlx::query(sql).bind(token).bind(now).bind(id).bind(invite).execute(&self.pool).await?;
+                Ok(done.rows_affected() == 1)
+            }
+
+            async fn recent(&self, limit: i64) -> Result<Vec<GameRow>, StoreError> {
+                let rows =
+                    sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games ORDER BY created_at DESC, id LIMIT $1"))
+                        .bind(limit)
+                        .fetch_all(&self.pool)
+                        .await?;
+                rows.iter().map(|r| game_row(r)).collect::<Result<_, _>>().map_err(StoreError::from)
+            }
+
+            async fn active(&self) -> Result<Vec<String>, StoreError> {
+                let rows = sqlx::query("SELECT id FROM games WHERE status = 'active' ORDER BY created_at")
+                    .fetch_all(&self.pool)
+                    .await?;
+                rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>().map_err(StoreError::from)
+            }
+        }
+    };
+}
+
+sql_store!(SqliteStore, sqlx::SqlitePool, "Games in a SQLite file (the embedded default).");
+sql_store!(PgStore, sqlx::PgPool, "Games in PostgreSQL (shared by several server processes).");
+
+/// Opens the store a URL names: `sqlite://PATH` (the file is created when missing) or
+/// `postgres://...`; migrations run on open.
+pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
+    if url.starts_with("sqlite:") {
+        use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+        use std::str::FromStr;
+        let options = SqliteConnectOptions::from_str(url)?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .busy_timeout(std::time::Duration::from_secs(5))
+            .foreign_keys(true);
+        let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
+        Ok(std::sync::Arc::new(SqliteStore::new(pool).await?))
+    } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+        let pool = sqlx::postgres::PgPoolOptions::new().max_connections(8).connect(url).await?;
+        Ok(std::sync::Arc::new(PgStore::new(pool).await?))
+    } else {
+        Err(StoreError::Url(url.to_string()))
+    }
+}
