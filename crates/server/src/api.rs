@@ -371,7 +371,7 @@ async fn join_game(
         Color::White => (g.row.white_invite, g.row.white_token) = (None, Some(token_hash)),
         Color::Black => (g.row.black_invite, g.row.black_token) = (None, Some(token_hash)),
     }
-    g.publish("joined", json!({ "color": color.to_string() }));
+    announce(&app, &g, "joined", json!({ "color": color.to_string() })).await;
     Ok(Json(json!({ "token": token, "color": color.to_string() })))
 }
 
@@ -445,7 +445,7 @@ async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Re
         "ply": k, "uci": row.uci, "san": rules::san::to_san(&pos, mv), "event": row.event,
         "fen": live.game.position().fen(),
     });
-    live.publish("move", reply.clone());
+    announce(app, live, "move", reply.clone()).await;
     if let Some(o) = live.game.outcome() {
         let (result, reason) = outcome_text(o);
         finish(app, live, &result, &reason).await?;
@@ -453,12 +453,21 @@ async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Re
     Ok(reply)
 }
 
+/// Publishes an event to this process's streams and to the other processes sharing the store.
+async fn announce(app: &AppState, live: &LiveGame, kind: &str, data: Value) {
+    let text = live.publish(kind, data);
+    if let Err(e) = app.games.store().notify(&live.row.id, &text).await {
+        tracing::warn!("game {}: the event was not relayed: {e}", live.row.id);
+    }
+}
+
 async fn finish(app: &AppState, live: &mut LiveGame, result: &str, reason: &str) -> Result<(), ApiError> {
     app.games.store().finish(&live.row.id, result, reason, now_ms()).await?;
     live.row.status = "finished".into();
     live.row.result = Some(result.into());
     live.row.reason = Some(reason.into());
-    live.publish("end", json!({ "result": result, "reason": reason, "seed": live.row.seed }));
+    let end = json!({ "result": result, "reason": reason, "seed": live.row.seed });
+    announce(app, live, "end", end).await;
     Ok(())
 }
 

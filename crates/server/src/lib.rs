@@ -44,6 +44,9 @@ pub async fn app(database_url: &str, ai_workers: usize) -> Result<(axum::Router,
         games: Arc::new(live::Games::new(store.clone())),
         ai_slots: Arc::new(tokio::sync::Semaphore::new(ai_workers.max(1))),
     };
+    if let Some(rx) = store.listen().await? {
+        state.games.relay(rx);
+    }
     for id in store.active().await? {
         match state.games.get(&id).await {
             Ok(Some(g)) => api::schedule_ai(&state, &g).await,

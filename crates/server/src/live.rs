@@ -190,9 +190,40 @@ impl LiveGame {
         })
     }
 
-    /// Sends an event to the live stream (nobody listening is fine).
-    pub fn publish(&self, kind: &str, data: Value) {
-        let _ = self.events.send(json!({ "type": kind, "game": self.row.id, "data": data }).to_string());
+    /// Sends an event to this process's live stream (nobody listening is fine) and returns its
+    /// text, for the other processes.
+    pub fn publish(&self, kind: &str, data: Value) -> String {
+        let text = json!({ "type": kind, "game": self.row.id, "data": data }).to_string();
+        let _ = self.events.send(text.clone());
+        text
+    }
+
+    /// Brings the game up to date with its stored row and the moves stored after the ones it
+    /// has (played by another server process), re-deriving and checking their chance draws.
+    pub fn catch_up(&mut self, row: GameRow, moves: &[MoveRow]) -> Result<(), LoadError> {
+        let corrupt = |reason: String| LoadError::Corrupt { id: row.id.clone(), reason };
+        for m in moves {
+            let k = self.game.moves().len();
+            if m.ply != k as i64 {
+                return Err(corrupt(format!("ply {} where {k} was expected", m.ply)));
+            }
+            let mv =
+                rules::uci::parse_uci(self.game.position(), &m.uci).map_err(|e| corrupt(format!("ply {k}: {e}")))?;
+            let event = self
+                .game
+                .play_sampled(mv, &mut self.seed.ply_rng(k as u32))
+                .map_err(|e| corrupt(format!("ply {k}: {e}")))?;
+            if event_text(event) != m.event {
+                return Err(corrupt(format!(
+                    "ply {k}: stored outcome '{}' but the seed gives '{}'",
+                    m.event,
+                    event_text(event)
+                )));
+            }
+            self.times.push(m.created_at);
+        }
+        self.row = row;
+        Ok(())
     }
 
     /// The record in PGN with the seed commitment (and the seed once the game is over).
@@ -255,9 +286,38 @@ impl Games {
         g
     }
 
-    /// A game by id, replayed from the store if it is not in memory yet.
+    /// Reads back what other processes stored for a cached game.
+    async fn refresh(&self, g: &Arc<Mutex<LiveGame>>) -> Result<(), LoadError> {
+        let mut live = g.lock().await;
+        let id = live.row.id.clone();
+        let Some(row) = self.store.game(&id).await? else { return Ok(()) };
+        let moves = self.store.moves_from(&id, live.game.moves().len() as i64).await?;
+        live.catch_up(row, &moves)
+    }
+
+    /// Relays the events other processes announce to this process's streams, reading their
+    /// moves back first.
+    pub fn relay(self: &Arc<Self>, mut rx: tokio::sync::mpsc::Receiver<(String, String)>) {
+        let games = self.clone();
+        tokio::spawn(async move {
+            while let Some((id, event)) = rx.recv().await {
+                if let Some(g) = games.cached(&id) {
+                    if let Err(e) = games.refresh(&g).await {
+                        tracing::error!("game {id}: {e}");
+                    }
+                    let _ = g.lock().await.events.send(event);
+                }
+            }
+        });
+    }
+
+    /// A game by id, replayed from the store if it is not in memory yet (and, when the store is
+    /// shared with other processes, brought up to date with it).
     pub async fn get(&self, id: &str) -> Result<Option<Arc<Mutex<LiveGame>>>, LoadError> {
         if let Some(g) = self.cached(id) {
+            if self.store.shared() {
+                self.refresh(&g).await?;
+            }
             return Ok(Some(g));
         }
         let Some(row) = self.store.game(id).await? else { return Ok(None) };

@@ -91,8 +91,12 @@ pub trait Store: Send + Sync + 'static {
     async fn create_game(&self, g: &GameRow) -> Result<(), StoreError>;
     /// A game by id.
     async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError>;
+    /// A game's moves in order, from ply `from` on.
+    async fn moves_from(&self, id: &str, from: i64) -> Result<Vec<MoveRow>, StoreError>;
     /// A game's moves in order.
-    async fn moves(&self, id: &str) -> Result<Vec<MoveRow>, StoreError>;
+    async fn moves(&self, id: &str) -> Result<Vec<MoveRow>, StoreError> {
+        self.moves_from(id, 0).await
+    }
     /// Stores a move; [`StoreError::Duplicate`] if its ply is already there.
     async fn append_move(&self, id: &str, m: &MoveRow) -> Result<(), StoreError>;
     /// Marks a game finished.
@@ -104,6 +108,33 @@ pub trait Store: Send + Sync + 'static {
     async fn recent(&self, limit: i64) -> Result<Vec<GameRow>, StoreError>;
     /// The ids of unfinished games.
     async fn active(&self) -> Result<Vec<String>, StoreError>;
+    /// Whether other server processes share this store (their moves must be read back and
+    /// their events relayed).
+    fn shared(&self) -> bool {
+        false
+    }
+    /// Tells the other processes about an event of a game (PostgreSQL NOTIFY).
+    async fn notify(&self, _game: &str, _event: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+    /// The events other processes announce, as (game, event) (PostgreSQL LISTEN).
+    async fn listen(&self) -> Result<Option<tokio::sync::mpsc::Receiver<(String, String)>>, StoreError> {
+        Ok(None)
+    }
+}
+
+/// The PostgreSQL channel that carries events between server processes.
+pub const CHANNEL: &str = "fairylab_events";
+
+/// This process's id in relayed events, so it skips its own.
+pub fn process_tag() -> &'static str {
+    static TAG: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TAG.get_or_init(|| {
+        use rand::RngCore;
+        let mut b = [0u8; 8];
+        rand::rngs::OsRng.fill_bytes(&mut b);
+        hex::encode(b)
+    })
 }
 
 const GAME_COLUMNS: &str = "id, variant, options, start_fen, white_player, black_player, white_token, black_token, \
@@ -198,11 +229,14 @@ macro_rules! sql_store {
                 Ok(row.map(|r| game_row(&r)).transpose()?)
             }
 
-            async fn moves(&self, id: &str) -> Result<Vec<MoveRow>, StoreError> {
-                let rows = sqlx::query("SELECT ply, uci, event, created_at FROM moves WHERE game_id = $1 ORDER BY ply")
-                    .bind(id)
-                    .fetch_all(&self.pool)
-                    .await?;
+            async fn moves_from(&self, id: &str, from: i64) -> Result<Vec<MoveRow>, StoreError> {
+                let rows = sqlx::query(
+                    "SELECT ply, uci, event, created_at FROM moves WHERE game_id = $1 AND ply >= $2 ORDER BY ply",
+                )
+                .bind(id)
+                .bind(from)
+                .fetch_all(&self.pool)
+                .await?;
                 rows.iter()
                     .map(|r| {
                         Ok(MoveRow {
@@ -291,12 +325,80 @@ macro_rules! sql_store {
                     .await?;
                 rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>().map_err(StoreError::from)
             }
+
+            fn shared(&self) -> bool {
+                self.is_shared()
+            }
+
+            async fn notify(&self, game: &str, event: &str) -> Result<(), StoreError> {
+                self.notify_others(game, event).await
+            }
+
+            async fn listen(&self) -> Result<Option<tokio::sync::mpsc::Receiver<(String, String)>>, StoreError> {
+                self.listen_others().await
+            }
         }
     };
 }
 
 sql_store!(SqliteStore, sqlx::SqlitePool, "Games in a SQLite file (the embedded default).");
 sql_store!(PgStore, sqlx::PgPool, "Games in PostgreSQL (shared by several server processes).");
+
+/// What only one of the two databases does: SQLite serves one process, so nothing is relayed.
+impl SqliteStore {
+    fn is_shared(&self) -> bool {
+        false
+    }
+
+    async fn notify_others(&self, _game: &str, _event: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    async fn listen_others(&self) -> Result<Option<tokio::sync::mpsc::Receiver<(String, String)>>, StoreError> {
+        Ok(None)
+    }
+}
+
+/// PostgreSQL relays events between processes with NOTIFY and LISTEN on [`CHANNEL`].
+impl PgStore {
+    fn is_shared(&self) -> bool {
+        true
+    }
+
+    async fn notify_others(&self, game: &str, event: &str) -> Result<(), StoreError> {
+        let payload = serde_json::json!({ "from": process_tag(), "game": game, "event": event }).to_string();
+        sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(payload).execute(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn listen_others(&self) -> Result<Option<tokio::sync::mpsc::Receiver<(String, String)>>, StoreError> {
+        let mut listener = sqlx::postgres::PgListener::connect_with(&self.pool).await?;
+        listener.listen(CHANNEL).await?;
+        let (tx, rx) = tokio::sync::mpsc::channel(1024);
+        tokio::spawn(async move {
+            loop {
+                match listener.recv().await {
+                    Ok(n) => {
+                        let Ok(v) = serde_json::from_str::<serde_json::Value>(n.payload()) else { continue };
+                        if v["from"] == process_tag() {
+                            continue;
+                        }
+                        let (Some(game), Some(event)) = (v["game"].as_str(), v["event"].as_str()) else { continue };
+                        if tx.send((game.to_string(), event.to_string())).await.is_err() {
+                            return;
+                        }
+                    }
+                    // PgListener reconnects by itself; a failure is logged and retried.
+                    Err(e) => {
+                        tracing::warn!("LISTEN {CHANNEL}: {e}");
+                        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                    }
+                }
+            }
+        });
+        Ok(Some(rx))
+    }
+}
 
 /// Opens the store a URL names: `sqlite://PATH` (the file is created when missing) or
 /// `postgres://...`; migrations run on open.
