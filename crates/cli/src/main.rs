@@ -18,6 +18,7 @@ use std::time::Instant;
 
 mod analysis;
 mod duel;
+mod loadtest;
 mod matches;
 mod predictor;
 mod protocols;
@@ -72,6 +73,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Check a server game's record against its revealed seed: every roll and gift replayed.
     VerifyGame(serve::VerifyGameArgs),
+    /// Load a running play server: many concurrent games for a fixed time; moves/s and latency.
+    Loadtest(loadtest::LoadtestArgs),
 }
 
 /// Which variant to play: a built-in one or a variant file.
@@ -196,6 +199,7 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
         Command::Snowfall(a) => snowfall::run(&a, &mut out)?,
         Command::Predictor(a) => predictor::run(&a, &mut out)?,
         Command::VerifyGame(a) => serve::verify_game(&a, &mut out)?,
+        Command::Loadtest(a) => loadtest::loadtest(&a, &mut out)?,
         Command::Uci | Command::Xboard | Command::Match(_) | Command::Play(_) | Command::Serve(_) => {
             unreachable!("handled above")
         }

@@ -199,7 +199,12 @@ fn complete_games(url: &str) {
     let mut saw = (false, false);
     for v in variants {
         // A person against the AI.
-        let g = create(&s, json!({ "variant": v, "white": "me", "black": "ai", "movetime_ms": 10 }));
+        // SnowFall at 100 %: a gift event after every move, so the record has gifts.
+        let mut body = json!({ "variant": v, "white": "me", "black": "ai", "movetime_ms": 10 });
+        if v == "snowfall" {
+            body["snowfall"] = json!(100);
+        }
+        let g = create(&s, body);
         let id = g["id"].as_str().expect("id");
         let t = token(&g, "white");
         let end = play_out(&s, id, [t.as_deref(), None], &mut rng, 300);
@@ -217,7 +222,8 @@ fn complete_games(url: &str) {
         assert_eq!(status, 403, "an invitation works once");
         let (w, b) = (token(&g, "white"), joined["token"].as_str().map(str::to_string));
         play_out(&s, id, [w.as_deref(), b.as_deref()], &mut rng, 400);
-        check_record(&s, id, "serve-games");
+        let record = check_record(&s, id, "serve-games");
+        saw.1 |= v == "probabilistic" && record.contains("failed}");
     }
     assert!(saw.0 && saw.1, "a SnowFall game with gifts and a Probabilistic game with failed rolls: {saw:?}");
     // The AI against itself.

@@ -446,10 +446,13 @@ async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Re
         "fen": live.game.position().fen(),
     });
     announce(app, live, "move", reply.clone()).await;
+    let mut reply = reply;
     if let Some(o) = live.game.outcome() {
         let (result, reason) = outcome_text(o);
         finish(app, live, &result, &reason).await?;
+        reply["result"] = json!(result);
     }
+    reply["status"] = json!(live.row.status);
     Ok(reply)
 }
 

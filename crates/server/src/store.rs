@@ -25,6 +25,12 @@ pub enum StoreError {
         /// The ply.
         ply: i64,
     },
+    /// A batch of writes failed as a whole.
+    #[error("database: {0}")]
+    Batch(String),
+    /// The writer task is gone (the server is shutting down).
+    #[error("the database writer has stopped")]
+    WriterGone,
     /// The URL names no supported database.
     #[error("unsupported database URL '{0}': use sqlite://PATH or postgres://...")]
     Url(String),
@@ -169,31 +175,26 @@ where
     })
 }
 
-/// Whether a database error is a unique-key violation.
-fn is_duplicate(e: &sqlx::Error) -> bool {
-    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+/// A write waiting for the writer task.
+#[derive(Debug)]
+enum Write {
+    Game(Box<GameRow>),
+    Move { id: String, m: MoveRow },
+    Finish { id: String, result: String, reason: String, now: i64 },
+    Join { id: String, white: bool, invite: String, token: String, now: i64 },
 }
 
-/// Implements [`Store`] for a sqlx pool type: the same SQL for SQLite and PostgreSQL.
-macro_rules! sql_store {
-    ($name:ident, $pool:ty, $doc:literal) => {
-        #[doc = $doc]
-        #[derive(Debug, Clone)]
-        pub struct $name {
-            pool: $pool,
-        }
+/// A write and where its result goes (`true`: a row changed).
+type WriteJob = (Write, tokio::sync::oneshot::Sender<Result<bool, StoreError>>);
 
-        impl $name {
-            /// The store on `pool`, migrated.
-            pub async fn new(pool: $pool) -> Result<Self, StoreError> {
-                sqlx::migrate!("./migrations").run(&pool).await?;
-                Ok(Self { pool })
-            }
-        }
+/// The most writes one transaction takes.
+const BATCH: usize = 256;
 
-        #[async_trait]
-        impl Store for $name {
-            async fn create_game(&self, g: &GameRow) -> Result<(), StoreError> {
+/// Runs one write in a transaction or on a connection; `Ok(false)` when no row changed.
+macro_rules! run_write {
+    ($exec:expr, $w:expr) => {{
+        let done = match $w {
+            Write::Game(g) => {
                 sqlx::query(&format!(
                     "INSERT INTO games ({GAME_COLUMNS}) VALUES \
                      ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)"
@@ -216,9 +217,129 @@ macro_rules! sql_store {
                 .bind(&g.reason)
                 .bind(g.created_at)
                 .bind(g.updated_at)
-                .execute(&self.pool)
-                .await?;
-                Ok(())
+                .execute($exec)
+                .await
+            }
+            Write::Move { id, m } => {
+                sqlx::query(
+                    "INSERT INTO moves (game_id, ply, uci, event, created_at) VALUES ($1, $2, $3, $4, $5) \
+                     ON CONFLICT (game_id, ply) DO NOTHING",
+                )
+                .bind(id)
+                .bind(m.ply)
+                .bind(&m.uci)
+                .bind(&m.event)
+                .bind(m.created_at)
+                .execute($exec)
+                .await
+            }
+            Write::Finish { id, result, reason, now } => {
+                sqlx::query(
+                    "UPDATE games SET status = 'finished', result = $1, reason = $2, updated_at = $3 WHERE id = $4",
+                )
+                .bind(result)
+                .bind(reason)
+                .bind(now)
+                .bind(id)
+                .execute($exec)
+                .await
+            }
+            Write::Join { id, white, invite, token, now } => {
+                let sql = if *white {
+                    "UPDATE games SET white_token = $1, white_invite = NULL, updated_at = $2 \
+                     WHERE id = $3 AND white_invite = $4 AND white_token IS NULL"
+                } else {
+                    "UPDATE games SET black_token = $1, black_invite = NULL, updated_at = $2 \
+                     WHERE id = $3 AND black_invite = $4 AND black_token IS NULL"
+                };
+                sqlx::query(sql).bind(token).bind(now).bind(id).bind(invite).execute($exec).await
+            }
+        };
+        done.map(|d| d.rows_affected() == 1)
+    }};
+}
+
+/// The result a write's caller sees.
+fn write_result(w: &Write, changed: bool) -> Result<bool, StoreError> {
+    match w {
+        Write::Move { id, m } if !changed => Err(StoreError::Duplicate { game: id.clone(), ply: m.ply }),
+        _ => Ok(changed),
+    }
+}
+
+/// Runs the writer task for one pool: every transaction takes all the writes waiting (group
+/// commit), so a burst of moves from many games costs one disk sync, not one each, and SQLite's
+/// single writer is never contended. If a batch fails, its writes are retried one by one, so
+/// one bad write fails alone.
+macro_rules! spawn_writer {
+    ($pool:expr) => {{
+        let pool = $pool.clone();
+        let (tx, mut rx) = tokio::sync::mpsc::channel::<WriteJob>(4096);
+        tokio::spawn(async move {
+            let mut jobs: Vec<WriteJob> = Vec::with_capacity(BATCH);
+            while rx.recv_many(&mut jobs, BATCH).await > 0 {
+                let batch: Result<Vec<bool>, sqlx::Error> = async {
+                    let mut t = pool.begin().await?;
+                    let mut changed = Vec::with_capacity(jobs.len());
+                    for (w, _) in &jobs {
+                        changed.push(run_write!(&mut *t, w)?);
+                    }
+                    t.commit().await?;
+                    Ok(changed)
+                }
+                .await;
+                match batch {
+                    Ok(changed) => {
+                        for ((w, reply), c) in jobs.drain(..).zip(changed) {
+                            let _ = reply.send(write_result(&w, c));
+                        }
+                    }
+                    Err(_) => {
+                        for (w, reply) in jobs.drain(..) {
+                            let r = match run_write!(&pool, &w) {
+                                Ok(c) => write_result(&w, c),
+                                Err(e) => Err(StoreError::Batch(e.to_string())),
+                            };
+                            let _ = reply.send(r);
+                        }
+                    }
+                }
+            }
+        });
+        tx
+    }};
+}
+
+/// Implements [`Store`] for a sqlx pool type: the same SQL for SQLite and PostgreSQL.
+macro_rules! sql_store {
+    ($name:ident, $pool:ty, $doc:literal) => {
+        #[doc = $doc]
+        #[derive(Debug, Clone)]
+        pub struct $name {
+            pool: $pool,
+            writer: tokio::sync::mpsc::Sender<WriteJob>,
+        }
+
+        impl $name {
+            /// The store on `pool`, migrated, with its move writer running (needs a Tokio runtime).
+            pub async fn new(pool: $pool) -> Result<Self, StoreError> {
+                sqlx::migrate!("./migrations").run(&pool).await?;
+                let writer = spawn_writer!(pool);
+                Ok(Self { pool, writer })
+            }
+
+            /// Hands a write to the writer task and waits for its result.
+            async fn write(&self, w: Write) -> Result<bool, StoreError> {
+                let (tx, rx) = tokio::sync::oneshot::channel();
+                self.writer.send((w, tx)).await.map_err(|_| StoreError::WriterGone)?;
+                rx.await.map_err(|_| StoreError::WriterGone)?
+            }
+        }
+
+        #[async_trait]
+        impl Store for $name {
+            async fn create_game(&self, g: &GameRow) -> Result<(), StoreError> {
+                self.write(Write::Game(Box::new(g.clone()))).await.map(|_| ())
             }
 
             async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
@@ -251,44 +372,12 @@ macro_rules! sql_store {
             }
 
             async fn append_move(&self, id: &str, m: &MoveRow) -> Result<(), StoreError> {
-                let mut tx = self.pool.begin().await?;
-                let inserted =
-                    sqlx::query("INSERT INTO moves (game_id, ply, uci, event, created_at) VALUES ($1, $2, $3, $4, $5)")
-                        .bind(id)
-                        .bind(m.ply)
-                        .bind(&m.uci)
-                        .bind(&m.event)
-                        .bind(m.created_at)
-                        .execute(&mut *tx)
-                        .await;
-                match inserted {
-                    Err(e) if is_duplicate(&e) => {
-                        return Err(StoreError::Duplicate { game: id.to_string(), ply: m.ply })
-                    }
-                    r => {
-                        r?;
-                    }
-                }
-                sqlx::query("UPDATE games SET updated_at = $1 WHERE id = $2")
-                    .bind(m.created_at)
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await?;
-                tx.commit().await?;
-                Ok(())
+                self.write(Write::Move { id: id.to_string(), m: m.clone() }).await.map(|_| ())
             }
 
             async fn finish(&self, id: &str, result: &str, reason: &str, now: i64) -> Result<(), StoreError> {
-                sqlx::query(
-                    "UPDATE games SET status = 'finished', result = $1, reason = $2, updated_at = $3 WHERE id = $4",
-                )
-                .bind(result)
-                .bind(reason)
-                .bind(now)
-                .bind(id)
-                .execute(&self.pool)
-                .await?;
-                Ok(())
+                let w = Write::Finish { id: id.into(), result: result.into(), reason: reason.into(), now };
+                self.write(w).await.map(|_| ())
             }
 
             async fn join(
@@ -299,15 +388,8 @@ macro_rules! sql_store {
                 token: &str,
                 now: i64,
             ) -> Result<bool, StoreError> {
-                let sql = if white {
-                    "UPDATE games SET white_token = $1, white_invite = NULL, updated_at = $2 \
-                     WHERE id = $3 AND white_invite = $4 AND white_token IS NULL"
-                } else {
-                    "UPDATE games SET black_token = $1, black_invite = NULL, updated_at = $2 \
-                     WHERE id = $3 AND black_invite = $4 AND black_token IS NULL"
-                };
-                let done = sqlx::query(sql).bind(token).bind(now).bind(id).bind(invite).execute(&self.pool).await?;
-                Ok(done.rows_affected() == 1)
+                let w = Write::Join { id: id.into(), white, invite: invite.into(), token: token.into(), now };
+                self.write(w).await
             }
 
             async fn recent(&self, limit: i64) -> Result<Vec<GameRow>, StoreError> {
