@@ -443,7 +443,7 @@ async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Re
     live.times.push(now);
     let reply = json!({
         "ply": k, "uci": row.uci, "san": rules::san::to_san(&pos, mv), "event": row.event,
-        "fen": live.game.position().fen(),
+        "fen": live.game.position().fen(), "at": now,
     });
     announce(app, live, "move", reply.clone()).await;
     let mut reply = reply;

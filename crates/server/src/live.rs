@@ -286,26 +286,41 @@ impl Games {
         g
     }
 
-    /// Reads back what other processes stored for a cached game.
+    /// Reads back what other processes stored for a cached game: one query when nothing changed.
     async fn refresh(&self, g: &Arc<Mutex<LiveGame>>) -> Result<(), LoadError> {
         let mut live = g.lock().await;
         let id = live.row.id.clone();
-        let Some(row) = self.store.game(&id).await? else { return Ok(()) };
-        let moves = self.store.moves_from(&id, live.game.moves().len() as i64).await?;
+        let Some((row, n)) = self.store.game_with_count(&id).await? else { return Ok(()) };
+        let have = live.game.moves().len() as i64;
+        let moves = if n > have { self.store.moves_from(&id, have).await? } else { Vec::new() };
         live.catch_up(row, &moves)
     }
 
-    /// Relays the events other processes announce to this process's streams, reading their
-    /// moves back first.
+    /// Relays the events other processes announce to this process's streams.
     pub fn relay(self: &Arc<Self>, mut rx: tokio::sync::mpsc::Receiver<(String, String)>) {
         let games = self.clone();
         tokio::spawn(async move {
+            // The event goes to this process's watchers at once; the game itself is read back
+            // when a request needs it.
             while let Some((id, event)) = rx.recv().await {
                 if let Some(g) = games.cached(&id) {
-                    if let Err(e) = games.refresh(&g).await {
-                        tracing::error!("game {id}: {e}");
+                    let mut live = g.lock().await;
+                    // A move announced by another process is applied to this copy at once (its
+                    // chance draw checked against the seed), sparing the next request a read.
+                    let v: Value = serde_json::from_str(&event).unwrap_or(Value::Null);
+                    if v["type"] == "move" && v["data"]["ply"].as_u64() == Some(live.game.moves().len() as u64) {
+                        let m = MoveRow {
+                            ply: v["data"]["ply"].as_i64().unwrap_or(-1),
+                            uci: v["data"]["uci"].as_str().unwrap_or_default().to_string(),
+                            event: v["data"]["event"].as_str().unwrap_or_default().to_string(),
+                            created_at: v["data"]["at"].as_i64().unwrap_or_default(),
+                        };
+                        let row = live.row.clone();
+                        if let Err(e) = live.catch_up(row, &[m]) {
+                            tracing::warn!("game {id}: a relayed move did not apply ({e}); it is read back later");
+                        }
                     }
-                    let _ = g.lock().await.events.send(event);
+                    let _ = live.events.send(event);
                 }
             }
         });

@@ -97,6 +97,9 @@ pub trait Store: Send + Sync + 'static {
     async fn create_game(&self, g: &GameRow) -> Result<(), StoreError>;
     /// A game by id.
     async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError>;
+    /// A game by id with the number of its stored moves (one query: how a process sharing the
+    /// store checks that its copy is current).
+    async fn game_with_count(&self, id: &str) -> Result<Option<(GameRow, i64)>, StoreError>;
     /// A game's moves in order, from ply `from` on.
     async fn moves_from(&self, id: &str, from: i64) -> Result<Vec<MoveRow>, StoreError>;
     /// A game's moves in order.
@@ -179,9 +182,27 @@ where
 #[derive(Debug)]
 enum Write {
     Game(Box<GameRow>),
-    Move { id: String, m: MoveRow },
-    Finish { id: String, result: String, reason: String, now: i64 },
-    Join { id: String, white: bool, invite: String, token: String, now: i64 },
+    Move {
+        id: String,
+        m: MoveRow,
+    },
+    Finish {
+        id: String,
+        result: String,
+        reason: String,
+        now: i64,
+    },
+    Join {
+        id: String,
+        white: bool,
+        invite: String,
+        token: String,
+        now: i64,
+    },
+    /// PostgreSQL: `pg_notify` in the batch's transaction (delivered at its commit).
+    Notify {
+        payload: String,
+    },
 }
 
 /// A write and where its result goes (`true`: a row changed).
@@ -253,6 +274,9 @@ macro_rules! run_write {
                      WHERE id = $3 AND black_invite = $4 AND black_token IS NULL"
                 };
                 sqlx::query(sql).bind(token).bind(now).bind(id).bind(invite).execute($exec).await
+            }
+            Write::Notify { payload } => {
+                sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(payload).execute($exec).await
             }
         };
         done.map(|d| d.rows_affected() == 1)
@@ -340,6 +364,17 @@ macro_rules! sql_store {
         impl Store for $name {
             async fn create_game(&self, g: &GameRow) -> Result<(), StoreError> {
                 self.write(Write::Game(Box::new(g.clone()))).await.map(|_| ())
+            }
+
+            async fn game_with_count(&self, id: &str) -> Result<Option<(GameRow, i64)>, StoreError> {
+                let row = sqlx::query(&format!(
+                    "SELECT {GAME_COLUMNS}, (SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id) AS n \
+                     FROM games WHERE id = $1"
+                ))
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+                Ok(row.map(|r| Ok::<_, sqlx::Error>((game_row(&r)?, r.try_get::<i64, _>("n")?))).transpose()?)
             }
 
             async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
@@ -449,8 +484,7 @@ impl PgStore {
 
     async fn notify_others(&self, game: &str, event: &str) -> Result<(), StoreError> {
         let payload = serde_json::json!({ "from": process_tag(), "game": game, "event": event }).to_string();
-        sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(payload).execute(&self.pool).await?;
-        Ok(())
+        self.write(Write::Notify { payload }).await.map(|_| ())
     }
 
     async fn listen_others(&self) -> Result<Option<tokio::sync::mpsc::Receiver<(String, String)>>, StoreError> {
