@@ -495,3 +495,134 @@ fn two_processes_share_one_postgresql() {
         assert_eq!((first, second), (200, 409));
     }
 }
+
+/// A sealed order for a ply: (commitment, reveal line).
+fn seal(game: &str, ply: u32, side: rules::Color, orders: &str) -> (String, String) {
+    let (r, c) = rules::predictor::commit::Reveal::seal(game, ply, side, orders).expect("sealed");
+    (c.to_string(), r.to_line())
+}
+
+/// A random legal primary for `side` in the state's position.
+fn primary(st: &Value, side: rules::Color, rng: &mut Lcg) -> String {
+    let v = rules::variants::predictor::variant();
+    let pos = rules::Position::from_fen(v, st["fen"].as_str().expect("fen")).expect("fen");
+    let view = rules::predictor::side_view(&pos, side);
+    let legal: Vec<_> = view.legal_moves().iter().copied().filter(|m| m.kind() != rules::MoveKind::EnPassant).collect();
+    rules::uci::to_uci(&view, legal[rng.below(legal.len())])
+}
+
+#[test]
+fn a_predictor_game_by_commitments_and_reveals() {
+    for url in databases("serve-predictor") {
+        predictor_game(&url);
+    }
+}
+
+fn predictor_game(url: &str) {
+    use rules::Color::{Black, White};
+    let s = Server::start(url);
+    let g = create(&s, json!({ "variant": "predictor", "white": "me", "black": "invite" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let wt = token(&g, "white").expect("white");
+    let joined = s.ok("POST", &format!("/api/games/{id}/join"), None, Some(json!({ "code": g["black"]["invite"] })));
+    let bt = joined["token"].as_str().expect("black").to_string();
+    // White's team: the captain (rank 1) and a shareholder ranked below.
+    let m = s.ok("POST", &format!("/api/games/{id}/members"), Some(&wt), Some(json!({ "name": "bo", "rank": 2 })));
+    let bo = m["token"].as_str().expect("member token").to_string();
+    let (status, _) =
+        s.call("POST", &format!("/api/games/{id}/members"), Some(&bo), Some(json!({ "name": "cy", "rank": 3 })));
+    assert_eq!(status, 403, "only the captain adds members");
+    let commit = format!("/api/games/{id}/commit");
+    let reveal = format!("/api/games/{id}/reveal");
+    let mut rng = Lcg(9);
+    let mut plies = 0u32;
+    for ply in 1..=6u32 {
+        let st = state(&s, &id);
+        if st["status"] != "active" {
+            break;
+        }
+        let (wo, bo_orders, ko) =
+            (primary(&st, White, &mut rng), primary(&st, Black, &mut rng), primary(&st, White, &mut rng));
+        let (bo_c, bo_r) = seal(&id, ply, White, &ko);
+        let (w_c, w_r) = seal(&id, ply, White, &wo);
+        let (b_c, b_r) = seal(&id, ply, Black, &bo_orders);
+        // The shareholder commits first; the captain outranks him.
+        s.ok("POST", &commit, Some(&bo), Some(json!({ "ply": ply, "commitment": bo_c })));
+        let r = s.ok("POST", &commit, Some(&wt), Some(json!({ "ply": ply, "commitment": w_c })));
+        assert_eq!(r["closed"], false, "Black has not committed");
+        // A second commitment for the same ply, and a reveal before the ply closed: refused.
+        assert_eq!(s.call("POST", &commit, Some(&wt), Some(json!({ "ply": ply, "commitment": b_c }))).0, 409);
+        assert_eq!(s.call("POST", &reveal, Some(&wt), Some(json!({ "reveal": w_r }))).0, 409);
+        let r = s.ok("POST", &commit, Some(&bt), Some(json!({ "ply": ply, "commitment": b_c })));
+        assert_eq!(r["closed"], true);
+        // Spectators see the commitments, never an order.
+        let spectator = state(&s, &id).to_string();
+        assert!(spectator.contains(&w_c) && !spectator.contains(&w_r) && !spectator.contains("predictor-reveal"));
+        // Revealing someone else's orders, or as an outranked member: refused.
+        assert_eq!(s.call("POST", &reveal, Some(&bt), Some(json!({ "reveal": w_r }))).0, 400);
+        assert_eq!(s.call("POST", &reveal, Some(&bo), Some(json!({ "reveal": bo_r }))).0, 403);
+        let at = w_r.find("nonce=").expect("a nonce") + "nonce=".len();
+        let flipped = if &w_r[at..=at] == "a" { "b" } else { "a" };
+        let forged = format!("{}{flipped}{}", &w_r[..at], &w_r[at + 1..]);
+        assert!(s.call("POST", &reveal, Some(&wt), Some(json!({ "reveal": forged }))).0 >= 400);
+        let r = s.ok("POST", &reveal, Some(&wt), Some(json!({ "reveal": w_r })));
+        assert_eq!(r["resolved"], false);
+        assert!(
+            !state(&s, &id).to_string().contains("predictor-reveal"),
+            "a reveal stays private until the ply resolves"
+        );
+        let r = s.ok("POST", &reveal, Some(&bt), Some(json!({ "reveal": b_r })));
+        assert_eq!(r["resolved"], true);
+        assert!(r["ply_line"].as_str().expect("line").starts_with(&format!("{ply}. {wo} | {bo_orders}")));
+        plies += 1;
+    }
+    // The record reads back with every seal checked.
+    let text =
+        ureq::get(&s.url(&format!("/api/games/{id}/record"))).call().expect("record").into_string().expect("text");
+    let rec = rules::predictor::record::read(&text).expect("the record reads back");
+    assert_eq!(rec.game.plies().len() as u32, plies);
+    assert!(rec.game.plies().iter().all(|p| p.seals.is_some()));
+    // Mid-ply restart: commitments kept.
+    let st = state(&s, &id);
+    if st["status"] == "active" {
+        let ply = st["ply"].as_u64().expect("ply") as u32;
+        let (w_c, w_r) = seal(&id, ply, White, &primary(&st, White, &mut rng));
+        let (b_c, b_r) = seal(&id, ply, Black, &primary(&st, Black, &mut rng));
+        s.ok("POST", &commit, Some(&wt), Some(json!({ "ply": ply, "commitment": w_c })));
+        s.ok("POST", &commit, Some(&bt), Some(json!({ "ply": ply, "commitment": b_c })));
+        s.kill();
+        let s = Server::start(url);
+        let after = state(&s, &id);
+        assert_eq!(after["closed"], true);
+        assert_eq!(after["plies"], st["plies"]);
+        s.ok("POST", &reveal, Some(&wt), Some(json!({ "reveal": w_r })));
+        let r = s.ok("POST", &reveal, Some(&bt), Some(json!({ "reveal": b_r })));
+        assert_eq!(r["resolved"], true);
+    }
+}
+
+#[test]
+fn a_predictor_side_without_a_commitment_loses_on_time() {
+    let db = temp_path("serve-deadline", "games.sqlite3");
+    let s = Server::start(&format!("sqlite://{}", db.display()));
+    let g = create(&s, json!({ "variant": "predictor", "white": "me", "black": "me", "ply_seconds": 1 }));
+    let id = g["id"].as_str().expect("id");
+    let (c, _) = seal(id, 1, rules::Color::White, "e2e4");
+    s.ok(
+        "POST",
+        &format!("/api/games/{id}/commit"),
+        token(&g, "white").as_deref(),
+        Some(json!({ "ply": 1, "commitment": c })),
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let st = state(&s, id);
+        if st["status"] == "finished" {
+            assert_eq!(st["result"], "1-0");
+            assert_eq!(st["reason"], "time forfeit");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the deadline did not end the game");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

@@ -4,7 +4,7 @@
 
 use crate::live::{event_text, outcome_text, variant_of, Games, LiveGame, Player};
 use crate::seed::GameSeed;
-use crate::store::{GameRow, MoveRow, StoreError};
+use crate::store::{GameRow, MoveRow, PredictorKind, PredictorRow, StoreError};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Path, State};
@@ -13,6 +13,8 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use rand::RngCore;
+use rules::predictor::commit::Reveal;
+use rules::predictor::referee::RefereeError;
 use rules::{Color, Position};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -93,9 +95,7 @@ fn clip(s: &str) -> String {
     s.chars().take(64).collect()
 }
 
-fn now_ms() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
-}
+use crate::live::now_ms;
 
 fn random_hex(bytes: usize) -> String {
     let mut b = vec![0u8; bytes];
@@ -118,6 +118,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/join", post(join_game))
         .route("/api/games/{id}/moves", post(make_move))
         .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/members", post(add_member))
+        .route("/api/games/{id}/commit", post(commit_orders))
+        .route("/api/games/{id}/reveal", post(reveal_orders))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/ws", get(stream))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint (see /api)") })
@@ -132,7 +135,7 @@ async fn api_doc() -> impl IntoResponse {
 async fn list_variants() -> Json<Value> {
     let list: Vec<Value> = rules::variants::all()
         .iter()
-        .map(|v| json!({ "name": v.name, "summary": v.summary, "served": !v.simultaneous }))
+        .map(|v| json!({ "name": v.name, "summary": v.summary, "served": true }))
         .collect();
     Json(json!({ "variants": list }))
 }
@@ -183,6 +186,8 @@ struct CreateGame {
     fen: Option<String>,
     snowfall: Option<u8>,
     movetime_ms: Option<u64>,
+    /// Predictor chess: the commitment deadline of each ply, in seconds.
+    ply_seconds: Option<u64>,
 }
 
 async fn create_game(
@@ -200,11 +205,18 @@ async fn create_game(
             rules::variants::all().iter().filter(|v| !v.simultaneous).map(|v| v.name.as_str()).collect();
         ApiError::bad(format!("unknown variant '{}' (known: {})", clip(&c.variant), known.join(", ")))
     })?;
+    if c.ply_seconds.is_some() && !base.simultaneous {
+        return Err(ApiError::bad(format!("{} has no ply_seconds option (Predictor chess only)", base.name)));
+    }
     if base.simultaneous {
-        return Err(ApiError::bad(format!(
-            "{} games are not served yet (its simultaneous plies need the commit–reveal endpoints)",
-            base.name
-        )));
+        for who in [&c.white, &c.black] {
+            if who.starts_with("ai") {
+                return Err(ApiError::bad(format!(
+                    "{}: the Predictor chess AI is not served yet (use me or invite)",
+                    base.name
+                )));
+            }
+        }
     }
     let seed = GameSeed::random();
     let mut setup = seed.setup_rng();
@@ -244,6 +256,12 @@ async fn create_game(
     }
     let mut seats = Vec::new();
     let mut reply = json!({});
+    if let Some(n) = c.ply_seconds {
+        if !(1..=86_400).contains(&n) {
+            return Err(ApiError::bad(format!("ply_seconds {n} is outside 1 to 86400")));
+        }
+        options["ply_seconds"] = json!(n);
+    }
     for (color, who) in [(Color::White, &c.white), (Color::Black, &c.black)] {
         let (player, token, invite) = match who.as_str() {
             "me" => (Player::Human, Some(random_hex(32)), None),
@@ -284,12 +302,23 @@ async fn create_game(
         updated_at: now,
     };
     app.games.store().create_game(&row).await?;
-    let live = LiveGame::replay(row, &[])?;
+    let live = if v.simultaneous {
+        // The seated creators are their sides' captains, rank 1.
+        for (color, (_, token, _)) in Color::ALL.into_iter().zip(&seats) {
+            if let Some(t) = token {
+                add_captain(&app, &row.id, color, &sha256_hex(t), now).await?;
+            }
+        }
+        LiveGame::replay_predictor(row, app.games.store().as_ref()).await?
+    } else {
+        LiveGame::replay(row, &[])?
+    };
     reply["id"] = json!(id);
     reply["seed_hash"] = json!(live.row.seed_hash);
     reply["state"] = live.state();
     let g = app.games.insert(live);
     schedule_ai(&app, &g).await;
+    schedule_deadline(&app, &g).await;
     Ok((StatusCode::CREATED, Json(reply)))
 }
 
@@ -367,6 +396,13 @@ async fn join_game(
     if !app.games.store().join(&id, color == Color::White, &h, &token_hash, now_ms()).await? {
         return Err(ApiError::forbidden("the invitation was already used"));
     }
+    if g.predictor.is_some() {
+        add_captain(&app, &id, color, &token_hash, now_ms()).await?;
+        if let Some(t) = g.predictor.as_mut() {
+            let captain = crate::predictor::Member { name: color.to_string(), rank: 1, token: token_hash.clone() };
+            t.add_member(color, captain).map_err(|e| ApiError::conflict(e.to_string()))?;
+        }
+    }
     match color {
         Color::White => (g.row.white_invite, g.row.white_token) = (None, Some(token_hash)),
         Color::Black => (g.row.black_invite, g.row.black_token) = (None, Some(token_hash)),
@@ -396,6 +432,11 @@ async fn make_move(
     let g = game(&app, &id).await?;
     let reply = {
         let mut live = g.lock().await;
+        if live.predictor.is_some() {
+            return Err(ApiError::bad(
+                "Predictor chess is played by commitments and reveals (POST .../commit, .../reveal)",
+            ));
+        }
         let color = side_of(&live, &token)?;
         let Some(turn) = live.to_move() else {
             return Err(ApiError::conflict(format!(
@@ -595,4 +636,261 @@ async fn forward(mut socket: WebSocket, state: Value, mut rx: tokio::sync::broad
             },
         }
     }
+}
+
+/// Stores a side's captain (the seat's holder: named after the side, rank 1).
+async fn add_captain(app: &AppState, id: &str, color: Color, token_hash: &str, now: i64) -> Result<(), ApiError> {
+    let row = PredictorRow {
+        ply: 0,
+        side: color.to_string(),
+        member: color.to_string(),
+        rank: 1,
+        text: token_hash.to_string(),
+        created_at: now,
+    };
+    app.games.store().add_predictor(id, PredictorKind::Member, &row).await?;
+    Ok(())
+}
+
+/// The Predictor table of a game, or a refusal for other variants.
+fn table(live: &mut LiveGame) -> Result<&mut crate::predictor::Table, ApiError> {
+    live.predictor.as_deref_mut().ok_or_else(|| ApiError::bad("this is not a Predictor chess game"))
+}
+
+/// The member holding a token.
+fn member_of(live: &LiveGame, token: &str) -> Result<(Color, String), ApiError> {
+    let h = sha256_hex(token);
+    live.predictor
+        .as_ref()
+        .and_then(|t| t.member_of(&h))
+        .ok_or_else(|| ApiError::forbidden("the token is not valid for this game"))
+}
+
+fn referee_error(e: RefereeError) -> ApiError {
+    match e {
+        RefereeError::UnknownMember { .. } | RefereeError::NotChosen { .. } => ApiError::forbidden(e.to_string()),
+        RefereeError::WrongReveal { .. } | RefereeError::Commit(_) | RefereeError::Orders(_) => {
+            ApiError::bad(e.to_string())
+        }
+        _ => ApiError::conflict(e.to_string()),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewMember {
+    name: String,
+    rank: i64,
+}
+
+/// `POST /api/games/{id}/members`: a captain adds a ranked member to the side.
+async fn add_member(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<NewMember>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let token = bearer(&headers)?;
+    let Json(m) = body?;
+    let g = game(&app, &id).await?;
+    let mut live = g.lock().await;
+    let (side, who) = member_of(&live, &token)?;
+    if who != side.to_string() {
+        return Err(ApiError::forbidden("only the side's captain adds members"));
+    }
+    let name_ok = (1..=32).contains(&m.name.len())
+        && m.name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+    if !name_ok {
+        return Err(ApiError::bad("a member's name is 1 to 32 letters, digits, '_', '-' or '.'"));
+    }
+    if !(1..=1_000_000).contains(&m.rank) {
+        return Err(ApiError::bad("a rank is a whole number from 1 (the highest) to 1000000"));
+    }
+    if live.row.status != "active" {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    let t = table(&mut live)?;
+    if t.members[side.index()].iter().any(|x| x.name == m.name) {
+        return Err(ApiError::conflict(format!("{side} already has a member named {}", m.name)));
+    }
+    let member_token = random_hex(32);
+    let row = PredictorRow {
+        ply: 0,
+        side: side.to_string(),
+        member: m.name.clone(),
+        rank: m.rank,
+        text: sha256_hex(&member_token),
+        created_at: now_ms(),
+    };
+    let mut next = t.clone();
+    next.add_member(side, crate::predictor::Member { name: m.name.clone(), rank: m.rank, token: row.text.clone() })
+        .map_err(referee_error)?;
+    app.games.store().add_predictor(&id, PredictorKind::Member, &row).await?;
+    *t = next;
+    announce(&app, &live, "member", json!({ "side": side.to_string(), "name": m.name, "rank": m.rank })).await;
+    Ok(Json(json!({ "token": member_token, "side": side.to_string(), "name": m.name, "rank": m.rank })))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CommitRequest {
+    ply: u32,
+    commitment: String,
+}
+
+/// `POST /api/games/{id}/commit`: a member's commitment for the current ply.
+async fn commit_orders(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<CommitRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let token = bearer(&headers)?;
+    let Json(req) = body?;
+    let g = game(&app, &id).await?;
+    let mut live = g.lock().await;
+    let (side, member) = member_of(&live, &token)?;
+    if live.row.status != "active" {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    let commitment: rules::predictor::commit::Commitment =
+        req.commitment.parse().map_err(|e: rules::predictor::commit::CommitError| ApiError::bad(e.to_string()))?;
+    let t = table(&mut live)?;
+    let ply = t.game.next_ply();
+    if req.ply != ply {
+        return Err(ApiError::conflict(format!("ply {} is not the current ply {ply}", req.ply)));
+    }
+    let mut next = t.clone();
+    next.desk.commit(side, &member, commitment).map_err(referee_error)?;
+    let row = PredictorRow {
+        ply: i64::from(ply),
+        side: side.to_string(),
+        member: member.clone(),
+        rank: 0,
+        text: commitment.to_string(),
+        created_at: now_ms(),
+    };
+    app.games.store().add_predictor(&id, PredictorKind::Commit, &row).await.map_err(|e| match e {
+        StoreError::Duplicate { .. } => {
+            ApiError::conflict(format!("{member} ({side}) already committed for ply {ply}"))
+        }
+        e => e.into(),
+    })?;
+    *t = next;
+    let closed = if t.both_ready() { t.close().ok() } else { None };
+    let data = json!({ "ply": ply, "side": side.to_string(), "member": member, "commitment": commitment.to_string() });
+    announce(&app, &live, "committed", data).await;
+    if let Some(chosen) = &closed {
+        announce(&app, &live, "closed", json!({ "ply": ply, "white": chosen[0], "black": chosen[1] })).await;
+    }
+    Ok(Json(json!({ "ply": ply, "side": side.to_string(), "member": member, "closed": closed.is_some() })))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RevealRequest {
+    reveal: String,
+}
+
+/// `POST /api/games/{id}/reveal`: the chosen member's reveal; the ply resolves once both are in.
+async fn reveal_orders(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<RevealRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let token = bearer(&headers)?;
+    let Json(req) = body?;
+    if req.reveal.len() > 1024 {
+        return Err(ApiError::bad("the reveal is too long"));
+    }
+    let g = game(&app, &id).await?;
+    let mut live = g.lock().await;
+    let (side, member) = member_of(&live, &token)?;
+    if live.row.status != "active" {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    let reveal = Reveal::parse(&req.reveal).map_err(|e| ApiError::bad(e.to_string()))?;
+    let now = now_ms();
+    let t = table(&mut live)?;
+    let ply = t.game.next_ply();
+    let mut next = t.clone();
+    match next.desk.reveal(side, &member, &reveal) {
+        Ok(_) => {}
+        Err(RefereeError::Orders(e)) => {
+            // The committed orders are illegal: they can never be revealed validly.
+            let result = if side == Color::White { "0-1" } else { "1-0" };
+            finish(&app, &mut live, result, "forfeit").await?;
+            return Err(ApiError::bad(format!(
+                "{side}'s committed orders are invalid ({e}): {side} forfeits the game"
+            )));
+        }
+        Err(e) => return Err(referee_error(e)),
+    }
+    let row = PredictorRow {
+        ply: i64::from(ply),
+        side: side.to_string(),
+        member: member.clone(),
+        rank: 0,
+        text: reveal.to_line(),
+        created_at: now,
+    };
+    app.games.store().add_predictor(&id, PredictorKind::Reveal, &row).await?;
+    let both = Color::ALL.into_iter().all(|c| next.desk.revealed(c).is_some());
+    let mut reply = json!({ "ply": ply, "side": side.to_string(), "accepted": true, "resolved": both });
+    if both {
+        let line = next.resolve(now).map_err(referee_error)?;
+        let fen = next.game.position().fen();
+        let outcome = next.game.outcome();
+        *t = next;
+        reply["ply_line"] = json!(line);
+        reply["fen"] = json!(fen);
+        announce(&app, &live, "ply", json!({ "ply": ply, "line": line, "fen": fen })).await;
+        if let Some(o) = outcome {
+            let (result, reason) = outcome_text(o);
+            finish(&app, &mut live, &result, &reason).await?;
+            reply["result"] = json!(result);
+        }
+        drop(live);
+        schedule_deadline(&app, &g).await;
+    } else {
+        *t = next;
+    }
+    Ok(Json(reply))
+}
+
+/// Closes a Predictor ply at its deadline (a side without a commitment loses on time).
+pub async fn schedule_deadline(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
+    let (deadline, ply) = {
+        let live = g.lock().await;
+        match live.predictor.as_ref() {
+            Some(t) if live.row.status == "active" && t.chosen.is_none() => match t.deadline() {
+                Some(d) => (d, t.game.next_ply()),
+                None => return,
+            },
+            _ => return,
+        }
+    };
+    let (app, g) = (app.clone(), g.clone());
+    tokio::spawn(async move {
+        let wait = (deadline - now_ms()).max(0) as u64;
+        tokio::time::sleep(Duration::from_millis(wait)).await;
+        let mut live = g.lock().await;
+        let active = live.row.status == "active";
+        let Some(t) = live.predictor.as_deref_mut() else { return };
+        if t.game.next_ply() != ply || t.chosen.is_some() || !active {
+            return;
+        }
+        match t.close() {
+            Ok(chosen) => {
+                announce(&app, &live, "closed", json!({ "ply": ply, "white": chosen[0], "black": chosen[1] })).await;
+            }
+            Err(o) => {
+                let (result, _) = outcome_text(o);
+                if let Err(e) = finish(&app, &mut live, &result, "time forfeit").await {
+                    tracing::error!("game {}: the time loss was not stored: {}", live.row.id, e.message);
+                }
+            }
+        }
+    });
 }

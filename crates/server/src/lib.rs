@@ -7,6 +7,7 @@
 pub mod ai;
 pub mod api;
 pub mod live;
+pub mod predictor;
 pub mod seed;
 pub mod store;
 
@@ -49,7 +50,10 @@ pub async fn app(database_url: &str, ai_workers: usize) -> Result<(axum::Router,
     }
     for id in store.active().await? {
         match state.games.get(&id).await {
-            Ok(Some(g)) => api::schedule_ai(&state, &g).await,
+            Ok(Some(g)) => {
+                api::schedule_ai(&state, &g).await;
+                api::schedule_deadline(&state, &g).await;
+            }
             Ok(None) => {}
             Err(e) => tracing::error!("game {id} was not resumed: {e}"),
         }

@@ -109,6 +109,8 @@ pub struct LiveGame {
     pub events: broadcast::Sender<String>,
     /// An AI search is running for this game.
     pub thinking: bool,
+    /// Predictor chess: the table (the sequential `game` then stays at its start).
+    pub predictor: Option<Box<crate::predictor::Table>>,
 }
 
 impl LiveGame {
@@ -139,12 +141,36 @@ impl LiveGame {
         }
         let (events, _) = broadcast::channel(256);
         let times = moves.iter().map(|m| m.created_at).collect();
-        Ok(LiveGame { row, game, players, seed, times, events, thinking: false })
+        Ok(LiveGame { row, game, players, seed, times, events, thinking: false, predictor: None })
     }
 
-    /// The side to move, if the game goes on.
+    /// Rebuilds a Predictor chess game from its row and its members, commitments and reveals.
+    pub async fn replay_predictor(row: GameRow, store: &dyn Store) -> Result<LiveGame, LoadError> {
+        use crate::store::PredictorKind;
+        let id = row.id.clone();
+        let members = store.predictor_rows(&id, PredictorKind::Member).await?;
+        let commits = store.predictor_rows(&id, PredictorKind::Commit).await?;
+        let reveals = store.predictor_rows(&id, PredictorKind::Reveal).await?;
+        let mut live = LiveGame::replay(row, &[])?;
+        let options: Value = serde_json::from_str(&live.row.options).unwrap_or(Value::Null);
+        let table = crate::predictor::Table::load(
+            &id,
+            live.game.start().clone(),
+            options["ply_seconds"].as_i64(),
+            live.row.created_at,
+            now_ms(),
+            &members,
+            &commits,
+            &reveals,
+        )
+        .map_err(|reason| LoadError::Corrupt { id: id.clone(), reason })?;
+        live.predictor = Some(Box::new(table));
+        Ok(live)
+    }
+
+    /// The side to move, if the game goes on (never in Predictor chess, where both order).
     pub fn to_move(&self) -> Option<Color> {
-        (self.row.status == "active").then(|| self.game.position().turn())
+        (self.row.status == "active" && self.predictor.is_none()).then(|| self.game.position().turn())
     }
 
     /// Whether the side to move is played by the AI.
@@ -157,6 +183,26 @@ impl LiveGame {
 
     /// The game's public state (the seed only once the game is over).
     pub fn state(&self) -> Value {
+        if let Some(t) = &self.predictor {
+            let mut v = json!({
+                "id": self.row.id,
+                "variant": self.row.variant,
+                "options": serde_json::from_str::<Value>(&self.row.options).unwrap_or(Value::Null),
+                "start_fen": self.row.start_fen,
+                "fen": t.game.position().fen(),
+                "white": self.row.white_player,
+                "black": self.row.black_player,
+                "status": self.row.status,
+                "result": self.row.result,
+                "reason": self.row.reason,
+                "seed_hash": self.row.seed_hash,
+                "seed": (self.row.status == "finished").then(|| self.row.seed.clone()),
+            });
+            if let (Value::Object(a), Value::Object(b)) = (&mut v, t.state()) {
+                a.extend(b);
+            }
+            return v;
+        }
         let pos = self.game.position();
         let mut moves = Vec::new();
         let mut p = self.game.start().clone();
@@ -245,8 +291,16 @@ impl LiveGame {
                 tags.push(("Termination".to_string(), reason.clone()));
             }
         }
+        if let Some(t) = &self.predictor {
+            return t.record(&tags);
+        }
         rules::record::write_pgn(&self.game, &tags)
     }
+}
+
+/// Unix milliseconds now.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
 /// The result text and reason of an outcome.
@@ -289,6 +343,14 @@ impl Games {
     /// Reads back what other processes stored for a cached game: one query when nothing changed.
     async fn refresh(&self, g: &Arc<Mutex<LiveGame>>) -> Result<(), LoadError> {
         let mut live = g.lock().await;
+        if live.predictor.is_some() {
+            // A Predictor game is read back whole (its plies are few and slow).
+            let Some(row) = self.store.game(&live.row.id).await? else { return Ok(()) };
+            let fresh = LiveGame::replay_predictor(row, self.store.as_ref()).await?;
+            live.row = fresh.row;
+            live.predictor = fresh.predictor;
+            return Ok(());
+        }
         let id = live.row.id.clone();
         let Some((row, n)) = self.store.game_with_count(&id).await? else { return Ok(()) };
         let have = live.game.moves().len() as i64;
@@ -336,8 +398,12 @@ impl Games {
             return Ok(Some(g));
         }
         let Some(row) = self.store.game(id).await? else { return Ok(None) };
-        let moves = self.store.moves(id).await?;
-        let g = LiveGame::replay(row, &moves)?;
+        let g = if rules::variants::by_name(&row.variant).is_some_and(|v| v.simultaneous) {
+            LiveGame::replay_predictor(row, self.store.as_ref()).await?
+        } else {
+            let moves = self.store.moves(id).await?;
+            LiveGame::replay(row, &moves)?
+        };
         // Another request may have loaded it meanwhile: keep the first.
         let mut live = self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         Ok(Some(live.entry(id.to_string()).or_insert_with(|| Arc::new(Mutex::new(g))).clone()))

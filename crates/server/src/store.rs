@@ -90,6 +90,35 @@ pub struct MoveRow {
     pub created_at: i64,
 }
 
+/// A Predictor chess team member, a commitment or a reveal (the `kind` says which): one row of
+/// the `predictor_*` tables.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PredictorRow {
+    /// The ply (commitments and reveals; 0 for members).
+    pub ply: i64,
+    /// `white` or `black`.
+    pub side: String,
+    /// The member's name.
+    pub member: String,
+    /// Members: the rank; otherwise 0.
+    pub rank: i64,
+    /// Members: SHA-256 of the token; commitments: the commitment; reveals: the reveal line.
+    pub text: String,
+    /// Unix milliseconds.
+    pub created_at: i64,
+}
+
+/// Which `predictor_*` table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PredictorKind {
+    /// `predictor_members`.
+    Member,
+    /// `predictor_commits`.
+    Commit,
+    /// `predictor_reveals`.
+    Reveal,
+}
+
 /// Where games live.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
@@ -113,6 +142,11 @@ pub trait Store: Send + Sync + 'static {
     /// Gives a seat's token to whoever presents its invitation (hashed); false if the invitation
     /// is not (or no longer) valid.
     async fn join(&self, id: &str, white: bool, invite: &str, token: &str, now: i64) -> Result<bool, StoreError>;
+    /// Stores a Predictor member, commitment or reveal; [`StoreError::Duplicate`] if its key is
+    /// taken (a member's name, a member's commitment for the ply, a side's reveal for the ply).
+    async fn add_predictor(&self, id: &str, kind: PredictorKind, row: &PredictorRow) -> Result<(), StoreError>;
+    /// A game's Predictor rows of one kind, in order (members by joining, the rest by ply).
+    async fn predictor_rows(&self, id: &str, kind: PredictorKind) -> Result<Vec<PredictorRow>, StoreError>;
     /// The most recent games, newest first.
     async fn recent(&self, limit: i64) -> Result<Vec<GameRow>, StoreError>;
     /// The ids of unfinished games.
@@ -203,6 +237,47 @@ enum Write {
     Notify {
         payload: String,
     },
+    Predictor {
+        id: String,
+        kind: PredictorKind,
+        row: PredictorRow,
+    },
+}
+
+/// The INSERT of a Predictor row (a taken key inserts nothing).
+fn predictor_insert(kind: PredictorKind) -> &'static str {
+    match kind {
+        PredictorKind::Member => {
+            "INSERT INTO predictor_members (game_id, side, name, rank, token, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING"
+        }
+        PredictorKind::Commit => {
+            "INSERT INTO predictor_commits (game_id, ply, side, member, commitment, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING"
+        }
+        PredictorKind::Reveal => {
+            "INSERT INTO predictor_reveals (game_id, ply, side, member, reveal, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING"
+        }
+    }
+}
+
+/// The SELECT of a Predictor row kind, in [`PredictorRow`]'s columns.
+fn predictor_select(kind: PredictorKind) -> &'static str {
+    match kind {
+        PredictorKind::Member => {
+            "SELECT CAST(0 AS BIGINT) AS ply, side, name AS member, rank, token AS text, created_at \
+             FROM predictor_members WHERE game_id = $1 ORDER BY created_at, name"
+        }
+        PredictorKind::Commit => {
+            "SELECT ply, side, member, CAST(0 AS BIGINT) AS rank, commitment AS text, created_at \
+             FROM predictor_commits WHERE game_id = $1 ORDER BY ply, created_at, member"
+        }
+        PredictorKind::Reveal => {
+            "SELECT ply, side, member, CAST(0 AS BIGINT) AS rank, reveal AS text, created_at \
+             FROM predictor_reveals WHERE game_id = $1 ORDER BY ply, side"
+        }
+    }
 }
 
 /// A write and where its result goes (`true`: a row changed).
@@ -278,6 +353,28 @@ macro_rules! run_write {
             Write::Notify { payload } => {
                 sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(payload).execute($exec).await
             }
+            Write::Predictor { id, kind: PredictorKind::Member, row } => {
+                sqlx::query(predictor_insert(PredictorKind::Member))
+                    .bind(id)
+                    .bind(&row.side)
+                    .bind(&row.member)
+                    .bind(row.rank)
+                    .bind(&row.text)
+                    .bind(row.created_at)
+                    .execute($exec)
+                    .await
+            }
+            Write::Predictor { id, kind, row } => {
+                sqlx::query(predictor_insert(*kind))
+                    .bind(id)
+                    .bind(row.ply)
+                    .bind(&row.side)
+                    .bind(&row.member)
+                    .bind(&row.text)
+                    .bind(row.created_at)
+                    .execute($exec)
+                    .await
+            }
         };
         done.map(|d| d.rows_affected() == 1)
     }};
@@ -287,6 +384,7 @@ macro_rules! run_write {
 fn write_result(w: &Write, changed: bool) -> Result<bool, StoreError> {
     match w {
         Write::Move { id, m } if !changed => Err(StoreError::Duplicate { game: id.clone(), ply: m.ply }),
+        Write::Predictor { id, row, .. } if !changed => Err(StoreError::Duplicate { game: id.clone(), ply: row.ply }),
         _ => Ok(changed),
     }
 }
@@ -425,6 +523,27 @@ macro_rules! sql_store {
             ) -> Result<bool, StoreError> {
                 let w = Write::Join { id: id.into(), white, invite: invite.into(), token: token.into(), now };
                 self.write(w).await
+            }
+
+            async fn add_predictor(&self, id: &str, kind: PredictorKind, row: &PredictorRow) -> Result<(), StoreError> {
+                self.write(Write::Predictor { id: id.into(), kind, row: row.clone() }).await.map(|_| ())
+            }
+
+            async fn predictor_rows(&self, id: &str, kind: PredictorKind) -> Result<Vec<PredictorRow>, StoreError> {
+                let rows = sqlx::query(predictor_select(kind)).bind(id).fetch_all(&self.pool).await?;
+                rows.iter()
+                    .map(|r| {
+                        Ok(PredictorRow {
+                            ply: r.try_get::<i64, _>("ply")?,
+                            side: r.try_get("side")?,
+                            member: r.try_get("member")?,
+                            rank: r.try_get::<i64, _>("rank")?,
+                            text: r.try_get("text")?,
+                            created_at: r.try_get("created_at")?,
+                        })
+                    })
+                    .collect::<Result<_, sqlx::Error>>()
+                    .map_err(StoreError::from)
             }
 
             async fn recent(&self, limit: i64) -> Result<Vec<GameRow>, StoreError> {

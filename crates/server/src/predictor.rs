@@ -1,0 +1,271 @@
+//! Predictor chess games on the server: ranked teams, one commitment per member and ply, the
+//! ply's closing (both sides ready, or the deadline), reveals checked against commitments, and
+//! each ply resolved once both chosen members revealed; rebuilt from the stored rows on load.
+//!
+//! A side is ready when its highest-ranked member has committed or every member has; the ply
+//! closes when both sides are ready, or at the deadline (`ply_seconds`, counted from the ply's
+//! start), where a side without any commitment loses on time. The server never sees orders
+//! before their reveal, and publishes a reveal only when the ply resolves.
+
+use crate::store::PredictorRow;
+use rules::predictor::commit::{Commitment, Reveal};
+use rules::predictor::game::{PredictorGame, Seal};
+use rules::predictor::record;
+use rules::predictor::referee::{PlyDesk, RefereeError};
+use rules::{Color, Position};
+use serde_json::{json, Value};
+
+/// A member of a side's team (the side's creator is the captain, `white` or `black`, rank 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// The name, unique on the side.
+    pub name: String,
+    /// The rank: 1 is the highest; equal ranks go by joining order.
+    pub rank: i64,
+    /// SHA-256 of the member's token.
+    pub token: String,
+}
+
+/// A Predictor game's table: the game, the teams, and the current ply's desk.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// The plies played.
+    pub game: PredictorGame,
+    /// Each side's members in joining order (the captain first once seated).
+    pub members: [Vec<Member>; 2],
+    /// The current ply's commitments and reveals.
+    pub desk: PlyDesk,
+    /// The chosen members once the ply closed.
+    pub chosen: Option<[String; 2]>,
+    /// When the current ply started (Unix milliseconds).
+    pub ply_started: i64,
+    /// The commitment deadline, seconds after the ply starts (none: wait for both sides).
+    pub ply_seconds: Option<i64>,
+    game_id: String,
+}
+
+fn side_name(c: Color) -> &'static str {
+    c.fold("white", "black")
+}
+
+/// Reads `white`/`black`.
+pub fn parse_side(text: &str) -> Option<Color> {
+    match text {
+        "white" => Some(Color::White),
+        "black" => Some(Color::Black),
+        _ => None,
+    }
+}
+
+impl Table {
+    /// A table for a new game from `start`.
+    pub fn new(game_id: &str, start: Position, ply_seconds: Option<i64>, now: i64) -> Table {
+        let desk = PlyDesk::new(game_id, 1, start.clone(), Vec::new(), Vec::new());
+        Table {
+            game: PredictorGame::new(start),
+            members: [Vec::new(), Vec::new()],
+            desk,
+            chosen: None,
+            ply_started: now,
+            ply_seconds,
+            game_id: game_id.to_string(),
+        }
+    }
+
+    /// A side's member names, highest-ranked first.
+    pub fn ranked(&self, side: Color) -> Vec<String> {
+        let mut m: Vec<(i64, usize, &str)> =
+            self.members[side.index()].iter().enumerate().map(|(i, m)| (m.rank, i, m.name.as_str())).collect();
+        m.sort_unstable();
+        m.into_iter().map(|(_, _, n)| n.to_string()).collect()
+    }
+
+    /// A fresh desk for the current ply with the current teams, keeping its commitments when the
+    /// ply is the same (a member joined) and starting empty for a new ply.
+    fn rebuild_desk(&mut self) -> Result<(), RefereeError> {
+        let fresh = PlyDesk::new(
+            &self.game_id,
+            self.game.next_ply(),
+            self.game.position().clone(),
+            self.ranked(Color::White),
+            self.ranked(Color::Black),
+        );
+        let old = std::mem::replace(&mut self.desk, fresh);
+        if old.ply() != self.desk.ply() {
+            return Ok(());
+        }
+        for side in Color::ALL {
+            for (member, c) in old.commitments(side) {
+                self.desk.commit(side, member, c)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds a member (the desk learns the new team unless the ply has closed).
+    pub fn add_member(&mut self, side: Color, member: Member) -> Result<(), RefereeError> {
+        self.members[side.index()].push(member);
+        if self.chosen.is_none() {
+            self.rebuild_desk()?;
+        }
+        Ok(())
+    }
+
+    /// The side and name of the member holding a token (hashed).
+    pub fn member_of(&self, token_hash: &str) -> Option<(Color, String)> {
+        Color::ALL
+            .into_iter()
+            .find_map(|c| self.members[c.index()].iter().find(|m| m.token == token_hash).map(|m| (c, m.name.clone())))
+    }
+
+    /// Whether `side` is ready: its highest-ranked member committed, or every member did.
+    fn ready(&self, side: Color) -> bool {
+        let committed: Vec<String> = self.desk.commitments(side).map(|(m, _)| m.to_string()).collect();
+        let ranked = self.ranked(side);
+        !committed.is_empty()
+            && (ranked.first().is_some_and(|top| committed.contains(top)) || committed.len() == ranked.len())
+    }
+
+    /// Whether both sides are ready.
+    pub fn both_ready(&self) -> bool {
+        Color::ALL.into_iter().all(|c| self.ready(c))
+    }
+
+    /// The commitment deadline, if any.
+    pub fn deadline(&self) -> Option<i64> {
+        self.ply_seconds.map(|s| self.ply_started + s * 1000)
+    }
+
+    /// Closes the ply: the chosen members, or the time-loss outcome.
+    pub fn close(&mut self) -> Result<[String; 2], rules::outcome::Outcome> {
+        let chosen = self.desk.close()?;
+        self.chosen = Some(chosen.clone());
+        Ok(chosen)
+    }
+
+    /// Plays the ply from both reveals, then opens the next one at `now`.
+    pub fn resolve(&mut self, now: i64) -> Result<String, RefereeError> {
+        let (_, report) = self.desk.resolve()?;
+        let seal = |side: Color| {
+            let chosen = self.chosen.as_ref()?[side.index()].clone();
+            let (_, commitment) = self.desk.commitments(side).find(|(m, _)| *m == chosen)?;
+            self.desk.revealed(side).map(|r| Seal { commitment, nonce: r.nonce })
+        };
+        let seals = match (seal(Color::White), seal(Color::Black)) {
+            (Some(w), Some(b)) => Some([w, b]),
+            _ => None,
+        };
+        let before = self.game.position().clone();
+        let number = self.game.next_ply();
+        let ply = self
+            .game
+            .play(&report.orders[0], &report.orders[1], seals)
+            .map_err(|e| match e {
+                rules::predictor::game::GameError::Orders { error, .. } => RefereeError::Orders(error),
+                other => RefereeError::Orders(rules::predictor::OrderError::Syntax {
+                    text: String::new(),
+                    reason: other.to_string(),
+                }),
+            })?
+            .clone();
+        self.chosen = None;
+        self.ply_started = now;
+        self.rebuild_desk()?;
+        Ok(record::ply_line(&before, number, &ply))
+    }
+
+    /// Rebuilds a table from its stored rows.
+    #[allow(clippy::too_many_arguments)]
+    pub fn load(
+        game_id: &str,
+        start: Position,
+        ply_seconds: Option<i64>,
+        created_at: i64,
+        now: i64,
+        members: &[PredictorRow],
+        commits: &[PredictorRow],
+        reveals: &[PredictorRow],
+    ) -> Result<Table, String> {
+        let mut t = Table::new(game_id, start, ply_seconds, created_at);
+        for m in members {
+            let side = parse_side(&m.side).ok_or_else(|| format!("member side '{}'", m.side))?;
+            t.members[side.index()].push(Member { name: m.member.clone(), rank: m.rank, token: m.text.clone() });
+        }
+        t.rebuild_desk().map_err(|e| e.to_string())?;
+        let mut ply = 1i64;
+        loop {
+            let mine = |rows: &[PredictorRow]| rows.iter().filter(|r| r.ply == ply).cloned().collect::<Vec<_>>();
+            let (c, r) = (mine(commits), mine(reveals));
+            if c.is_empty() {
+                break;
+            }
+            for row in &c {
+                let side = parse_side(&row.side).ok_or_else(|| format!("commit side '{}'", row.side))?;
+                let commitment: Commitment = row.text.parse().map_err(|e| format!("ply {ply}: {e}"))?;
+                t.desk.commit(side, &row.member, commitment).map_err(|e| format!("ply {ply}: {e}"))?;
+            }
+            // The ply closed if a reveal was taken, both sides were ready, or the deadline passed.
+            let deadline_passed = t.deadline().is_some_and(|d| now >= d);
+            if r.is_empty() && !t.both_ready() && !deadline_passed {
+                break;
+            }
+            if t.close().is_err() {
+                break;
+            }
+            for row in &r {
+                let side = parse_side(&row.side).ok_or_else(|| format!("reveal side '{}'", row.side))?;
+                let reveal = Reveal::parse(&row.text).map_err(|e| format!("ply {ply}: {e}"))?;
+                t.desk.reveal(side, &row.member, &reveal).map_err(|e| format!("ply {ply}: {e}"))?;
+            }
+            if r.len() < 2 {
+                break;
+            }
+            let at = r.iter().map(|x| x.created_at).max().unwrap_or(created_at);
+            t.resolve(at).map_err(|e| format!("ply {ply}: {e}"))?;
+            ply += 1;
+        }
+        Ok(t)
+    }
+
+    /// The public state: plies, teams, the current ply's commitments (never an unrevealed order).
+    pub fn state(&self) -> Value {
+        let lines: Vec<String> = self
+            .game
+            .plies()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let before = self.game.position_before(i + 1).unwrap_or_else(|| self.game.start());
+                record::ply_line(before, i as u32 + 1, p)
+            })
+            .collect();
+        let side = |c: Color| {
+            let commits: Vec<Value> =
+                self.desk.commitments(c).map(|(m, h)| json!({ "member": m, "commitment": h.to_string() })).collect();
+            json!({
+                "members": self.members[c.index()].iter().map(|m| json!({ "name": m.name, "rank": m.rank })).collect::<Vec<_>>(),
+                "commitments": commits,
+                "chosen": self.chosen.as_ref().map(|ch| ch[c.index()].clone()),
+                "revealed": self.desk.revealed(c).is_some(),
+            })
+        };
+        json!({
+            "ply": self.game.next_ply(),
+            "plies": lines,
+            "closed": self.chosen.is_some(),
+            "deadline": self.deadline(),
+            "white_team": side(Color::White),
+            "black_team": side(Color::Black),
+        })
+    }
+
+    /// The game record with its tags.
+    pub fn record(&self, tags: &[(String, String)]) -> String {
+        record::write(&self.game, tags)
+    }
+
+    /// The side name of a colour.
+    pub fn side_name(c: Color) -> &'static str {
+        side_name(c)
+    }
+}
