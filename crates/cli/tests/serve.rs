@@ -626,3 +626,39 @@ fn a_predictor_side_without_a_commitment_loses_on_time() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+#[test]
+fn draws_by_agreement() {
+    let db = temp_path("serve-draw", "games.sqlite3");
+    let s = Server::start(&format!("sqlite://{}", db.display()));
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id");
+    let (w, b) = (token(&g, "white").expect("w"), token(&g, "black").expect("b"));
+    let draw = format!("/api/games/{id}/draw");
+    let moves = format!("/api/games/{id}/moves");
+    assert_eq!(s.call("POST", &draw, Some(&b), Some(json!({ "action": "accept" }))).0, 409, "no offer yet");
+    s.ok("POST", &draw, Some(&w), Some(json!({ "action": "offer" })));
+    assert_eq!(state(&s, id)["draw_offer"], "white");
+    assert_eq!(s.call("POST", &draw, Some(&w), Some(json!({ "action": "accept" }))).0, 409, "not one's own");
+    s.ok("POST", &draw, Some(&b), Some(json!({ "action": "decline" })));
+    // An offer lapses when the side it was made to moves.
+    s.ok("POST", &moves, Some(&w), Some(json!({ "move": "e2e4" })));
+    s.ok("POST", &draw, Some(&w), Some(json!({ "action": "offer" })));
+    s.ok("POST", &moves, Some(&b), Some(json!({ "move": "e7e5" })));
+    assert_eq!(state(&s, id)["draw_offer"], Value::Null);
+    s.ok("POST", &draw, Some(&b), Some(json!({ "action": "offer" })));
+    let r = s.ok("POST", &draw, Some(&w), Some(json!({ "action": "accept" })));
+    assert_eq!(r["result"], "1/2-1/2");
+    assert_eq!(state(&s, id)["reason"], "agreement");
+    assert_eq!(s.call("POST", &draw, Some(&w), Some(json!({ "action": "offer" }))).0, 409, "over");
+    // Baby Chess has no draw but stalemate.
+    let g = create(&s, json!({ "variant": "baby", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id");
+    let (status, v) = s.call(
+        "POST",
+        &format!("/api/games/{id}/draw"),
+        token(&g, "white").as_deref(),
+        Some(json!({ "action": "offer" })),
+    );
+    assert_eq!(status, 400, "{v}");
+}

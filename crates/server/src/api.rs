@@ -118,6 +118,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/join", post(join_game))
         .route("/api/games/{id}/moves", post(make_move))
         .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/members", post(add_member))
         .route("/api/games/{id}/commit", post(commit_orders))
         .route("/api/games/{id}/reveal", post(reveal_orders))
@@ -481,6 +482,10 @@ async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Re
     let row = MoveRow { ply: k as i64, uci: rules::uci::to_uci(&pos, mv), event: event_text(event), created_at: now };
     app.games.store().append_move(&live.row.id, &row).await?;
     live.game.play_event(mv, event).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    // A draw offer lapses when the side it was made to moves.
+    if live.draw_offer.is_some_and(|(c, _)| c != pos.turn()) {
+        live.draw_offer = None;
+    }
     live.times.push(now);
     let reply = json!({
         "ply": k, "uci": row.uci, "san": rules::san::to_san(&pos, mv), "event": row.event,
@@ -530,6 +535,67 @@ async fn resign(
     let result = if color == Color::White { "0-1" } else { "1-0" };
     finish(&app, &mut live, result, "resignation").await?;
     Ok(Json(json!({ "result": result, "reason": "resignation" })))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DrawRequest {
+    /// `offer`, `accept` or `decline`.
+    action: String,
+}
+
+/// `POST /api/games/{id}/draw`: offer a draw, or accept or decline the opponent's offer.
+async fn draw(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<DrawRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let token = bearer(&headers)?;
+    let Json(req) = body?;
+    let g = game(&app, &id).await?;
+    let mut live = g.lock().await;
+    if live.predictor.is_some() {
+        return Err(ApiError::bad("draw offers are not served for Predictor chess yet"));
+    }
+    let color = side_of(&live, &token)?;
+    if live.to_move().is_none() {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    let d = &live.game.start().variant().draws;
+    if !(d.fifty_move || d.repetition || d.insufficient != rules::variant::InsufficientMaterial::Never) {
+        return Err(ApiError::bad(format!(
+            "{} has no draws by agreement (its only draw is stalemate)",
+            live.row.variant
+        )));
+    }
+    let ply = live.game.moves().len();
+    let offered_by = live.draw_offer.map(|(c, _)| c);
+    match (req.action.as_str(), offered_by) {
+        ("offer", Some(c)) if c == color => Err(ApiError::conflict("your draw offer stands already")),
+        ("accept" | "decline", Some(c)) if c == color => Err(ApiError::conflict("you cannot answer your own offer")),
+        ("accept" | "decline", None) => Err(ApiError::conflict("there is no draw offer to answer")),
+        // The opponent's offer stands: accepting it, or offering back, agrees the draw.
+        ("offer" | "accept", Some(_)) => {
+            live.draw_offer = None;
+            finish(&app, &mut live, "1/2-1/2", "agreement").await?;
+            Ok(Json(json!({ "result": "1/2-1/2", "reason": "agreement" })))
+        }
+        ("decline", Some(_)) => {
+            live.draw_offer = None;
+            announce(&app, &live, "draw_declined", json!({ "by": color.to_string() })).await;
+            Ok(Json(json!({ "draw_offer": null })))
+        }
+        ("offer", None) => {
+            if live.players[(!color).index()] != Player::Human {
+                return Err(ApiError::bad("the AI does not take draw offers"));
+            }
+            live.draw_offer = Some((color, ply));
+            announce(&app, &live, "draw_offer", json!({ "by": color.to_string() })).await;
+            Ok(Json(json!({ "draw_offer": color.to_string() })))
+        }
+        _ => Err(ApiError::bad(format!("unknown action '{}' (offer, accept or decline)", clip(&req.action)))),
+    }
 }
 
 /// Starts the AI's searches for a game if the AI is to move and not already thinking: a task

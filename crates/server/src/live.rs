@@ -111,6 +111,8 @@ pub struct LiveGame {
     pub thinking: bool,
     /// Predictor chess: the table (the sequential `game` then stays at its start).
     pub predictor: Option<Box<crate::predictor::Table>>,
+    /// A standing draw offer: who made it and at which ply (it lapses when the other side moves).
+    pub draw_offer: Option<(Color, usize)>,
 }
 
 impl LiveGame {
@@ -141,7 +143,7 @@ impl LiveGame {
         }
         let (events, _) = broadcast::channel(256);
         let times = moves.iter().map(|m| m.created_at).collect();
-        Ok(LiveGame { row, game, players, seed, times, events, thinking: false, predictor: None })
+        Ok(LiveGame { row, game, players, seed, times, events, thinking: false, predictor: None, draw_offer: None })
     }
 
     /// Rebuilds a Predictor chess game from its row and its members, commitments and reveals.
@@ -233,6 +235,7 @@ impl LiveGame {
             "seed_hash": self.row.seed_hash,
             "seed": (self.row.status == "finished").then(|| self.row.seed.clone()),
             "thinking": self.thinking,
+            "draw_offer": self.draw_offer.map(|(c, _)| c.to_string()),
         })
     }
 
