@@ -662,3 +662,40 @@ fn draws_by_agreement() {
     );
     assert_eq!(status, 400, "{v}");
 }
+
+#[test]
+fn a_game_of_a_variant_from_a_toml_file() {
+    let db = temp_path("serve-toml", "games.sqlite3");
+    let url = format!("sqlite://{}", db.display());
+    let toml =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/variants/losalamos.toml"))
+            .expect("the Los Alamos file");
+    let name = toml.lines().find_map(|l| l.strip_prefix("name = ")).expect("a name").trim_matches('"').to_string();
+    let s = Server::start(&url);
+    let g =
+        create(&s, json!({ "variant": name, "variant_toml": toml, "white": "me", "black": "ai", "movetime_ms": 10 }));
+    let id = g["id"].as_str().expect("id").to_string();
+    assert_eq!(g["state"]["fen"].as_str().map(|f| f.split('/').count()), Some(6), "a 6x6 board");
+    let end = play_out(&s, &id, [token(&g, "white").as_deref(), None], &mut Lcg(2), 300);
+    assert_eq!(end["status"], "finished");
+    // After a restart the game is rebuilt from its stored definition.
+    s.kill();
+    let s = Server::start(&url);
+    assert_eq!(state(&s, &id)["moves"], end["moves"]);
+    // Bad definitions and names: refused with the reason.
+    let (status, v) = s.call(
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "variant": "x", "variant_toml": "name = ", "white": "me", "black": "ai" })),
+    );
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().expect("error").contains("variant_toml"));
+    let (status, _) = s.call(
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "variant": "other", "variant_toml": toml, "white": "me", "black": "ai" })),
+    );
+    assert_eq!(status, 400);
+}

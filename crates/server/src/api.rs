@@ -189,6 +189,9 @@ struct CreateGame {
     movetime_ms: Option<u64>,
     /// Predictor chess: the commitment deadline of each ply, in seconds.
     ply_seconds: Option<u64>,
+    /// A custom variant's definition (TOML, docs/FORMATS.md § Variant files); `variant` must be
+    /// its name.
+    variant_toml: Option<String>,
 }
 
 async fn create_game(
@@ -201,7 +204,24 @@ async fn create_game(
             return Err(ApiError::bad(format!("{name} is longer than {MAX_FIELD} bytes")));
         }
     }
-    let base = rules::variants::by_name(&c.variant).ok_or_else(|| {
+    let custom = match &c.variant_toml {
+        Some(text) => {
+            let v = crate::live::custom_variant(text).map_err(|e| ApiError::bad(format!("variant_toml: {e}")))?;
+            if rules::variants::by_name(&v.name).is_some() {
+                return Err(ApiError::bad(format!("a custom variant may not take the built-in name '{}'", v.name)));
+            }
+            if v.name != c.variant {
+                return Err(ApiError::bad(format!(
+                    "variant '{}' differs from the name '{}' in variant_toml",
+                    clip(&c.variant),
+                    v.name
+                )));
+            }
+            Some(v)
+        }
+        None => None,
+    };
+    let base = custom.or_else(|| rules::variants::by_name(&c.variant)).ok_or_else(|| {
         let known: Vec<&str> =
             rules::variants::all().iter().filter(|v| !v.simultaneous).map(|v| v.name.as_str()).collect();
         ApiError::bad(format!("unknown variant '{}' (known: {})", clip(&c.variant), known.join(", ")))
@@ -222,6 +242,9 @@ async fn create_game(
     let seed = GameSeed::random();
     let mut setup = seed.setup_rng();
     let mut options = json!({});
+    if let Some(text) = &c.variant_toml {
+        options["toml"] = json!(text);
+    }
     let v = match rules::variants::snowfall::percent(base) {
         Some(_) => {
             let n = match c.snowfall {

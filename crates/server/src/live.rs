@@ -72,8 +72,36 @@ pub enum LoadError {
     },
 }
 
-/// The variant a stored game names, with its options applied.
+/// The most custom variants one server process builds (each is built once and kept).
+pub const MAX_CUSTOM_VARIANTS: usize = 256;
+
+/// A variant defined by TOML text (docs/FORMATS.md § Variant files), built once per distinct
+/// text and kept; the error says what is wrong with the text, or that the process holds too
+/// many custom variants already.
+pub fn custom_variant(text: &str) -> Result<&'static Variant, String> {
+    use sha2::{Digest, Sha256};
+    static BUILT: std::sync::OnceLock<std::sync::Mutex<HashMap<[u8; 32], &'static Variant>>> =
+        std::sync::OnceLock::new();
+    let key: [u8; 32] = Sha256::digest(text.as_bytes()).into();
+    let built = BUILT.get_or_init(Default::default);
+    let mut built = built.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(v) = built.get(&key) {
+        return Ok(v);
+    }
+    if built.len() >= MAX_CUSTOM_VARIANTS {
+        return Err(format!("this server holds {MAX_CUSTOM_VARIANTS} custom variants already"));
+    }
+    let v = rules::spec::load_variant_str(text).map_err(|e| e.to_string())?;
+    built.insert(key, v);
+    Ok(v)
+}
+
+/// The variant a stored game names, with its options applied (a custom variant's TOML text
+/// is in its options, `{"toml": "..."}`).
 pub fn variant_of(name: &str, options: &Value) -> Option<&'static Variant> {
+    if let Some(text) = options.get("toml").and_then(Value::as_str) {
+        return custom_variant(text).ok().filter(|v| v.name == name);
+    }
     let v = rules::variants::by_name(name)?;
     match (rules::variants::snowfall::percent(v), options.get("snowfall").and_then(Value::as_u64)) {
         (Some(_), Some(n)) if n <= 100 => Some(rules::variants::snowfall::variant(n as u8)),
