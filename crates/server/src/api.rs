@@ -112,6 +112,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/", get(lobby))
         .route("/api", get(api_doc))
+        .route("/api/openapi.json", get(openapi))
         .route("/api/variants", get(list_variants))
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(game_state))
@@ -132,6 +133,30 @@ pub fn router(state: AppState) -> Router {
 async fn api_doc() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/markdown; charset=utf-8")], include_str!("../../../docs/API.md"))
 }
+
+async fn openapi() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "application/json")], OPENAPI)
+}
+
+/// The OpenAPI description of the HTTP endpoints (`docs/openapi.json`).
+pub const OPENAPI: &str = include_str!("../../../docs/openapi.json");
+
+/// Every HTTP endpoint of [`router`] under `/api/games` and `/api/variants` as (method, path):
+/// the OpenAPI file must describe exactly these (tested).
+pub const ENDPOINTS: &[(&str, &str)] = &[
+    ("get", "/api/variants"),
+    ("get", "/api/games"),
+    ("post", "/api/games"),
+    ("get", "/api/games/{id}"),
+    ("post", "/api/games/{id}/join"),
+    ("post", "/api/games/{id}/moves"),
+    ("post", "/api/games/{id}/resign"),
+    ("post", "/api/games/{id}/draw"),
+    ("post", "/api/games/{id}/members"),
+    ("post", "/api/games/{id}/commit"),
+    ("post", "/api/games/{id}/reveal"),
+    ("get", "/api/games/{id}/record"),
+];
 
 async fn list_variants() -> Json<Value> {
     let list: Vec<Value> = rules::variants::all()
@@ -982,4 +1007,25 @@ pub async fn schedule_deadline(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_openapi_file_describes_every_endpoint() {
+        let spec: Value = serde_json::from_str(OPENAPI).expect("docs/openapi.json is JSON");
+        assert_eq!(spec["openapi"], "3.1.0");
+        let mut described = Vec::new();
+        for (path, ops) in spec["paths"].as_object().expect("paths") {
+            for method in ops.as_object().expect("operations").keys() {
+                described.push((method.clone(), path.clone()));
+            }
+        }
+        described.sort();
+        let mut served: Vec<(String, String)> = ENDPOINTS.iter().map(|(m, p)| (m.to_string(), p.to_string())).collect();
+        served.sort();
+        assert_eq!(described, served);
+    }
 }
