@@ -38,6 +38,9 @@ pub(crate) struct VerifyGameArgs {
 
 pub(crate) fn verify_game(a: &VerifyGameArgs, out: &mut impl Write) -> Result<()> {
     let text = std::fs::read_to_string(&a.record).with_context(|| format!("reading {}", a.record.display()))?;
+    if text.lines().any(|l| l.trim() == "[Variant \"Predictor\"]") {
+        return verify_predictor(&text, a, out);
+    }
     let rec = read_record(&text).with_context(|| format!("reading the record {}", a.record.display()))?;
     let hash = rec.tag("SeedHash").ok_or_else(|| anyhow!("the record has no SeedHash tag: it is not a server game"))?;
     let seed_text = rec
@@ -72,5 +75,19 @@ pub(crate) fn verify_game(a: &VerifyGameArgs, out: &mut impl Write) -> Result<()
         "ok: the seed matches its published hash and all {} moves ({chance_draws} chance draws) replay exactly",
         game.moves().len()
     )?;
+    Ok(())
+}
+
+/// A Predictor record: every ply replayed and every sealed ply's commitments opened by its
+/// revealed orders and nonces (the reader checks them against the `GameId` tag).
+fn verify_predictor(text: &str, a: &VerifyGameArgs, out: &mut impl Write) -> Result<()> {
+    let rec =
+        rules::predictor::record::read(text).with_context(|| format!("reading the record {}", a.record.display()))?;
+    let plies = rec.game.plies();
+    let sealed = plies.iter().filter(|p| p.seals.is_some()).count();
+    if sealed < plies.len() {
+        bail!("{} of {} plies carry no commitments: they cannot be checked", plies.len() - sealed, plies.len());
+    }
+    writeln!(out, "ok: all {} plies replay and every commitment opens with its revealed orders", plies.len())?;
     Ok(())
 }

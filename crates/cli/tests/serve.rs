@@ -582,6 +582,17 @@ fn predictor_game(url: &str) {
     let rec = rules::predictor::record::read(&text).expect("the record reads back");
     assert_eq!(rec.game.plies().len() as u32, plies);
     assert!(rec.game.plies().iter().all(|p| p.seals.is_some()));
+    let path = temp_path("serve-predictor", &format!("{id}.txt"));
+    std::fs::write(&path, &text).expect("write");
+    let o = fairylab(&["verify-game", path.to_str().expect("utf-8")]);
+    assert!(o.status.success() && stdout(&o).starts_with("ok: "), "{}", common::stderr(&o));
+    // One changed nonce digit: the seal no longer opens.
+    let at = text.find("nonce: W ").expect("a nonce") + "nonce: W ".len();
+    let flipped = if &text[at..=at] == "a" { "b" } else { "a" };
+    std::fs::write(&path, format!("{}{flipped}{}", &text[..at], &text[at + 1..])).expect("write");
+    let o = fairylab(&["verify-game", path.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(2), "an altered nonce was accepted");
+    assert!(common::stderr(&o).contains("do not open its commitment"), "{}", common::stderr(&o));
     // Mid-ply restart: commitments kept.
     let st = state(&s, &id);
     if st["status"] == "active" {
