@@ -576,6 +576,28 @@ fn predictor_game(url: &str) {
         assert!(r["ply_line"].as_str().expect("line").starts_with(&format!("{ply}. {wo} | {bo_orders}")));
         plies += 1;
     }
+    // Then the captains alone, to the end of the game (a resignation after 300 plies).
+    loop {
+        let st = state(&s, &id);
+        if st["status"] != "active" {
+            break;
+        }
+        let ply = st["ply"].as_u64().expect("ply") as u32;
+        if ply > 300 {
+            s.ok("POST", &format!("/api/games/{id}/resign"), Some(&wt), None);
+            continue;
+        }
+        let (w_c, w_r) = seal(&id, ply, White, &primary(&st, White, &mut rng));
+        let (b_c, b_r) = seal(&id, ply, Black, &primary(&st, Black, &mut rng));
+        s.ok("POST", &commit, Some(&wt), Some(json!({ "ply": ply, "commitment": w_c })));
+        s.ok("POST", &commit, Some(&bt), Some(json!({ "ply": ply, "commitment": b_c })));
+        s.ok("POST", &reveal, Some(&wt), Some(json!({ "reveal": w_r })));
+        s.ok("POST", &reveal, Some(&bt), Some(json!({ "reveal": b_r })));
+        plies += 1;
+    }
+    let end = state(&s, &id);
+    assert_eq!(end["status"], "finished");
+    assert!(end["seed"].is_string());
     // The record reads back with every seal checked.
     let text =
         ureq::get(&s.url(&format!("/api/games/{id}/record"))).call().expect("record").into_string().expect("text");
@@ -593,23 +615,25 @@ fn predictor_game(url: &str) {
     let o = fairylab(&["verify-game", path.to_str().expect("utf-8")]);
     assert_eq!(o.status.code(), Some(2), "an altered nonce was accepted");
     assert!(common::stderr(&o).contains("do not open its commitment"), "{}", common::stderr(&o));
-    // Mid-ply restart: commitments kept.
+    // Mid-ply restart of another game: the commitments are kept and the ply goes on.
+    let g = create(&s, json!({ "variant": "predictor", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let (wt, bt) = (token(&g, "white").expect("w"), token(&g, "black").expect("b"));
+    let (commit, reveal) = (format!("/api/games/{id}/commit"), format!("/api/games/{id}/reveal"));
     let st = state(&s, &id);
-    if st["status"] == "active" {
-        let ply = st["ply"].as_u64().expect("ply") as u32;
-        let (w_c, w_r) = seal(&id, ply, White, &primary(&st, White, &mut rng));
-        let (b_c, b_r) = seal(&id, ply, Black, &primary(&st, Black, &mut rng));
-        s.ok("POST", &commit, Some(&wt), Some(json!({ "ply": ply, "commitment": w_c })));
-        s.ok("POST", &commit, Some(&bt), Some(json!({ "ply": ply, "commitment": b_c })));
-        s.kill();
-        let s = Server::start(url);
-        let after = state(&s, &id);
-        assert_eq!(after["closed"], true);
-        assert_eq!(after["plies"], st["plies"]);
-        s.ok("POST", &reveal, Some(&wt), Some(json!({ "reveal": w_r })));
-        let r = s.ok("POST", &reveal, Some(&bt), Some(json!({ "reveal": b_r })));
-        assert_eq!(r["resolved"], true);
-    }
+    let (w_c, w_r) = seal(&id, 1, White, &primary(&st, White, &mut rng));
+    let (b_c, b_r) = seal(&id, 1, Black, &primary(&st, Black, &mut rng));
+    s.ok("POST", &commit, Some(&wt), Some(json!({ "ply": 1, "commitment": w_c })));
+    s.ok("POST", &commit, Some(&bt), Some(json!({ "ply": 1, "commitment": b_c })));
+    s.ok("POST", &reveal, Some(&wt), Some(json!({ "reveal": w_r })));
+    s.kill();
+    let s = Server::start(url);
+    let after = state(&s, &id);
+    assert_eq!(after["closed"], true);
+    assert_eq!(after["white_team"]["revealed"], true);
+    let r = s.ok("POST", &reveal, Some(&bt), Some(json!({ "reveal": b_r })));
+    assert_eq!(r["resolved"], true);
+    assert_eq!(state(&s, &id)["plies"].as_array().map(Vec::len), Some(1));
 }
 
 #[test]

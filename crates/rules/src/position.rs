@@ -199,7 +199,9 @@ impl Position {
                 pos.ep = Some(ep);
             }
         }
-        if variant.win == WinCondition::Checkmate && !variant.self_check {
+        // In a simultaneous variant (Predictor chess) both sides order from the same position,
+        // so either king may stand attacked: there is no side that "just moved".
+        if variant.win == WinCondition::Checkmate && !variant.self_check && !variant.simultaneous {
             if let Some(k) = pos.king_square(!pos.turn) {
                 if pos.attackers_to(k, pos.turn, pos.board.occupied()).any() {
                     return Err(PositionError::OppositeCheck);

@@ -576,8 +576,12 @@ async fn resign(
     let token = bearer(&headers)?;
     let g = game(&app, &id).await?;
     let mut live = g.lock().await;
-    let color = side_of(&live, &token)?;
-    if live.to_move().is_none() {
+    let color = match side_of(&live, &token) {
+        Ok(c) => c,
+        // A Predictor team member may resign for the side too.
+        Err(e) => member_of(&live, &token).map(|(c, _)| c).map_err(|_| e)?,
+    };
+    if live.row.status != "active" {
         return Err(ApiError::conflict("the game is over"));
     }
     let result = if color == Color::White { "0-1" } else { "1-0" };

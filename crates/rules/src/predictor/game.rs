@@ -173,6 +173,22 @@ mod tests {
     }
 
     #[test]
+    fn either_king_may_stand_attacked() {
+        // Both kings in check: no side "just moved" in a simultaneous variant.
+        let fen = "4k3/8/8/8/8/8/r6K/4R3 w - - 0 1";
+        assert!(Position::from_fen(crate::variants::predictor::variant(), fen).is_ok());
+        assert!(Position::from_fen(crate::variants::by_name("chess").expect("chess"), fen).is_err());
+        // The attacked king may be captured by a primary (RULINGS 6): Black answers the check by
+        // taking the rook, which has left for e8, where the king stayed.
+        let start = "4k3/8/8/8/8/8/6K1/r3R3 w - - 0 1";
+        let mut g = PredictorGame::new(Position::from_fen(crate::variants::predictor::variant(), start).expect("fen"));
+        let report = g.play_text("e1e8", "a1e1").expect("legal").report.clone();
+        assert_eq!(report.captured.iter().map(|p| format!("{}{}", p.letter, p.square)).collect::<Vec<_>>(), ["ke8"]);
+        assert_eq!(g.position().board_fen(), "4R3/8/8/8/8/8/6K1/4r3");
+        assert_eq!(g.outcome(), Some(Outcome::Decisive { winner: Color::White, reason: EndReason::KingCaptured }));
+    }
+
+    #[test]
     fn an_ended_game_refuses_plies() {
         let mut g = game();
         g.end(Outcome::Decisive { winner: Color::Black, reason: EndReason::Resignation });
