@@ -79,13 +79,13 @@ pub enum OrderError {
         /// The first occupied square of its path.
         square: Square,
     },
-    /// The response moves the primary's piece.
+    /// The response moves a piece the primary moves (castling moves the king and the rook).
     #[error("the response {uci} moves the same piece as the primary")]
     ResponseSamePiece {
         /// The response.
         uci: String,
     },
-    /// The response ends on the primary's target.
+    /// The response ends on a square the primary moves a piece to (castling: the king's or the rook's).
     #[error("the response {uci} ends on the primary's target {square}")]
     ResponseOntoPrimaryTarget {
         /// The response.
@@ -190,16 +190,21 @@ impl Orders {
             return Err(OrderError::IllegalResponse { uci, side });
         }
         let occupied = pos.board().occupied();
-        for leg in legs(&view, c.response) {
+        let response_legs = legs(&view, c.response);
+        for leg in &response_legs {
             if let Some(square) = (leg.path & occupied).first() {
                 return Err(OrderError::ResponsePathOccupied { uci, square });
             }
         }
-        if c.response.from_square() == self.primary.from_square() {
+        // Castling moves two pieces to two squares: every leg of the primary and of the
+        // response counts (the castling rook is one of the primary's pieces, and its destination
+        // one of the primary's targets).
+        let primary_legs = legs(&view, self.primary);
+        if response_legs.iter().any(|r| primary_legs.iter().any(|p| p.from == r.from)) {
             return Err(OrderError::ResponseSamePiece { uci });
         }
-        if c.response.to() == self.primary.to() {
-            return Err(OrderError::ResponseOntoPrimaryTarget { uci, square: self.primary.to() });
+        if let Some(square) = response_legs.iter().map(|r| r.to).find(|&to| primary_legs.iter().any(|p| p.to == to)) {
+            return Err(OrderError::ResponseOntoPrimaryTarget { uci, square });
         }
         Ok(())
     }
