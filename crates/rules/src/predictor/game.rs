@@ -186,6 +186,21 @@ mod tests {
         assert_eq!(report.captured.iter().map(|p| format!("{}{}", p.letter, p.square)).collect::<Vec<_>>(), ["ke8"]);
         assert_eq!(g.position().board_fen(), "4R3/8/8/8/8/8/6K1/4r3");
         assert_eq!(g.outcome(), Some(Outcome::Decisive { winner: Color::White, reason: EndReason::KingCaptured }));
+        // Both kings attacked: each side may take the other's king though its own is in check;
+        // both kings go, a draw.
+        let both = "4k3/3Q4/8/8/8/8/8/r3K3 w - - 0 1";
+        let mut g = PredictorGame::new(Position::from_fen(crate::variants::predictor::variant(), both).expect("fen"));
+        g.play_text("d7e8", "a1e1").expect("king captures are primaries");
+        assert_eq!(g.outcome(), Some(Outcome::Draw { reason: EndReason::KingCaptured }));
+        // A side in check without a legal move is not checkmated while it can take the enemy king.
+        let v = crate::variants::predictor::variant();
+        let mated = Position::from_fen(v, "k7/1Q6/1K6/8/8/8/8/7r w - - 0 1").expect("fen");
+        assert_eq!(
+            super::super::outcome(&mated),
+            Some(Outcome::Decisive { winner: Color::White, reason: EndReason::Checkmate })
+        );
+        let not_mated = Position::from_fen(v, "k7/1Q6/1K6/8/8/8/8/1r6 w - - 0 1").expect("fen");
+        assert_eq!(super::super::outcome(&not_mated), None, "Black may take the king on b6");
     }
 
     #[test]

@@ -111,6 +111,35 @@ pub fn side_view(pos: &Position, side: Color) -> Position {
     view
 }
 
+/// The captures of the enemy king open to the side to move in `view` (RULINGS 6: a primary may
+/// capture the enemy king if it stands attacked before the ply). They are primaries even when
+/// the capturing side's own king is in check or pinned: the game ends with the ply, and if the
+/// enemy takes the capturer's king at the same time, both kings go (a draw).
+pub fn king_captures(view: &Position) -> Vec<Move> {
+    let Some(k) = view.variant().king() else { return Vec::new() };
+    let enemy_king = view.board().pieces(!view.turn(), k);
+    if !enemy_king.any() {
+        return Vec::new();
+    }
+    let mut pseudo = crate::moves::MoveList::new();
+    view.gen_pseudo(&mut pseudo);
+    pseudo.iter().copied().filter(|m| m.drop_role().is_none() && !m.is_pass() && enemy_king.contains(m.to())).collect()
+}
+
+/// The king capture a UCI text names in `view`, if it is one.
+fn king_capture(view: &Position, text: UciMove) -> Option<Move> {
+    let UciMove::Normal { from, to, promotion } = text else { return None };
+    king_captures(view).into_iter().find(|m| {
+        m.from() == from && m.to() == to && promotion == m.promotion_role().map(|r| view.variant().piece(r).letter)
+    })
+}
+
+/// Whether `m` is a valid primary for the side to move in `view`: a legal move, or a capture of
+/// the attacked enemy king ([`king_captures`]).
+pub fn is_primary(view: &Position, m: Move) -> bool {
+    view.legal_moves().contains(&m) || king_captures(view).contains(&m)
+}
+
 /// The en-passant response `from`-`to` of the side to move in `view` to the predicted enemy
 /// double push `prediction`: a pawn beside the pushed pawn's target stepping diagonally onto
 /// the square it passed.
@@ -142,7 +171,9 @@ impl Orders {
         let enemy = side_view(pos, !side);
         let primary_text = uci(primary)?;
         let primary_move =
-            primary_text.to_move(&view).ok_or_else(|| OrderError::IllegalPrimary { uci: primary.to_string(), side })?;
+            primary_text.to_move(&view).or_else(|| king_capture(&view, primary_text)).ok_or_else(|| {
+                OrderError::IllegalPrimary { uci: primary.to_string(), side }
+            })?;
         let conditional = match conditional {
             None => None,
             Some((q, r)) => {
@@ -175,7 +206,7 @@ impl Orders {
         if self.primary.kind() == MoveKind::EnPassant {
             return Err(OrderError::EnPassantPrimary { uci: primary_uci });
         }
-        if !view.legal_moves().contains(&self.primary) {
+        if !is_primary(&view, self.primary) {
             return Err(OrderError::IllegalPrimary { uci: primary_uci, side });
         }
         let Some(c) = self.conditional else { return Ok(()) };
@@ -383,7 +414,7 @@ pub fn outcome(pos: &Position) -> Option<crate::outcome::Outcome> {
     }
     let stuck = [Color::White, Color::Black].map(|c| {
         let view = side_view(pos, c);
-        (!view.has_legal_move()).then(|| view.is_check())
+        (!view.has_legal_move() && king_captures(&view).is_empty()).then(|| view.is_check())
     });
     match stuck {
         [Some(_), Some(_)] => return Some(Outcome::Draw { reason: EndReason::Stalemate }),
