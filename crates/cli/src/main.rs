@@ -21,6 +21,7 @@ mod duel;
 mod loadtest;
 mod matches;
 mod predictor;
+mod predictor_match;
 mod protocols;
 mod serve;
 mod simulation;

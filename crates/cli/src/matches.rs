@@ -151,6 +151,20 @@ fn internal(args: &MatchArgs, white: &str, black: &str) -> Result<ExitCode> {
         bail!("--tc, --openings and --pgn apply to UCI matches, not to --white/--black AI levels");
     }
     let variant = crate::variant(&args.variant)?;
+    if variant.simultaneous {
+        if args.nodes.is_some() {
+            bail!("--nodes does not apply to Predictor chess players: use --movetime (per ply)");
+        }
+        return crate::predictor_match::run(&crate::predictor_match::PredictorMatch {
+            variant,
+            styles: [crate::predictor_match::parse_style(white)?, crate::predictor_match::parse_style(black)?],
+            games: args.games,
+            movetime: Duration::from_millis(args.movetime),
+            seed: args.seed.unwrap_or(0),
+            max_plies: args.max_plies,
+            concurrency: args.concurrency as usize,
+        });
+    }
     crate::duel::run(&crate::duel::Duel {
         variant,
         start: Position::start(variant),

@@ -182,3 +182,32 @@ fn bad_commitment_input_is_one_error_line() {
     );
     assert_bad_input(&["play", "--variant", "predictor"], "simultaneous");
 }
+
+#[test]
+fn a_predictor_match_of_the_mixed_player_against_the_baseline() {
+    let o = fairylab(&[
+        "match",
+        "--variant",
+        "predictor",
+        "--white",
+        "mixed",
+        "--black",
+        "baseline",
+        "--games",
+        "2",
+        "--movetime",
+        "20",
+        "--max-plies",
+        "12",
+        "--seed",
+        "3",
+    ]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(out.starts_with("mixed vs baseline (predictor, 20 ms per ply): 2 games\n"), "{out}");
+    assert!(out.contains("average length"), "{out}");
+    assert_bad_input(
+        &["match", "--variant", "predictor", "--white", "mixed", "--black", "wizard"],
+        "unknown Predictor player",
+    );
+}

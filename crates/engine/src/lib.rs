@@ -21,6 +21,7 @@ pub mod history;
 pub mod material;
 pub mod montecarlo;
 pub mod params;
+pub mod predictor;
 pub mod protocol;
 pub mod score;
 pub mod search;

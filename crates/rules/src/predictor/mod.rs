@@ -170,10 +170,10 @@ impl Orders {
         let view = side_view(pos, side);
         let enemy = side_view(pos, !side);
         let primary_text = uci(primary)?;
-        let primary_move =
-            primary_text.to_move(&view).or_else(|| king_capture(&view, primary_text)).ok_or_else(|| {
-                OrderError::IllegalPrimary { uci: primary.to_string(), side }
-            })?;
+        let primary_move = primary_text
+            .to_move(&view)
+            .or_else(|| king_capture(&view, primary_text))
+            .ok_or_else(|| OrderError::IllegalPrimary { uci: primary.to_string(), side })?;
         let conditional = match conditional {
             None => None,
             Some((q, r)) => {
