@@ -318,14 +318,6 @@ fn hostile_requests(url: &str) {
         Some(json!({ "variant": "nope", "white": "me", "black": "ai" })),
         "unknown variant",
     );
-    refuse(
-        400,
-        "POST",
-        "/api/games",
-        None,
-        Some(json!({ "variant": "predictor", "white": "me", "black": "ai" })),
-        "not served yet",
-    );
     let sql = "x'); DROP TABLE games; --";
     refuse(
         400,
@@ -480,7 +472,13 @@ fn two_processes_share_one_postgresql() {
         let reply =
             server.ok("POST", &format!("/api/games/{id}/moves"), Some(tok), Some(json!({ "move": mv, "ply": ply })));
         // The spectator on A sees every move, wherever it was made.
-        let event: Value = serde_json::from_str(socket.read().expect("event").to_text().expect("text")).expect("json");
+        // (A `joined` event relayed from B may come first.)
+        let event = loop {
+            let e: Value = serde_json::from_str(socket.read().expect("event").to_text().expect("text")).expect("json");
+            if e["type"] != "joined" {
+                break e;
+            }
+        };
         assert_eq!(event["type"], "move");
         assert_eq!(event["data"]["uci"], reply["uci"]);
     }
@@ -733,4 +731,58 @@ fn a_game_of_a_variant_from_a_toml_file() {
         Some(json!({ "variant": "other", "variant_toml": toml, "white": "me", "black": "ai" })),
     );
     assert_eq!(status, 400);
+}
+
+#[test]
+fn predictor_games_against_the_ai() {
+    use rules::Color::{Black, White};
+    let db = temp_path("serve-predictor-ai", "games.sqlite3");
+    let url = format!("sqlite://{}", db.display());
+    let s = Server::start(&url);
+    // A person (random primaries) against the AI, to the end.
+    let g = create(&s, json!({ "variant": "predictor", "white": "me", "black": "ai", "movetime_ms": 10 }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let wt = token(&g, "white").expect("token");
+    let mut rng = Lcg(21);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        assert!(Instant::now() < deadline, "the game did not end");
+        let st = state(&s, &id);
+        if st["status"] != "active" {
+            break;
+        }
+        let ply = st["ply"].as_u64().expect("ply") as u32;
+        if ply > 200 {
+            s.ok("POST", &format!("/api/games/{id}/resign"), Some(&wt), None);
+            continue;
+        }
+        let (c, r) = seal(&id, ply, White, &primary(&st, White, &mut rng));
+        s.ok("POST", &format!("/api/games/{id}/commit"), Some(&wt), Some(json!({ "ply": ply, "commitment": c })));
+        // Wait for the AI's commitment (the ply closes), then reveal.
+        while state(&s, &id)["closed"] != true {
+            assert!(Instant::now() < deadline, "the AI did not commit");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        s.ok("POST", &format!("/api/games/{id}/reveal"), Some(&wt), Some(json!({ "reveal": r })));
+        while state(&s, &id)["ply"].as_u64() == Some(u64::from(ply)) && state(&s, &id)["status"] == "active" {
+            assert!(Instant::now() < deadline, "the AI did not reveal");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    let text =
+        ureq::get(&s.url(&format!("/api/games/{id}/record"))).call().expect("record").into_string().expect("text");
+    let rec = rules::predictor::record::read(&text).expect("the record reads back, every seal checked");
+    assert!(!rec.game.plies().is_empty());
+    // The AI against itself plays to the end alone.
+    let g = create(&s, json!({ "variant": "predictor", "white": "ai", "black": "ai", "movetime_ms": 10 }));
+    let id = g["id"].as_str().expect("id").to_string();
+    loop {
+        let st = state(&s, &id);
+        if st["status"] == "finished" {
+            break;
+        }
+        assert!(Instant::now() < deadline + Duration::from_secs(120), "the AI game did not end");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = Black;
 }

@@ -36,6 +36,18 @@ pub struct AppState {
     pub games: Arc<Games>,
     /// Free AI worker slots.
     pub ai_slots: Arc<Semaphore>,
+    /// Games whose AI should look again (after a deadline closed a ply); see [`nudge_loop`].
+    pub nudge: tokio::sync::mpsc::UnboundedSender<String>,
+}
+
+/// Starts the AI of each game sent on the nudge channel (a timer cannot call [`schedule_ai`]
+/// itself without making the tasks' types depend on each other).
+pub async fn nudge_loop(state: AppState, mut rx: tokio::sync::mpsc::UnboundedReceiver<String>) {
+    while let Some(id) = rx.recv().await {
+        if let Ok(Some(g)) = state.games.get(&id).await {
+            schedule_ai(&state, &g).await;
+        }
+    }
 }
 
 /// A refused request.
@@ -254,16 +266,6 @@ async fn create_game(
     if c.ply_seconds.is_some() && !base.simultaneous {
         return Err(ApiError::bad(format!("{} has no ply_seconds option (Predictor chess only)", base.name)));
     }
-    if base.simultaneous {
-        for who in [&c.white, &c.black] {
-            if who.starts_with("ai") {
-                return Err(ApiError::bad(format!(
-                    "{}: the Predictor chess AI is not served yet (use me or invite)",
-                    base.name
-                )));
-            }
-        }
-    }
     let seed = GameSeed::random();
     let mut setup = seed.setup_rng();
     let mut options = json!({});
@@ -352,10 +354,13 @@ async fn create_game(
     };
     app.games.store().create_game(&row).await?;
     let live = if v.simultaneous {
-        // The seated creators are their sides' captains, rank 1.
-        for (color, (_, token, _)) in Color::ALL.into_iter().zip(&seats) {
-            if let Some(t) = token {
-                add_captain(&app, &row.id, color, &sha256_hex(t), now).await?;
+        // The seated creators are their sides' captains, rank 1; an AI side is a team of one
+        // whose token nobody holds.
+        for (color, (player, token, _)) in Color::ALL.into_iter().zip(&seats) {
+            match (player, token) {
+                (_, Some(t)) => add_captain(&app, &row.id, color, &sha256_hex(t), now).await?,
+                (Player::Ai(_), None) => add_captain(&app, &row.id, color, &sha256_hex(&random_hex(32)), now).await?,
+                _ => {}
             }
         }
         LiveGame::replay_predictor(row, app.games.store().as_ref()).await?
@@ -653,6 +658,17 @@ async fn draw(
 /// Starts the AI's searches for a game if the AI is to move and not already thinking: a task
 /// plays the AI's moves until a person is to move or the game ends.
 pub async fn schedule_ai(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
+    {
+        let mut live = g.lock().await;
+        if live.predictor.is_some() {
+            let ai = live.players.iter().any(|p| matches!(p, Player::Ai(_)));
+            if ai && live.row.status == "active" && !live.thinking {
+                live.thinking = true;
+                tokio::spawn(predictor_ai_loop(app.clone(), g.clone()));
+            }
+            return;
+        }
+    }
     if let Some(job) = ai_job(g).await {
         tokio::spawn(ai_loop(app.clone(), g.clone(), job));
     }
@@ -901,6 +917,8 @@ async fn commit_orders(
     if let Some(chosen) = &closed {
         announce(&app, &live, "closed", json!({ "ply": ply, "white": chosen[0], "black": chosen[1] })).await;
     }
+    drop(live);
+    schedule_ai(&app, &g).await;
     Ok(Json(json!({ "ply": ply, "side": side.to_string(), "member": member, "closed": closed.is_some() })))
 }
 
@@ -973,7 +991,9 @@ async fn reveal_orders(
         schedule_deadline(&app, &g).await;
     } else {
         *t = next;
+        drop(live);
     }
+    schedule_ai(&app, &g).await;
     Ok(Json(reply))
 }
 
@@ -1002,6 +1022,7 @@ pub async fn schedule_deadline(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
         match t.close() {
             Ok(chosen) => {
                 announce(&app, &live, "closed", json!({ "ply": ply, "white": chosen[0], "black": chosen[1] })).await;
+                let _ = app.nudge.send(live.row.id.clone());
             }
             Err(o) => {
                 let (result, _) = outcome_text(o);
@@ -1011,6 +1032,156 @@ pub async fn schedule_deadline(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
             }
         }
     });
+}
+
+/// What the Predictor AI does next in a game.
+enum PredictorAiStep {
+    /// Think for `side` at `ply` from `pos`.
+    Think { side: Color, ply: u32, pos: Box<Position>, movetime: Duration, seed: u64 },
+    /// Nothing now (a person's commitment or reveal comes first, or the game is over).
+    Wait,
+}
+
+/// Plays the server AI's sides of a Predictor game: commits as soon as a ply opens (its orders
+/// chosen from the position alone), and reveals once the ply closes; stops when a person is
+/// awaited. Runs while `thinking` is set, so one loop per game.
+async fn predictor_ai_loop(app: AppState, g: Arc<Mutex<LiveGame>>) {
+    loop {
+        let mut resolved = false;
+        let step = {
+            let mut live = g.lock().await;
+            match predictor_ai_reveal(&app, &mut live).await {
+                Ok(r) => resolved = r,
+                Err(e) => tracing::error!("game {}: the AI's reveal failed: {}", live.row.id, e.message),
+            }
+            let step = match live.predictor.as_ref() {
+                Some(t) if live.row.status == "active" && t.chosen.is_none() => Color::ALL
+                    .into_iter()
+                    .find(|&c| matches!(live.players[c.index()], Player::Ai(_)) && !t.desk.has_committed(c))
+                    .map_or(PredictorAiStep::Wait, |side| PredictorAiStep::Think {
+                        side,
+                        ply: t.game.next_ply(),
+                        pos: Box::new(t.game.position().clone()),
+                        movetime: Duration::from_millis(live.row.movetime_ms as u64),
+                        seed: u64::from_le_bytes(live.seed.0[..8].try_into().unwrap_or([0; 8]))
+                            ^ (u64::from(t.game.next_ply()) << 1)
+                            ^ side.index() as u64,
+                    }),
+                _ => PredictorAiStep::Wait,
+            };
+            if matches!(step, PredictorAiStep::Wait) {
+                live.thinking = false;
+            }
+            step
+        };
+        if resolved {
+            schedule_deadline(&app, &g).await;
+        }
+        let PredictorAiStep::Think { side, ply, pos, movetime, seed } = step else { return };
+        let permit = app.ai_slots.clone().acquire_owned().await;
+        let orders = tokio::task::spawn_blocking(move || {
+            let mut player = engine::predictor::PredictorPlayer::new(engine::predictor::Style::Mixed, seed);
+            player.choose(&pos, side, movetime).map(|o| o.to_text(&pos, side))
+        })
+        .await;
+        drop(permit);
+        let mut live = g.lock().await;
+        if let Err(e) = predictor_ai_commit(&app, &mut live, side, ply, orders.ok().flatten()).await {
+            tracing::error!("game {}: the AI's commitment failed: {}", live.row.id, e.message);
+            live.thinking = false;
+            return;
+        }
+    }
+}
+
+/// Seals and commits the AI's orders for `side` at `ply` (its reveal kept as a secret).
+async fn predictor_ai_commit(
+    app: &AppState,
+    live: &mut LiveGame,
+    side: Color,
+    ply: u32,
+    orders: Option<String>,
+) -> Result<(), ApiError> {
+    let id = live.row.id.clone();
+    let Some(t) = live.predictor.as_deref() else { return Ok(()) };
+    if t.game.next_ply() != ply || t.chosen.is_some() || live.row.status != "active" {
+        return Ok(());
+    }
+    let Some(orders) = orders else {
+        return Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the AI found no orders"));
+    };
+    let member = side.to_string();
+    let (reveal, commitment) = Reveal::seal(&id, ply, side, &orders)
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let mut next = t.clone();
+    next.desk.commit(side, &member, commitment).map_err(referee_error)?;
+    let now = now_ms();
+    let row = |text: String| PredictorRow {
+        ply: i64::from(ply),
+        side: member.clone(),
+        member: member.clone(),
+        rank: 0,
+        text,
+        created_at: now,
+    };
+    app.games.store().add_predictor(&id, PredictorKind::Secret, &row(reveal.to_line())).await?;
+    app.games.store().add_predictor(&id, PredictorKind::Commit, &row(commitment.to_string())).await?;
+    next.ai_secrets[side.index()] = Some(reveal);
+    let closed = if next.both_ready() { next.close().ok() } else { None };
+    if let Some(t) = live.predictor.as_deref_mut() {
+        *t = next;
+    }
+    let data = json!({ "ply": ply, "side": side.to_string(), "member": member, "commitment": commitment.to_string() });
+    announce(app, live, "committed", data).await;
+    if let Some(chosen) = closed {
+        announce(app, live, "closed", json!({ "ply": ply, "white": chosen[0], "black": chosen[1] })).await;
+    }
+    Ok(())
+}
+
+/// Once the ply has closed, reveals the AI's kept orders, and resolves the ply if both are in
+/// (then `true`).
+async fn predictor_ai_reveal(app: &AppState, live: &mut LiveGame) -> Result<bool, ApiError> {
+    let id = live.row.id.clone();
+    for side in Color::ALL {
+        let Some(t) = live.predictor.as_deref() else { return Ok(false) };
+        if live.row.status != "active" || t.chosen.is_none() || t.desk.revealed(side).is_some() {
+            continue;
+        }
+        let Some(reveal) = t.ai_secrets[side.index()].clone() else { continue };
+        let member = side.to_string();
+        let mut next = t.clone();
+        next.desk.reveal(side, &member, &reveal).map_err(referee_error)?;
+        let now = now_ms();
+        let row = PredictorRow {
+            ply: i64::from(reveal.ply),
+            side: member.clone(),
+            member,
+            rank: 0,
+            text: reveal.to_line(),
+            created_at: now,
+        };
+        app.games.store().add_predictor(&id, PredictorKind::Reveal, &row).await?;
+        let both = Color::ALL.into_iter().all(|c| next.desk.revealed(c).is_some());
+        if both {
+            let ply = next.game.next_ply();
+            let line = next.resolve(now).map_err(referee_error)?;
+            let fen = next.game.position().fen();
+            let outcome = next.game.outcome();
+            if let Some(t) = live.predictor.as_deref_mut() {
+                *t = next;
+            }
+            announce(app, live, "ply", json!({ "ply": ply, "line": line, "fen": fen })).await;
+            if let Some(o) = outcome {
+                let (result, reason) = outcome_text(o);
+                finish(app, live, &result, &reason).await?;
+            }
+            return Ok(true);
+        } else if let Some(t) = live.predictor.as_deref_mut() {
+            *t = next;
+        }
+    }
+    Ok(false)
 }
 
 #[cfg(test)]

@@ -41,10 +41,13 @@ pub enum ServerError {
 /// to move start thinking again.
 pub async fn app(database_url: &str, ai_workers: usize) -> Result<(axum::Router, api::AppState), ServerError> {
     let store = store::open(database_url).await?;
+    let (nudge, nudged) = tokio::sync::mpsc::unbounded_channel();
     let state = api::AppState {
         games: Arc::new(live::Games::new(store.clone())),
         ai_slots: Arc::new(tokio::sync::Semaphore::new(ai_workers.max(1))),
+        nudge,
     };
+    tokio::spawn(api::nudge_loop(state.clone(), nudged));
     if let Some(rx) = store.listen().await? {
         state.games.relay(rx);
     }

@@ -181,6 +181,7 @@ impl LiveGame {
         let members = store.predictor_rows(&id, PredictorKind::Member).await?;
         let commits = store.predictor_rows(&id, PredictorKind::Commit).await?;
         let reveals = store.predictor_rows(&id, PredictorKind::Reveal).await?;
+        let secrets = store.predictor_rows(&id, PredictorKind::Secret).await?;
         let mut live = LiveGame::replay(row, &[])?;
         let options: Value = serde_json::from_str(&live.row.options).unwrap_or(Value::Null);
         let table = crate::predictor::Table::load(
@@ -192,6 +193,7 @@ impl LiveGame {
             &members,
             &commits,
             &reveals,
+            &secrets,
         )
         .map_err(|reason| LoadError::Corrupt { id: id.clone(), reason })?;
         live.predictor = Some(Box::new(table));

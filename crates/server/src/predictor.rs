@@ -41,6 +41,8 @@ pub struct Table {
     pub ply_started: i64,
     /// The commitment deadline, seconds after the ply starts (none: wait for both sides).
     pub ply_seconds: Option<i64>,
+    /// The server AI's reveals for the current ply, kept until it closes.
+    pub ai_secrets: [Option<Reveal>; 2],
     game_id: String,
 }
 
@@ -68,6 +70,7 @@ impl Table {
             chosen: None,
             ply_started: now,
             ply_seconds,
+            ai_secrets: [None, None],
             game_id: game_id.to_string(),
         }
     }
@@ -169,6 +172,7 @@ impl Table {
             })?
             .clone();
         self.chosen = None;
+        self.ai_secrets = [None, None];
         self.ply_started = now;
         self.rebuild_desk()?;
         Ok(record::ply_line(&before, number, &ply))
@@ -185,6 +189,7 @@ impl Table {
         members: &[PredictorRow],
         commits: &[PredictorRow],
         reveals: &[PredictorRow],
+        secrets: &[PredictorRow],
     ) -> Result<Table, String> {
         let mut t = Table::new(game_id, start, ply_seconds, created_at);
         for m in members {
@@ -223,6 +228,10 @@ impl Table {
             let at = r.iter().map(|x| x.created_at).max().unwrap_or(created_at);
             t.resolve(at).map_err(|e| format!("ply {ply}: {e}"))?;
             ply += 1;
+        }
+        for row in secrets.iter().filter(|r| r.ply == i64::from(t.game.next_ply())) {
+            let side = parse_side(&row.side).ok_or_else(|| format!("secret side '{}'", row.side))?;
+            t.ai_secrets[side.index()] = Some(Reveal::parse(&row.text).map_err(|e| e.to_string())?);
         }
         Ok(t)
     }

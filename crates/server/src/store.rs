@@ -117,6 +117,8 @@ pub enum PredictorKind {
     Commit,
     /// `predictor_reveals`.
     Reveal,
+    /// `predictor_secrets`: the server AI's reveal before the ply closes (never served).
+    Secret,
 }
 
 /// Where games live.
@@ -259,6 +261,10 @@ fn predictor_insert(kind: PredictorKind) -> &'static str {
             "INSERT INTO predictor_reveals (game_id, ply, side, member, reveal, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING"
         }
+        PredictorKind::Secret => {
+            "INSERT INTO predictor_secrets (game_id, ply, side, member, reveal, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING"
+        }
     }
 }
 
@@ -276,6 +282,10 @@ fn predictor_select(kind: PredictorKind) -> &'static str {
         PredictorKind::Reveal => {
             "SELECT ply, side, member, CAST(0 AS BIGINT) AS rank, reveal AS text, created_at \
              FROM predictor_reveals WHERE game_id = $1 ORDER BY ply, side"
+        }
+        PredictorKind::Secret => {
+            "SELECT ply, side, member, CAST(0 AS BIGINT) AS rank, reveal AS text, created_at \
+             FROM predictor_secrets WHERE game_id = $1 ORDER BY ply, side"
         }
     }
 }
