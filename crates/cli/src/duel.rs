@@ -96,14 +96,20 @@ pub(crate) struct Duel {
     pub hash_mb: usize,
 }
 
-/// One finished game.
-struct Played {
-    number: u32,
-    a_white: bool,
-    winner: Option<Color>,
-    reason: String,
-    plies: usize,
-    final_fen: String,
+/// One finished game of an internal match.
+pub(crate) struct Played {
+    /// 0-based.
+    pub number: u32,
+    /// Player A had White.
+    pub a_white: bool,
+    /// `None` for a draw.
+    pub winner: Option<Color>,
+    /// How it ended.
+    pub reason: String,
+    /// Its length.
+    pub plies: usize,
+    /// The last position.
+    pub final_fen: String,
 }
 
 /// Plays game `number` (0-based): player A has White in even games; the chance stream of a
@@ -145,29 +151,44 @@ fn play(d: &Duel, number: u32) -> Result<Played> {
 
 /// Plays the match: a line per game on stderr, the summary on stdout.
 pub(crate) fn run(d: &Duel) -> Result<ExitCode> {
-    let [a, b] = d.levels.map(|l| l.name(d.variant));
-    let budget = d.nodes.map_or(format!("{} ms", d.movetime.as_millis()), |n| format!("{n} nodes"));
+    let names = d.levels.map(|l| l.name(d.variant));
+    let budget = d.nodes.map_or(format!("{} ms per move", d.movetime.as_millis()), |n| format!("{n} nodes per move"));
     eprintln!(
-        "match: {a} vs {b}, {}, {} games, {budget} per move, seed {}, {} at a time",
-        d.variant.name, d.games, d.seed, d.concurrency
+        "match: {} vs {}, {}, {} games, {budget}, seed {}, {} at a time",
+        names[0], names[1], d.variant.name, d.games, d.seed, d.concurrency
     );
+    run_games(names, &d.variant.name, &budget, d.games, d.concurrency, |n| play(d, n))
+}
+
+/// Plays games `0..games` with `concurrency` threads, printing a line per game on stderr as it
+/// ends and the summary for player A (`names[0]`) on stdout: the score with its 95 % interval
+/// and the average length. Shared by every internal match (`predictor_match.rs` too).
+pub(crate) fn run_games(
+    names: [&str; 2],
+    variant: &str,
+    budget: &str,
+    games: u32,
+    concurrency: usize,
+    play: impl Fn(u32) -> Result<Played> + Sync,
+) -> Result<ExitCode> {
+    let [a, b] = names;
     let next = AtomicU32::new(0);
     let (tx, rx) = mpsc::channel::<Result<Played>>();
     let (mut wins, mut draws, mut losses, mut plies) = (0u32, 0u32, 0u32, 0usize);
     std::thread::scope(|s| -> Result<()> {
-        for _ in 0..d.concurrency.max(1) {
+        for _ in 0..concurrency.max(1) {
             let tx = tx.clone();
-            let next = &next;
+            let (next, play) = (&next, &play);
             s.spawn(move || loop {
                 let n = next.fetch_add(1, Ordering::Relaxed);
-                if n >= d.games {
+                if n >= games {
                     return;
                 }
-                let r = play(d, n);
+                let r = play(n);
                 let failed = r.is_err();
                 let _ = tx.send(r);
                 if failed {
-                    next.store(d.games, Ordering::Relaxed);
+                    next.store(games, Ordering::Relaxed);
                 }
             });
         }
@@ -199,8 +220,8 @@ pub(crate) fn run(d: &Duel) -> Result<ExitCode> {
     })?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let games = wins + draws + losses;
-    writeln!(out, "{a} vs {b} ({}, {budget} per move): {games} games", d.variant.name)?;
+    let played = wins + draws + losses;
+    writeln!(out, "{a} vs {b} ({variant}, {budget}): {played} games")?;
     writeln!(out, "{a}: +{wins} ={draws} -{losses}")?;
     if let Some(st) = score_stats(wins, draws, losses) {
         writeln!(
@@ -214,8 +235,8 @@ pub(crate) fn run(d: &Duel) -> Result<ExitCode> {
             st.elo_high
         )?;
     }
-    if games > 0 {
-        writeln!(out, "average length {:.1} plies", plies as f64 / f64::from(games))?;
+    if played > 0 {
+        writeln!(out, "average length {:.1} plies", plies as f64 / f64::from(played))?;
     }
     Ok(ExitCode::SUCCESS)
 }

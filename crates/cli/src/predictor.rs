@@ -49,8 +49,9 @@ struct ResolveArgs {
     json: bool,
 }
 
+/// Whose orders, for which ply of which game: what a commitment binds.
 #[derive(Debug, Args)]
-struct CommitArgs {
+struct SealedArgs {
     /// The game id (1 to 64 letters, digits, '.', '_', '-').
     #[arg(long)]
     game: String,
@@ -60,9 +61,15 @@ struct CommitArgs {
     /// The side: white or black.
     #[arg(long)]
     side: String,
-    /// The orders.
+    /// The orders (as committed, for a reveal).
     #[arg(long, allow_hyphen_values = true)]
     orders: String,
+}
+
+#[derive(Debug, Args)]
+struct CommitArgs {
+    #[command(flatten)]
+    sealed: SealedArgs,
     /// The position before the ply: the orders are checked in it first.
     #[arg(long)]
     fen: Option<String>,
@@ -73,18 +80,8 @@ struct CommitArgs {
 
 #[derive(Debug, Args)]
 struct RevealArgs {
-    /// The game id.
-    #[arg(long)]
-    game: String,
-    /// The ply.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
-    ply: u32,
-    /// The side.
-    #[arg(long)]
-    side: String,
-    /// The orders as committed.
-    #[arg(long, allow_hyphen_values = true)]
-    orders: String,
+    #[command(flatten)]
+    sealed: SealedArgs,
     /// The nonce printed by `commit` (64 hex digits).
     #[arg(long)]
     nonce: String,
@@ -253,21 +250,22 @@ fn resolve_command(a: &ResolveArgs, out: &mut impl Write) -> Result<()> {
 }
 
 fn commit_command(a: &CommitArgs, out: &mut impl Write) -> Result<()> {
-    let side = commit::parse_side(&a.side)?;
+    let SealedArgs { game, ply, side, orders: text } = &a.sealed;
+    let side = commit::parse_side(side)?;
     let orders = match &a.fen {
         Some(f) => {
             let pos = position(Some(f))?;
-            let o = Orders::parse(&pos, side, &a.orders).map_err(|e| anyhow!("{side}'s orders are rejected: {e}"))?;
+            let o = Orders::parse(&pos, side, text).map_err(|e| anyhow!("{side}'s orders are rejected: {e}"))?;
             o.to_text(&pos, side)
         }
         None => {
             // Without a position only the syntax can be checked.
-            let canonical = commit::canonical_orders(&a.orders);
+            let canonical = commit::canonical_orders(text);
             check_syntax(&canonical)?;
             canonical
         }
     };
-    let (reveal, c) = Reveal::seal(&a.game, a.ply, side, &orders)?;
+    let (reveal, c) = Reveal::seal(game, *ply, side, &orders)?;
     if a.json {
         let v = json!({ "commitment": c.to_string(), "nonce": reveal.nonce.to_string(), "orders": reveal.orders, "reveal": reveal.to_line() });
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
@@ -295,12 +293,13 @@ fn check_syntax(orders: &str) -> Result<()> {
 }
 
 fn reveal_command(a: &RevealArgs, out: &mut impl Write) -> Result<()> {
-    commit::check_game_id(&a.game)?;
+    let SealedArgs { game, ply, side, orders } = &a.sealed;
+    commit::check_game_id(game)?;
     let reveal = Reveal {
-        game: a.game.clone(),
-        ply: a.ply,
-        side: commit::parse_side(&a.side)?,
-        orders: commit::canonical_orders(&a.orders),
+        game: game.clone(),
+        ply: *ply,
+        side: commit::parse_side(side)?,
+        orders: commit::canonical_orders(orders),
         nonce: a.nonce.parse::<Nonce>()?,
     };
     if let Some(c) = &a.commitment {

@@ -153,25 +153,20 @@ impl LiveGame {
         let player = |p: &str| Player::parse(p).ok_or_else(|| corrupt(format!("player '{p}'")));
         let players = [player(&row.white_player)?, player(&row.black_player)?];
         let seed = GameSeed::from_hex(&row.seed).ok_or_else(|| corrupt("seed".into()))?;
-        let mut game = Game::new(start);
-        for (k, m) in moves.iter().enumerate() {
-            if m.ply != k as i64 {
-                return Err(corrupt(format!("ply {} where {k} was expected", m.ply)));
-            }
-            let mv = rules::uci::parse_uci(game.position(), &m.uci).map_err(|e| corrupt(format!("ply {k}: {e}")))?;
-            let event =
-                game.play_sampled(mv, &mut seed.ply_rng(k as u32)).map_err(|e| corrupt(format!("ply {k}: {e}")))?;
-            if event_text(event) != m.event {
-                return Err(corrupt(format!(
-                    "ply {k}: stored outcome '{}' but the seed gives '{}'",
-                    m.event,
-                    event_text(event)
-                )));
-            }
-        }
         let (events, _) = broadcast::channel(256);
-        let times = moves.iter().map(|m| m.created_at).collect();
-        Ok(LiveGame { row, game, players, seed, times, events, thinking: false, predictor: None, draw_offer: None })
+        let mut live = LiveGame {
+            row: row.clone(),
+            game: Game::new(start),
+            players,
+            seed,
+            times: Vec::new(),
+            events,
+            thinking: false,
+            predictor: None,
+            draw_offer: None,
+        };
+        live.catch_up(row, moves)?;
+        Ok(live)
     }
 
     /// Rebuilds a Predictor chess game from its row and its members, commitments and reveals.
@@ -213,50 +208,14 @@ impl LiveGame {
         }
     }
 
-    /// The game's public state (the seed only once the game is over).
-    pub fn state(&self) -> Value {
-        if let Some(t) = &self.predictor {
-            let mut v = json!({
-                "id": self.row.id,
-                "variant": self.row.variant,
-                "options": serde_json::from_str::<Value>(&self.row.options).unwrap_or(Value::Null),
-                "start_fen": self.row.start_fen,
-                "fen": t.game.position().fen(),
-                "white": self.row.white_player,
-                "black": self.row.black_player,
-                "status": self.row.status,
-                "result": self.row.result,
-                "reason": self.row.reason,
-                "seed_hash": self.row.seed_hash,
-                "seed": (self.row.status == "finished").then(|| self.row.seed.clone()),
-            });
-            if let (Value::Object(a), Value::Object(b)) = (&mut v, t.state()) {
-                a.extend(b);
-            }
-            return v;
-        }
-        let pos = self.game.position();
-        let mut moves = Vec::new();
-        let mut p = self.game.start().clone();
-        for (m, e) in self.game.moves().iter().zip(self.game.events()) {
-            moves.push(json!({ "uci": to_uci(&p, *m), "san": rules::san::to_san(&p, *m), "event": event_text(*e) }));
-            p.play_event(*m, *e);
-        }
-        let legal: Vec<String> = if self.row.status == "active" {
-            pos.legal_moves().iter().map(|m| to_uci(pos, *m)).collect()
-        } else {
-            Vec::new()
-        };
+    /// The state fields every game has (the seed only once the game is over).
+    fn common_state(&self, fen: String) -> Value {
         json!({
             "id": self.row.id,
             "variant": self.row.variant,
             "options": serde_json::from_str::<Value>(&self.row.options).unwrap_or(Value::Null),
             "start_fen": self.row.start_fen,
-            "fen": pos.fen(),
-            "turn": pos.turn().to_string(),
-            "ply": self.game.moves().len(),
-            "moves": moves,
-            "legal_moves": legal,
+            "fen": fen,
             "white": self.row.white_player,
             "black": self.row.black_player,
             "status": self.row.status,
@@ -264,9 +223,45 @@ impl LiveGame {
             "reason": self.row.reason,
             "seed_hash": self.row.seed_hash,
             "seed": (self.row.status == "finished").then(|| self.row.seed.clone()),
-            "thinking": self.thinking,
-            "draw_offer": self.draw_offer.map(|(c, _)| c.to_string()),
         })
+    }
+
+    /// The game's public state (docs/API.md): the common fields, then the sequential game's
+    /// moves, or the Predictor table.
+    pub fn state(&self) -> Value {
+        let (fen, more) = match &self.predictor {
+            Some(t) => (t.game.position().fen(), t.state()),
+            None => {
+                let pos = self.game.position();
+                let mut moves = Vec::new();
+                let mut p = self.game.start().clone();
+                for (m, e) in self.game.moves().iter().zip(self.game.events()) {
+                    moves.push(
+                        json!({ "uci": to_uci(&p, *m), "san": rules::san::to_san(&p, *m), "event": event_text(*e) }),
+                    );
+                    p.play_event(*m, *e);
+                }
+                let legal: Vec<String> = if self.row.status == "active" {
+                    pos.legal_moves().iter().map(|m| to_uci(pos, *m)).collect()
+                } else {
+                    Vec::new()
+                };
+                let more = json!({
+                    "turn": pos.turn().to_string(),
+                    "ply": self.game.moves().len(),
+                    "moves": moves,
+                    "legal_moves": legal,
+                    "thinking": self.thinking,
+                    "draw_offer": self.draw_offer.map(|(c, _)| c.to_string()),
+                });
+                (pos.fen(), more)
+            }
+        };
+        let mut v = self.common_state(fen);
+        if let (Value::Object(a), Value::Object(b)) = (&mut v, more) {
+            a.extend(b);
+        }
+        v
     }
 
     /// Sends an event to this process's live stream (nobody listening is fine) and returns its

@@ -114,7 +114,7 @@ pub enum RefereeError {
 /// use rules::predictor::referee::chosen_member;
 /// let team = ["ana", "bo", "cy"].map(String::from);
 /// assert_eq!(chosen_member(&team, &["cy", "bo"]), Some(1));
-/// assert_eq!(chosen_member(&team, &[]), None);
+/// assert_eq!(chosen_member::<&str>(&team, &[]), None);
 /// ```
 pub fn chosen_member<S: AsRef<str>>(ranked: &[String], committed: &[S]) -> Option<usize> {
     ranked.iter().position(|m| committed.iter().any(|c| c.as_ref() == m))
