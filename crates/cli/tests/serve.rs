@@ -658,6 +658,25 @@ fn a_predictor_side_without_a_commitment_loses_on_time() {
         assert!(Instant::now() < deadline, "the deadline did not end the game");
         std::thread::sleep(Duration::from_millis(100));
     }
+    // Both commit, only White reveals: at the reveal deadline Black forfeits.
+    let g = create(&s, json!({ "variant": "predictor", "white": "me", "black": "me", "ply_seconds": 1 }));
+    let id = g["id"].as_str().expect("id");
+    let (wc, wr) = seal(id, 1, rules::Color::White, "e2e4");
+    let (bc, _) = seal(id, 1, rules::Color::Black, "e7e5");
+    let (wt, bt) = (token(&g, "white"), token(&g, "black"));
+    s.ok("POST", &format!("/api/games/{id}/commit"), wt.as_deref(), Some(json!({ "ply": 1, "commitment": wc })));
+    s.ok("POST", &format!("/api/games/{id}/commit"), bt.as_deref(), Some(json!({ "ply": 1, "commitment": bc })));
+    s.ok("POST", &format!("/api/games/{id}/reveal"), wt.as_deref(), Some(json!({ "reveal": wr })));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let st = state(&s, id);
+        if st["status"] == "finished" {
+            assert_eq!((st["result"].as_str(), st["reason"].as_str()), (Some("1-0"), Some("forfeit")));
+            break;
+        }
+        assert!(Instant::now() < deadline, "the reveal deadline did not end the game");
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 #[test]

@@ -997,38 +997,59 @@ async fn reveal_orders(
     Ok(Json(reply))
 }
 
-/// Closes a Predictor ply at its deadline (a side without a commitment loses on time).
+/// A Predictor ply's deadlines: at the commitment deadline the ply closes (a side without any
+/// commitment loses on time); at the reveal deadline, as long again after it, a chosen member
+/// who has not revealed forfeits the game for the side (both: a draw).
 pub async fn schedule_deadline(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
-    let (deadline, ply) = {
+    let (deadlines, ply) = {
         let live = g.lock().await;
         match live.predictor.as_ref() {
-            Some(t) if live.row.status == "active" && t.chosen.is_none() => match t.deadline() {
-                Some(d) => (d, t.game.next_ply()),
-                None => return,
+            Some(t) if live.row.status == "active" => match (t.deadline(), t.reveal_deadline()) {
+                (Some(d), Some(r)) => ((d, r), t.game.next_ply()),
+                _ => return,
             },
             _ => return,
         }
     };
     let (app, g) = (app.clone(), g.clone());
     tokio::spawn(async move {
-        let wait = (deadline - now_ms()).max(0) as u64;
-        tokio::time::sleep(Duration::from_millis(wait)).await;
+        let (commit_by, reveal_by) = deadlines;
+        tokio::time::sleep(Duration::from_millis((commit_by - now_ms()).max(0) as u64)).await;
+        {
+            let mut live = g.lock().await;
+            let active = live.row.status == "active";
+            let Some(t) = live.predictor.as_deref_mut() else { return };
+            if t.game.next_ply() != ply || !active {
+                return;
+            }
+            if t.chosen.is_none() {
+                match t.close() {
+                    Ok(chosen) => {
+                        announce(&app, &live, "closed", json!({ "ply": ply, "white": chosen[0], "black": chosen[1] }))
+                            .await;
+                        let _ = app.nudge.send(live.row.id.clone());
+                    }
+                    Err(o) => {
+                        let (result, _) = outcome_text(o);
+                        if let Err(e) = finish(&app, &mut live, &result, "time forfeit").await {
+                            tracing::error!("game {}: the time loss was not stored: {}", live.row.id, e.message);
+                        }
+                        return;
+                    }
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis((reveal_by - now_ms()).max(0) as u64)).await;
         let mut live = g.lock().await;
         let active = live.row.status == "active";
-        let Some(t) = live.predictor.as_deref_mut() else { return };
-        if t.game.next_ply() != ply || t.chosen.is_some() || !active {
+        let Some(t) = live.predictor.as_deref() else { return };
+        if t.game.next_ply() != ply || !active {
             return;
         }
-        match t.close() {
-            Ok(chosen) => {
-                announce(&app, &live, "closed", json!({ "ply": ply, "white": chosen[0], "black": chosen[1] })).await;
-                let _ = app.nudge.send(live.row.id.clone());
-            }
-            Err(o) => {
-                let (result, _) = outcome_text(o);
-                if let Err(e) = finish(&app, &mut live, &result, "time forfeit").await {
-                    tracing::error!("game {}: the time loss was not stored: {}", live.row.id, e.message);
-                }
+        if let Some(o) = t.desk.forfeit() {
+            let (result, _) = outcome_text(o);
+            if let Err(e) = finish(&app, &mut live, &result, "forfeit").await {
+                tracing::error!("game {}: the forfeit was not stored: {}", live.row.id, e.message);
             }
         }
     });

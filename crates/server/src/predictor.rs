@@ -139,6 +139,11 @@ impl Table {
         self.ply_seconds.map(|s| self.ply_started + s * 1000)
     }
 
+    /// The reveal deadline: as long again after the commitment deadline.
+    pub fn reveal_deadline(&self) -> Option<i64> {
+        self.ply_seconds.map(|s| self.ply_started + 2 * s * 1000)
+    }
+
     /// Closes the ply: the chosen members, or the time-loss outcome.
     pub fn close(&mut self) -> Result<[String; 2], rules::outcome::Outcome> {
         let chosen = self.desk.close()?;
@@ -263,6 +268,7 @@ impl Table {
             "plies": lines,
             "closed": self.chosen.is_some(),
             "deadline": self.deadline(),
+            "reveal_deadline": self.reveal_deadline(),
             "white_team": side(Color::White),
             "black_team": side(Color::Black),
         })
