@@ -151,7 +151,16 @@ fn en_passant_response(view: &Position, prediction: Move, from: Square, to: Squa
     let pawn = view.variant().pawn()?;
     let ours = view.board().piece_at(from).is_some_and(|p| p.color == view.turn() && p.role == pawn);
     let beside = from.rank() == prediction.to().rank() && from.file().abs_diff(prediction.to().file()) == 1;
-    (ours && beside && to == passed).then(|| Move::en_passant(from, to))
+    if !(ours && beside && to == passed) {
+        return None;
+    }
+    // Legal as chess judges it right after the push: a pinned pawn may not take en passant,
+    // as no other response may expose its own king.
+    let m = Move::en_passant(from, to);
+    let mut pushed = view.clone();
+    pushed.pass_turn();
+    pushed.play_unchecked(prediction);
+    pushed.is_legal(m).then_some(m)
 }
 
 impl Orders {
@@ -522,6 +531,15 @@ mod tests {
             Err(OrderError::IllegalResponse { .. })
         ));
         assert!(matches!(Orders::parse(&p, Color::White, "e5d6"), Err(OrderError::IllegalPrimary { .. })));
+        // A pawn pinned to its king along the rank may not take en passant: after ...d7-d5
+        // both pawns would leave the fifth rank and open it to the rook.
+        let pinned = pos("4k3/3p4/8/r3P2K/8/8/8/8 w - - 0 1");
+        assert!(matches!(
+            Orders::parse(&pinned, Color::White, "h5h4 if d7d5 then e5d6"),
+            Err(OrderError::IllegalResponse { .. })
+        ));
+        let free = pos("4k3/3p4/8/4P2K/8/8/8/r7 w - - 0 1");
+        assert!(Orders::parse(&free, Color::White, "h5h4 if d7d5 then e5d6").is_ok());
     }
 
     fn ply(fen: &str, white: &str, black: &str) -> (String, PlyReport) {
