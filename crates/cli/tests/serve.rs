@@ -505,8 +505,13 @@ fn primary(st: &Value, side: rules::Color, rng: &mut Lcg) -> String {
     let v = rules::variants::predictor::variant();
     let pos = rules::Position::from_fen(v, st["fen"].as_str().expect("fen")).expect("fen");
     let view = rules::predictor::side_view(&pos, side);
-    let legal: Vec<_> = view.legal_moves().iter().copied().filter(|m| m.kind() != rules::MoveKind::EnPassant).collect();
-    rules::uci::to_uci(&view, legal[rng.below(legal.len())])
+    // Legal moves, and captures of an attacked enemy king (valid primaries even for a side
+    // that has no legal move in chess terms).
+    let mut primaries: Vec<_> =
+        view.legal_moves().iter().copied().filter(|m| m.kind() != rules::MoveKind::EnPassant).collect();
+    primaries.extend(rules::predictor::king_captures(&view));
+    assert!(!primaries.is_empty(), "an active game where {side} has no primary: {}", pos.fen());
+    rules::uci::to_uci(&view, primaries[rng.below(primaries.len())])
 }
 
 #[test]
