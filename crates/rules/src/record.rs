@@ -397,11 +397,11 @@ pub fn wrap(tokens: impl IntoIterator<Item = String>, width: usize) -> String {
     out
 }
 
-fn is_tag_name(name: &str) -> bool {
+pub(crate) fn is_tag_name(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-fn push_tag(out: &mut String, name: &str, value: &str) {
+pub(crate) fn push_tag(out: &mut String, name: &str, value: &str) {
     out.push('[');
     out.push_str(name);
     out.push_str(" \"");

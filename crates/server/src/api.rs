@@ -2,7 +2,7 @@
 //! resignation, records, and the live stream. Every request is checked here and every move by
 //! the rules core; errors are JSON `{"error": "..."}` with a fitting status.
 
-use crate::live::{event_text, outcome_text, variant_of, Games, LiveGame, Player};
+use crate::live::{event_text, now_ms, outcome_text, variant_of, Games, LiveGame, Player};
 use crate::seed::GameSeed;
 use crate::store::{GameRow, MoveRow, PredictorKind, PredictorRow, StoreError};
 use axum::extract::rejection::JsonRejection;
@@ -13,7 +13,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use rand::RngCore;
-use rules::predictor::commit::Reveal;
+use rules::predictor::commit::{Commitment, Reveal};
 use rules::predictor::referee::RefereeError;
 use rules::{Color, Position};
 use serde::Deserialize;
@@ -106,8 +106,6 @@ impl From<JsonRejection> for ApiError {
 fn clip(s: &str) -> String {
     s.chars().take(64).collect()
 }
-
-use crate::live::now_ms;
 
 fn random_hex(bytes: usize) -> String {
     let mut b = vec![0u8; bytes];
@@ -450,12 +448,10 @@ async fn join_game(
     if !app.games.store().join(&id, color == Color::White, &h, &token_hash, now_ms()).await? {
         return Err(ApiError::forbidden("the invitation was already used"));
     }
-    if g.predictor.is_some() {
+    if let Some(t) = g.predictor.as_mut() {
         add_captain(&app, &id, color, &token_hash, now_ms()).await?;
-        if let Some(t) = g.predictor.as_mut() {
-            let captain = crate::predictor::Member { name: color.to_string(), rank: 1, token: token_hash.clone() };
-            t.add_member(color, captain).map_err(|e| ApiError::conflict(e.to_string()))?;
-        }
+        let captain = crate::predictor::Member { name: color.to_string(), rank: 1, token: token_hash.clone() };
+        t.add_member(color, captain).map_err(|e| ApiError::conflict(e.to_string()))?;
     }
     match color {
         Color::White => (g.row.white_invite, g.row.white_token) = (None, Some(token_hash)),
@@ -536,16 +532,14 @@ async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Re
     app.games.store().append_move(&live.row.id, &row).await?;
     live.game.play_event(mv, event).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     // A draw offer lapses when the side it was made to moves.
-    if live.draw_offer.is_some_and(|(c, _)| c != pos.turn()) {
+    if live.draw_offer.is_some_and(|c| c != pos.turn()) {
         live.draw_offer = None;
     }
-    live.times.push(now);
-    let reply = json!({
+    let mut reply = json!({
         "ply": k, "uci": row.uci, "san": rules::san::to_san(&pos, mv), "event": row.event,
         "fen": live.game.position().fen(), "at": now,
     });
     announce(app, live, "move", reply.clone()).await;
-    let mut reply = reply;
     if let Some(o) = live.game.outcome() {
         let (result, reason) = outcome_text(o);
         finish(app, live, &result, &reason).await?;
@@ -626,9 +620,7 @@ async fn draw(
             live.row.variant
         )));
     }
-    let ply = live.game.moves().len();
-    let offered_by = live.draw_offer.map(|(c, _)| c);
-    match (req.action.as_str(), offered_by) {
+    match (req.action.as_str(), live.draw_offer) {
         ("offer", Some(c)) if c == color => Err(ApiError::conflict("your draw offer stands already")),
         ("accept" | "decline", Some(c)) if c == color => Err(ApiError::conflict("you cannot answer your own offer")),
         ("accept" | "decline", None) => Err(ApiError::conflict("there is no draw offer to answer")),
@@ -647,7 +639,7 @@ async fn draw(
             if live.players[(!color).index()] != Player::Human {
                 return Err(ApiError::bad("the AI does not take draw offers"));
             }
-            live.draw_offer = Some((color, ply));
+            live.draw_offer = Some(color);
             announce(&app, &live, "draw_offer", json!({ "by": color.to_string() })).await;
             Ok(Json(json!({ "draw_offer": color.to_string() })))
         }
@@ -887,36 +879,13 @@ async fn commit_orders(
     if live.row.status != "active" {
         return Err(ApiError::conflict("the game is over"));
     }
-    let commitment: rules::predictor::commit::Commitment =
+    let commitment: Commitment =
         req.commitment.parse().map_err(|e: rules::predictor::commit::CommitError| ApiError::bad(e.to_string()))?;
-    let t = table(&mut live)?;
-    let ply = t.game.next_ply();
+    let ply = table(&mut live)?.game.next_ply();
     if req.ply != ply {
         return Err(ApiError::conflict(format!("ply {} is not the current ply {ply}", req.ply)));
     }
-    let mut next = t.clone();
-    next.desk.commit(side, &member, commitment).map_err(referee_error)?;
-    let row = PredictorRow {
-        ply: i64::from(ply),
-        side: side.to_string(),
-        member: member.clone(),
-        rank: 0,
-        text: commitment.to_string(),
-        created_at: now_ms(),
-    };
-    app.games.store().add_predictor(&id, PredictorKind::Commit, &row).await.map_err(|e| match e {
-        StoreError::Duplicate { .. } => {
-            ApiError::conflict(format!("{member} ({side}) already committed for ply {ply}"))
-        }
-        e => e.into(),
-    })?;
-    *t = next;
-    let closed = if t.both_ready() { t.close().ok() } else { None };
-    let data = json!({ "ply": ply, "side": side.to_string(), "member": member, "commitment": commitment.to_string() });
-    announce(&app, &live, "committed", data).await;
-    if let Some(chosen) = &closed {
-        announce(&app, &live, "closed", json!({ "ply": ply, "white": chosen[0], "black": chosen[1] })).await;
-    }
+    let closed = take_commitment(&app, &mut live, side, &member, commitment).await?;
     drop(live);
     schedule_ai(&app, &g).await;
     Ok(Json(json!({ "ply": ply, "side": side.to_string(), "member": member, "closed": closed.is_some() })))
@@ -947,16 +916,86 @@ async fn reveal_orders(
         return Err(ApiError::conflict("the game is over"));
     }
     let reveal = Reveal::parse(&req.reveal).map_err(|e| ApiError::bad(e.to_string()))?;
+    let ply = table(&mut live)?.game.next_ply();
+    let resolved = take_reveal(&app, &mut live, side, &member, &reveal).await?;
+    let mut reply = json!({ "ply": ply, "side": side.to_string(), "accepted": true, "resolved": resolved.is_some() });
+    drop(live);
+    if let Some(r) = resolved {
+        reply["ply_line"] = json!(r.line);
+        reply["fen"] = json!(r.fen);
+        if let Some(result) = r.result {
+            reply["result"] = json!(result);
+        }
+        schedule_deadline(&app, &g).await;
+    }
+    schedule_ai(&app, &g).await;
+    Ok(Json(reply))
+}
+
+/// Stores a member's commitment for the current ply and applies it, closing the ply when both
+/// sides are ready (then the chosen members); the stream hears of both.
+async fn take_commitment(
+    app: &AppState,
+    live: &mut LiveGame,
+    side: Color,
+    member: &str,
+    commitment: Commitment,
+) -> Result<Option<[String; 2]>, ApiError> {
+    let id = live.row.id.clone();
+    let mut next = table(live)?.clone();
+    let ply = next.game.next_ply();
+    next.desk.commit(side, member, commitment).map_err(referee_error)?;
+    let row = PredictorRow {
+        ply: i64::from(ply),
+        side: side.to_string(),
+        member: member.to_string(),
+        rank: 0,
+        text: commitment.to_string(),
+        created_at: now_ms(),
+    };
+    app.games.store().add_predictor(&id, PredictorKind::Commit, &row).await.map_err(|e| match e {
+        StoreError::Duplicate { .. } => {
+            ApiError::conflict(format!("{member} ({side}) already committed for ply {ply}"))
+        }
+        e => e.into(),
+    })?;
+    let closed = if next.both_ready() { next.close().ok() } else { None };
+    *table(live)? = next;
+    let data = json!({ "ply": ply, "side": side.to_string(), "member": member, "commitment": commitment.to_string() });
+    announce(app, live, "committed", data).await;
+    if let Some(chosen) = &closed {
+        announce(app, live, "closed", json!({ "ply": ply, "white": chosen[0], "black": chosen[1] })).await;
+    }
+    Ok(closed)
+}
+
+/// A ply resolved by the reveal that completed it.
+struct Resolved {
+    line: String,
+    fen: String,
+    /// The result, when the ply ended the game.
+    result: Option<String>,
+}
+
+/// Stores a chosen member's reveal and applies it; once both sides revealed, resolves the ply
+/// (and ends the game if it is over). Committed orders that are illegal forfeit the game.
+async fn take_reveal(
+    app: &AppState,
+    live: &mut LiveGame,
+    side: Color,
+    member: &str,
+    reveal: &Reveal,
+) -> Result<Option<Resolved>, ApiError> {
+    let id = live.row.id.clone();
     let now = now_ms();
-    let t = table(&mut live)?;
-    let ply = t.game.next_ply();
-    let mut next = t.clone();
-    match next.desk.reveal(side, &member, &reveal) {
+    let mut next = table(live)?.clone();
+    let ply = next.game.next_ply();
+    match next.desk.reveal(side, member, reveal) {
         Ok(_) => {}
         Err(RefereeError::Orders(e)) => {
             // The committed orders are illegal: they can never be revealed validly.
             let result = if side == Color::White { "0-1" } else { "1-0" };
-            finish(&app, &mut live, result, "forfeit").await?;
+            finish(app, live, result, "forfeit").await?;
             return Err(ApiError::bad(format!(
                 "{side}'s committed orders are invalid ({e}): {side} forfeits the game"
             )));
@@ -966,35 +1005,30 @@ async fn reveal_orders(
     let row = PredictorRow {
         ply: i64::from(ply),
         side: side.to_string(),
-        member: member.clone(),
+        member: member.to_string(),
         rank: 0,
         text: reveal.to_line(),
         created_at: now,
     };
     app.games.store().add_predictor(&id, PredictorKind::Reveal, &row).await?;
-    let both = Color::ALL.into_iter().all(|c| next.desk.revealed(c).is_some());
-    let mut reply = json!({ "ply": ply, "side": side.to_string(), "accepted": true, "resolved": both });
-    if both {
-        let line = next.resolve(now).map_err(referee_error)?;
-        let fen = next.game.position().fen();
-        let outcome = next.game.outcome();
-        *t = next;
-        reply["ply_line"] = json!(line);
-        reply["fen"] = json!(fen);
-        announce(&app, &live, "ply", json!({ "ply": ply, "line": line, "fen": fen })).await;
-        if let Some(o) = outcome {
-            let (result, reason) = outcome_text(o);
-            finish(&app, &mut live, &result, &reason).await?;
-            reply["result"] = json!(result);
-        }
-        drop(live);
-        schedule_deadline(&app, &g).await;
-    } else {
-        *t = next;
-        drop(live);
+    if !Color::ALL.into_iter().all(|c| next.desk.revealed(c).is_some()) {
+        *table(live)? = next;
+        return Ok(None);
     }
-    schedule_ai(&app, &g).await;
-    Ok(Json(reply))
+    let line = next.resolve(now).map_err(referee_error)?;
+    let fen = next.game.position().fen();
+    let outcome = next.game.outcome();
+    *table(live)? = next;
+    announce(app, live, "ply", json!({ "ply": ply, "line": line, "fen": fen })).await;
+    let result = match outcome {
+        Some(o) => {
+            let (result, reason) = outcome_text(o);
+            finish(app, live, &result, &reason).await?;
+            Some(result)
+        }
+        None => None,
+    };
+    Ok(Some(Resolved { line, fen, result }))
 }
 
 /// A Predictor ply's deadlines: at the commitment deadline the ply closes (a side without any
@@ -1134,72 +1168,31 @@ async fn predictor_ai_commit(
     let member = side.to_string();
     let (reveal, commitment) = Reveal::seal(&id, ply, side, &orders)
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-    let mut next = t.clone();
-    next.desk.commit(side, &member, commitment).map_err(referee_error)?;
-    let now = now_ms();
-    let row = |text: String| PredictorRow {
+    let row = PredictorRow {
         ply: i64::from(ply),
         side: member.clone(),
         member: member.clone(),
         rank: 0,
-        text,
-        created_at: now,
+        text: reveal.to_line(),
+        created_at: now_ms(),
     };
-    app.games.store().add_predictor(&id, PredictorKind::Secret, &row(reveal.to_line())).await?;
-    app.games.store().add_predictor(&id, PredictorKind::Commit, &row(commitment.to_string())).await?;
-    next.ai_secrets[side.index()] = Some(reveal);
-    let closed = if next.both_ready() { next.close().ok() } else { None };
-    if let Some(t) = live.predictor.as_deref_mut() {
-        *t = next;
-    }
-    let data = json!({ "ply": ply, "side": side.to_string(), "member": member, "commitment": commitment.to_string() });
-    announce(app, live, "committed", data).await;
-    if let Some(chosen) = closed {
-        announce(app, live, "closed", json!({ "ply": ply, "white": chosen[0], "black": chosen[1] })).await;
-    }
+    app.games.store().add_predictor(&id, PredictorKind::Secret, &row).await?;
+    take_commitment(app, live, side, &member, commitment).await?;
+    table(live)?.ai_secrets[side.index()] = Some(reveal);
     Ok(())
 }
 
 /// Once the ply has closed, reveals the AI's kept orders, and resolves the ply if both are in
 /// (then `true`).
 async fn predictor_ai_reveal(app: &AppState, live: &mut LiveGame) -> Result<bool, ApiError> {
-    let id = live.row.id.clone();
     for side in Color::ALL {
         let Some(t) = live.predictor.as_deref() else { return Ok(false) };
         if live.row.status != "active" || t.chosen.is_none() || t.desk.revealed(side).is_some() {
             continue;
         }
         let Some(reveal) = t.ai_secrets[side.index()].clone() else { continue };
-        let member = side.to_string();
-        let mut next = t.clone();
-        next.desk.reveal(side, &member, &reveal).map_err(referee_error)?;
-        let now = now_ms();
-        let row = PredictorRow {
-            ply: i64::from(reveal.ply),
-            side: member.clone(),
-            member,
-            rank: 0,
-            text: reveal.to_line(),
-            created_at: now,
-        };
-        app.games.store().add_predictor(&id, PredictorKind::Reveal, &row).await?;
-        let both = Color::ALL.into_iter().all(|c| next.desk.revealed(c).is_some());
-        if both {
-            let ply = next.game.next_ply();
-            let line = next.resolve(now).map_err(referee_error)?;
-            let fen = next.game.position().fen();
-            let outcome = next.game.outcome();
-            if let Some(t) = live.predictor.as_deref_mut() {
-                *t = next;
-            }
-            announce(app, live, "ply", json!({ "ply": ply, "line": line, "fen": fen })).await;
-            if let Some(o) = outcome {
-                let (result, reason) = outcome_text(o);
-                finish(app, live, &result, &reason).await?;
-            }
+        if take_reveal(app, live, side, &side.to_string(), &reveal).await?.is_some() {
             return Ok(true);
-        } else if let Some(t) = live.predictor.as_deref_mut() {
-            *t = next;
         }
     }
     Ok(false)

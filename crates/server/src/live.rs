@@ -131,16 +131,14 @@ pub struct LiveGame {
     pub players: [Player; 2],
     /// The fairness seed.
     pub seed: GameSeed,
-    /// Stored move times.
-    pub times: Vec<i64>,
     /// The live stream: one JSON text per event.
     pub events: broadcast::Sender<String>,
     /// An AI search is running for this game.
     pub thinking: bool,
     /// Predictor chess: the table (the sequential `game` then stays at its start).
     pub predictor: Option<Box<crate::predictor::Table>>,
-    /// A standing draw offer: who made it and at which ply (it lapses when the other side moves).
-    pub draw_offer: Option<(Color, usize)>,
+    /// A standing draw offer: who made it (it lapses when the other side moves).
+    pub draw_offer: Option<Color>,
 }
 
 impl LiveGame {
@@ -159,7 +157,6 @@ impl LiveGame {
             game: Game::new(start),
             players,
             seed,
-            times: Vec::new(),
             events,
             thinking: false,
             predictor: None,
@@ -252,7 +249,7 @@ impl LiveGame {
                     "moves": moves,
                     "legal_moves": legal,
                     "thinking": self.thinking,
-                    "draw_offer": self.draw_offer.map(|(c, _)| c.to_string()),
+                    "draw_offer": self.draw_offer.map(|c| c.to_string()),
                 });
                 (pos.fen(), more)
             }
@@ -294,7 +291,6 @@ impl LiveGame {
                     event_text(event)
                 )));
             }
-            self.times.push(m.created_at);
         }
         self.row = row;
         Ok(())

@@ -46,17 +46,9 @@ pub struct Table {
     game_id: String,
 }
 
-fn side_name(c: Color) -> &'static str {
-    c.fold("white", "black")
-}
-
-/// Reads `white`/`black`.
-pub fn parse_side(text: &str) -> Option<Color> {
-    match text {
-        "white" => Some(Color::White),
-        "black" => Some(Color::Black),
-        _ => None,
-    }
+/// The side of a stored row (`white` or `black`).
+fn parse_side(text: &str) -> Option<Color> {
+    rules::predictor::commit::parse_side(text).ok()
 }
 
 impl Table {
@@ -277,10 +269,5 @@ impl Table {
     /// The game record with its tags.
     pub fn record(&self, tags: &[(String, String)]) -> String {
         record::write(&self.game, tags)
-    }
-
-    /// The side name of a colour.
-    pub fn side_name(c: Color) -> &'static str {
-        side_name(c)
     }
 }

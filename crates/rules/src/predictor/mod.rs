@@ -163,33 +163,41 @@ fn en_passant_response(view: &Position, prediction: Move, from: Square, to: Squa
     pushed.is_legal(m).then_some(m)
 }
 
+/// One move of an orders text: as written, and as read.
+pub type OrderWord<'a> = (&'a str, UciMove);
+
+/// Splits an orders text into its moves, checking only the syntax: the primary and, for a
+/// conditional, the prediction and the response (`PRIMARY` or `PRIMARY if PREDICTION then
+/// RESPONSE`, each move in UCI).
+#[allow(clippy::type_complexity)]
+pub fn order_words(text: &str) -> Result<(OrderWord<'_>, Option<(OrderWord<'_>, OrderWord<'_>)>), OrderError> {
+    let syntax = |reason: &str| OrderError::Syntax { text: text.to_string(), reason: reason.to_string() };
+    let word = |w| UciMove::parse(w).map(|m| (w, m)).map_err(|e| syntax(&e.reason));
+    match text.split_whitespace().collect::<Vec<_>>().as_slice() {
+        [p] => Ok((word(p)?, None)),
+        [p, "if", q, "then", r] => Ok((word(p)?, Some((word(q)?, word(r)?)))),
+        [] => Err(syntax("no move")),
+        _ => Err(syntax("expected 'PRIMARY' or 'PRIMARY if PREDICTION then RESPONSE'")),
+    }
+}
+
 impl Orders {
     /// Reads `PRIMARY` or `PRIMARY if PREDICTION then RESPONSE` (UCI squares, castling as the
     /// king's move `e1c1`, promotion suffix) for `side` in `pos`, and validates it.
     pub fn parse(pos: &Position, side: Color, text: &str) -> Result<Orders, OrderError> {
-        let syntax = |reason: &str| OrderError::Syntax { text: text.to_string(), reason: reason.to_string() };
-        let words: Vec<&str> = text.split_whitespace().collect();
-        let (primary, conditional) = match words.as_slice() {
-            [p] => (*p, None),
-            [p, "if", q, "then", r] => (*p, Some((*q, *r))),
-            [] => return Err(syntax("no move")),
-            _ => return Err(syntax("expected 'PRIMARY' or 'PRIMARY if PREDICTION then RESPONSE'")),
-        };
-        let uci = |w: &str| UciMove::parse(w).map_err(|e| syntax(&e.reason));
+        let ((primary, primary_text), conditional) = order_words(text)?;
         let view = side_view(pos, side);
         let enemy = side_view(pos, !side);
-        let primary_text = uci(primary)?;
         let primary_move = primary_text
             .to_move(&view)
             .or_else(|| king_capture(&view, primary_text))
             .ok_or_else(|| OrderError::IllegalPrimary { uci: primary.to_string(), side })?;
         let conditional = match conditional {
             None => None,
-            Some((q, r)) => {
-                let prediction = uci(q)?
+            Some(((q, q_text), (r, r_text))) => {
+                let prediction = q_text
                     .to_move(&enemy)
                     .ok_or_else(|| OrderError::IllegalPrediction { uci: q.to_string(), side: !side })?;
-                let r_text = uci(r)?;
                 let response = r_text
                     .to_move(&view)
                     .or_else(|| match r_text {

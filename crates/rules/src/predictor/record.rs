@@ -22,6 +22,7 @@ use super::{Orders, PieceAt};
 use crate::color::Color;
 use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
+use crate::record::push_tag;
 
 /// Why a Predictor record could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -84,12 +85,7 @@ pub enum RecordError {
 
 /// A result token: `1-0`, `0-1`, `1/2-1/2`, `*`.
 fn result_token(o: Option<Outcome>) -> &'static str {
-    match o {
-        Some(Outcome::Decisive { winner: Color::White, .. }) => "1-0",
-        Some(Outcome::Decisive { winner: Color::Black, .. }) => "0-1",
-        Some(Outcome::Draw { .. }) => "1/2-1/2",
-        None => "*",
-    }
+    o.map_or("*", |o| o.result())
 }
 
 /// The `Termination` tag's value for a game ended off the board.
@@ -150,18 +146,6 @@ pub fn ply_line(before: &Position, number: u32, ply: &Ply) -> String {
     line
 }
 
-fn push_tag(out: &mut String, name: &str, value: &str) {
-    let clean: String = value
-        .chars()
-        .flat_map(|c| match c {
-            '"' | '\\' => vec!['\\', c],
-            '\n' | '\r' | '\t' => vec![' '],
-            c => vec![c],
-        })
-        .collect();
-    out.push_str(&format!("[{name} \"{clean}\"]\n"));
-}
-
 /// Writes the game record. `tags` fill the roster (`Event`, `Site`, `Date`, `Round`, `White`,
 /// `Black`; `?` by default) and follow it (e.g. `GameId`); `Result`, `Variant`, `SetUp`, `FEN`
 /// and `Termination` come from the game.
@@ -187,8 +171,7 @@ pub fn write(game: &PredictorGame, tags: &[(String, String)]) -> String {
     const DERIVED: [&str; 11] =
         ["Event", "Site", "Date", "Round", "White", "Black", "Result", "Variant", "SetUp", "FEN", "Termination"];
     for (name, value) in tags {
-        let ok = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if ok && !DERIVED.contains(&name.as_str()) {
+        if crate::record::is_tag_name(name) && !DERIVED.contains(&name.as_str()) {
             push_tag(&mut out, name, value);
         }
     }
