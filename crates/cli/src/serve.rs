@@ -21,11 +21,20 @@ pub(crate) struct ServeArgs {
     /// AI searches running at once.
     #[arg(long, default_value_t = 2)]
     ai_workers: usize,
+    /// The URL the other server processes on the same PostgreSQL reach this one at (default:
+    /// http:// and the listening address).
+    #[arg(long)]
+    advertise: Option<String>,
 }
 
 pub(crate) fn serve(a: &ServeArgs) -> Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
-    let config = server::Config { listen: a.listen, database_url: a.database_url.clone(), ai_workers: a.ai_workers };
+    let config = server::Config {
+        listen: a.listen,
+        database_url: a.database_url.clone(),
+        ai_workers: a.ai_workers,
+        advertise: a.advertise.clone(),
+    };
     runtime.block_on(server::run(config)).map_err(|e| anyhow!("{e}"))?;
     Ok(ExitCode::SUCCESS)
 }

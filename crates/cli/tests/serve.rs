@@ -73,8 +73,27 @@ impl Server {
         self.child.wait().expect("reaped");
     }
 
-    /// (status, JSON body) of a request.
+    /// (status, JSON body) of a request; a 503 (the game's owner process has just died and
+    /// another is taking the game over) is retried for a while, as its Retry-After asks.
     fn call(&self, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let (status, v) = self.call_once(method, path, token, body.clone()).0;
+            if status != 503 || Instant::now() > deadline {
+                return (status, v);
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    /// ((status, JSON body), the process that played it) of one request.
+    fn call_once(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> ((u16, Value), Option<String>) {
         let mut req = ureq::request(method, &self.url(path)).timeout(Duration::from_secs(30));
         if let Some(t) = token {
             req = req.set("Authorization", &format!("Bearer {t}"));
@@ -89,8 +108,9 @@ impl Server {
             Err(e) => panic!("{method} {path}: {e}"),
         };
         let status = resp.status();
+        let served_by = resp.header("x-fairylab-server").map(str::to_string);
         let text = resp.into_string().expect("body");
-        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+        ((status, serde_json::from_str(&text).unwrap_or(Value::String(text))), served_by)
     }
 
     fn ok(&self, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> Value {
@@ -494,6 +514,64 @@ fn two_processes_share_one_postgresql() {
     }
 }
 
+/// Waits until a game has at least `plies` plies (or is over), asking `s`.
+fn wait_for_ply(s: &Server, id: &str, plies: u64, what: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(40);
+    loop {
+        let st = state(s, id);
+        if st["ply"].as_u64().expect("ply") >= plies || st["status"] == "finished" {
+            return st;
+        }
+        assert!(Instant::now() < deadline, "{what}: still at ply {}", st["ply"]);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_game_is_played_by_its_owner_and_taken_over_when_the_owner_dies() {
+    let Some(url) = postgres_url("serve-owner") else {
+        eprintln!("FAIRYLAB_TEST_POSTGRES_URL is not set: the ownership test needs PostgreSQL");
+        return;
+    };
+    let a = Server::start(&url);
+    let b = Server::start(&url);
+    // A person against the AI, created on A: A owns it, and B forwards to A.
+    let g = create(&a, json!({ "variant": "chess", "white": "me", "black": "ai", "movetime_ms": 50 }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let w = token(&g, "white").expect("w");
+    let moves = format!("/api/games/{id}/moves");
+    let ((status, _), owner_a) = a.call_once("GET", &format!("/api/games/{id}"), None, None);
+    assert_eq!(status, 200);
+    let ((status, reply), via_b) = b.call_once("POST", &moves, Some(&w), Some(json!({ "move": "e2e4", "ply": 0 })));
+    assert_eq!(status, 200, "{reply}");
+    assert!(owner_a.is_some() && via_b == owner_a, "B forwarded the move to A, the owner: {via_b:?} {owner_a:?}");
+    wait_for_ply(&b, &id, 2, "the AI's answer");
+    // AI against AI, created on A.
+    let ai = create(&a, json!({ "variant": "gardner", "white": "ai", "black": "ai", "movetime_ms": 50 }));
+    let ai_id = ai["id"].as_str().expect("id").to_string();
+    let ai_before = wait_for_ply(&b, &ai_id, 2, "the AI game");
+    a.kill();
+    // B takes the person's game on the next request (A's address refuses connections), and
+    // the AI answers there.
+    let st = state(&b, &id);
+    let mv = st["legal_moves"][0].clone();
+    let ((status, reply), via_b) = b.call_once("POST", &moves, Some(&w), Some(json!({ "move": mv, "ply": st["ply"] })));
+    let (status, reply, via_b) = if status == 503 {
+        // The first request found the owner dead; the retry is played on B.
+        let ((s2, r2), v2) = b.call_once("POST", &moves, Some(&w), Some(json!({ "move": mv, "ply": st["ply"] })));
+        (s2, r2, v2)
+    } else {
+        (status, reply, via_b)
+    };
+    assert_eq!(status, 200, "{reply}");
+    assert!(via_b.is_some() && via_b != owner_a, "B plays the game now");
+    wait_for_ply(&b, &id, 4, "the AI's answer after the takeover");
+    // B's sweep adopts the AI game once A's heartbeat has expired; the game goes on with the
+    // same seed commitment.
+    let after = wait_for_ply(&b, &ai_id, ai_before["ply"].as_u64().expect("ply") + 4, "the adopted AI game");
+    assert_eq!(after["seed_hash"], ai_before["seed_hash"]);
+}
+
 /// A sealed order for a ply: (commitment, reveal line).
 fn seal(game: &str, ply: u32, side: rules::Color, orders: &str) -> (String, String) {
     let (r, c) = rules::predictor::commit::Reveal::seal(game, ply, side, orders).expect("sealed");
@@ -704,6 +782,10 @@ fn draws_by_agreement() {
     s.ok("POST", &moves, Some(&b), Some(json!({ "move": "e7e5" })));
     assert_eq!(state(&s, id)["draw_offer"], Value::Null);
     s.ok("POST", &draw, Some(&b), Some(json!({ "action": "offer" })));
+    // A standing offer survives a restart.
+    s.kill();
+    let s = Server::start(&format!("sqlite://{}", db.display()));
+    assert_eq!(state(&s, id)["draw_offer"], "black");
     let r = s.ok("POST", &draw, Some(&w), Some(json!({ "action": "accept" })));
     assert_eq!(r["result"], "1/2-1/2");
     assert_eq!(state(&s, id)["reason"], "agreement");

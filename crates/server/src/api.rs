@@ -38,6 +38,8 @@ pub struct AppState {
     pub ai_slots: Arc<Semaphore>,
     /// Games whose AI should look again (after a deadline closed a ply); see [`nudge_loop`].
     pub nudge: tokio::sync::mpsc::UnboundedSender<String>,
+    /// This process's part in sharing games with other processes (PostgreSQL only).
+    pub owners: Option<Arc<crate::owner::Owners>>,
 }
 
 /// Starts the AI of each game sent on the nudge channel (a timer cannot call [`schedule_ai`]
@@ -137,6 +139,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/ws", get(stream))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint (see /api)") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), crate::owner::route))
         .with_state(state)
 }
 
@@ -349,8 +352,14 @@ async fn create_game(
         reason: None,
         created_at: now,
         updated_at: now,
+        draw_offer: None,
     };
     app.games.store().create_game(&row).await?;
+    if let Some(owners) = &app.owners {
+        // The creator owns the game (nobody else knows it yet).
+        app.games.store().claim(&row.id, &owners.id, now, now).await?;
+        app.games.own(&row.id);
+    }
     let live = if v.simultaneous {
         // The seated creators are their sides' captains, rank 1; an AI side is a team of one
         // whose token nobody holds.
@@ -533,7 +542,7 @@ async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Re
     live.game.play_event(mv, event).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     // A draw offer lapses when the side it was made to moves.
     if live.draw_offer.is_some_and(|c| c != pos.turn()) {
-        live.draw_offer = None;
+        set_offer(app, live, None).await?;
     }
     let mut reply = json!({
         "ply": k, "uci": row.uci, "san": rules::san::to_san(&pos, mv), "event": row.event,
@@ -626,12 +635,12 @@ async fn draw(
         ("accept" | "decline", None) => Err(ApiError::conflict("there is no draw offer to answer")),
         // The opponent's offer stands: accepting it, or offering back, agrees the draw.
         ("offer" | "accept", Some(_)) => {
-            live.draw_offer = None;
+            set_offer(&app, &mut live, None).await?;
             finish(&app, &mut live, "1/2-1/2", "agreement").await?;
             Ok(Json(json!({ "result": "1/2-1/2", "reason": "agreement" })))
         }
         ("decline", Some(_)) => {
-            live.draw_offer = None;
+            set_offer(&app, &mut live, None).await?;
             announce(&app, &live, "draw_declined", json!({ "by": color.to_string() })).await;
             Ok(Json(json!({ "draw_offer": null })))
         }
@@ -639,12 +648,21 @@ async fn draw(
             if live.players[(!color).index()] != Player::Human {
                 return Err(ApiError::bad("the AI does not take draw offers"));
             }
-            live.draw_offer = Some(color);
+            set_offer(&app, &mut live, Some(color)).await?;
             announce(&app, &live, "draw_offer", json!({ "by": color.to_string() })).await;
             Ok(Json(json!({ "draw_offer": color.to_string() })))
         }
         _ => Err(ApiError::bad(format!("unknown action '{}' (offer, accept or decline)", clip(&req.action)))),
     }
+}
+
+/// Stores and applies the standing draw offer (`None`: none stands).
+async fn set_offer(app: &AppState, live: &mut LiveGame, by: Option<Color>) -> Result<(), ApiError> {
+    let text = by.map(|c| c.to_string());
+    app.games.store().set_draw_offer(&live.row.id, text.as_deref(), now_ms()).await?;
+    live.draw_offer = by;
+    live.row.draw_offer = text;
+    Ok(())
 }
 
 /// Starts the AI's searches for a game if the AI is to move and not already thinking: a task

@@ -2,11 +2,13 @@
 //! stored in SQLite (the embedded default) or PostgreSQL; started by `fairylab serve`.
 //!
 //! `store` owns persistence, `live` the games in play, `api` the endpoints, `ai` the engine's
-//! moves off the request path, `seed` the fairness seed behind every die and gift.
+//! moves off the request path, `seed` the fairness seed behind every die and gift, `owner`
+//! which process plays each game when several share one PostgreSQL.
 
 pub mod ai;
 pub mod api;
 pub mod live;
+pub mod owner;
 pub mod predictor;
 pub mod seed;
 pub mod store;
@@ -23,6 +25,9 @@ pub struct Config {
     pub database_url: String,
     /// AI searches at once.
     pub ai_workers: usize,
+    /// The URL other server processes reach this one at (default: `http://` and the address
+    /// listened on, with 127.0.0.1 for an unspecified address).
+    pub advertise: Option<String>,
 }
 
 /// A server failure.
@@ -37,19 +42,32 @@ pub enum ServerError {
     Io(#[from] std::io::Error),
 }
 
-/// The application on an opened store: the router and its state. Unfinished games whose AI is
-/// to move start thinking again.
-pub async fn app(database_url: &str, ai_workers: usize) -> Result<(axum::Router, api::AppState), ServerError> {
+/// The application on an opened store: the router and its state. On a store of its own the
+/// process resumes every unfinished game whose AI is to move; on a shared store it joins the
+/// other processes (a heartbeat, and the games no live process owns).
+pub async fn app(
+    database_url: &str,
+    ai_workers: usize,
+    url: &str,
+) -> Result<(axum::Router, api::AppState), ServerError> {
     let store = store::open(database_url).await?;
     let (nudge, nudged) = tokio::sync::mpsc::unbounded_channel();
+    let owners = store.shared().then(|| Arc::new(owner::Owners::new(url.to_string())));
     let state = api::AppState {
         games: Arc::new(live::Games::new(store.clone())),
         ai_slots: Arc::new(tokio::sync::Semaphore::new(ai_workers.max(1))),
         nudge,
+        owners: owners.clone(),
     };
     tokio::spawn(api::nudge_loop(state.clone(), nudged));
     if let Some(rx) = store.listen().await? {
         state.games.relay(rx);
+    }
+    if let Some(owners) = owners {
+        store.heartbeat(&owners.id, &owners.url, live::now_ms()).await?;
+        state.games.beat(std::time::Instant::now());
+        tokio::spawn(owner::heartbeat_loop(state.clone()));
+        return Ok((api::router(state.clone()), state));
     }
     for id in store.active().await? {
         match state.games.get(&id).await {
@@ -64,16 +82,24 @@ pub async fn app(database_url: &str, ai_workers: usize) -> Result<(axum::Router,
     Ok((api::router(state.clone()), state))
 }
 
-/// Runs the server until Ctrl-C, printing the address it listens on.
+/// Runs the server until Ctrl-C, printing the address it listens on. On a shared store the
+/// process gives its games up as it stops, so the others take them at once.
 pub async fn run(config: Config) -> Result<(), ServerError> {
-    let (router, _) = app(&config.database_url, config.ai_workers).await?;
     let listener = tokio::net::TcpListener::bind(config.listen).await?;
     let addr = listener.local_addr()?;
+    let url = config.advertise.clone().unwrap_or_else(|| {
+        let ip = if addr.ip().is_unspecified() { std::net::Ipv4Addr::LOCALHOST.into() } else { addr.ip() };
+        format!("http://{}", SocketAddr::new(ip, addr.port()))
+    });
+    let (router, state) = app(&config.database_url, config.ai_workers, &url).await?;
     println!("fairylab serving on http://{addr}/ (database {})", config.database_url);
     axum::serve(listener, router)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
         })
         .await?;
+    if let Some(owners) = &state.owners {
+        state.games.store().release(&owners.id).await?;
+    }
     Ok(())
 }

@@ -160,7 +160,7 @@ impl LiveGame {
             events,
             thinking: false,
             predictor: None,
-            draw_offer: None,
+            draw_offer: offer_of(&row),
         };
         live.catch_up(row, moves)?;
         Ok(live)
@@ -292,6 +292,7 @@ impl LiveGame {
                 )));
             }
         }
+        self.draw_offer = offer_of(&row);
         self.row = row;
         Ok(())
     }
@@ -322,6 +323,11 @@ impl LiveGame {
     }
 }
 
+/// The side whose stored draw offer stands.
+fn offer_of(row: &GameRow) -> Option<Color> {
+    row.draw_offer.as_deref().and_then(|s| rules::predictor::commit::parse_side(s).ok())
+}
+
 /// Unix milliseconds now.
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
@@ -335,16 +341,77 @@ pub fn outcome_text(o: Outcome) -> (String, String) {
     (o.result().to_string(), format!("{reason:?}").to_lowercase())
 }
 
-/// The games in play, loaded from the store on first use.
+/// The games in play, loaded from the store on first use, and which of them this process owns
+/// when other processes share the store (`crate::owner`).
 pub struct Games {
     store: Arc<dyn Store>,
     live: std::sync::Mutex<HashMap<String, Arc<Mutex<LiveGame>>>>,
+    /// The games this process owns (meaningful while its heartbeat is fresh).
+    owned: std::sync::Mutex<std::collections::HashSet<String>>,
+    /// When this process's last heartbeat was stored.
+    last_beat: std::sync::Mutex<Option<std::time::Instant>>,
 }
+
+/// How long after its last stored heartbeat a process still acts as the owner of its games: a
+/// heartbeat period short of the expiry after which others may take them.
+const OWNER_GRACE_MS: i64 = crate::owner::EXPIRY_MS - crate::owner::HEARTBEAT_MS;
 
 impl Games {
     /// The games of `store`.
     pub fn new(store: Arc<dyn Store>) -> Games {
-        Games { store, live: std::sync::Mutex::new(HashMap::new()) }
+        Games {
+            store,
+            live: std::sync::Mutex::new(HashMap::new()),
+            owned: Default::default(),
+            last_beat: std::sync::Mutex::new(None),
+        }
+    }
+
+    fn owned_set(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<String>> {
+        self.owned.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Records a stored heartbeat. After a gap long enough for others to have taken this
+    /// process's games, it owns none until it claims them again.
+    pub fn beat(&self, at: std::time::Instant) {
+        let mut last = self.last_beat.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if last.is_some_and(|t| at.duration_since(t).as_millis() as i64 >= OWNER_GRACE_MS) {
+            self.owned_set().clear();
+        }
+        *last = Some(at);
+    }
+
+    /// Whether this process's heartbeat is fresh enough for it to act as an owner.
+    pub fn alive(&self) -> bool {
+        let last = self.last_beat.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        last.is_some_and(|t| (t.elapsed().as_millis() as i64) < OWNER_GRACE_MS)
+    }
+
+    /// Whether this process plays the game itself (always, when it shares the store with nobody).
+    pub fn owns(&self, id: &str) -> bool {
+        !self.store.shared() || (self.alive() && self.owned_set().contains(id))
+    }
+
+    /// Records that this process owns a game (it claimed it in the store).
+    pub fn own(&self, id: &str) {
+        self.owned_set().insert(id.to_string());
+    }
+
+    /// Forgets owning a game (another process took it): its copy is read back before use.
+    pub fn disown(&self, id: &str) {
+        self.owned_set().remove(id);
+    }
+
+    /// Takes a game this process has just claimed: its copy, if it had one, is read back from
+    /// the store first, since the previous owner may have moved meanwhile.
+    pub async fn adopt(&self, id: &str) -> Result<Option<Arc<Mutex<LiveGame>>>, LoadError> {
+        if let Some(g) = self.cached(id) {
+            self.refresh(&g).await?;
+            self.own(id);
+            return Ok(Some(g));
+        }
+        self.own(id);
+        self.get(id).await
     }
 
     /// The store.
@@ -416,7 +483,7 @@ impl Games {
     /// shared with other processes, brought up to date with it).
     pub async fn get(&self, id: &str) -> Result<Option<Arc<Mutex<LiveGame>>>, LoadError> {
         if let Some(g) = self.cached(id) {
-            if self.store.shared() {
+            if !self.owns(id) {
                 self.refresh(&g).await?;
             }
             return Ok(Some(g));

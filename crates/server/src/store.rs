@@ -75,6 +75,8 @@ pub struct GameRow {
     pub created_at: i64,
     /// Unix milliseconds.
     pub updated_at: i64,
+    /// The side whose draw offer stands (`white` or `black`).
+    pub draw_offer: Option<String>,
 }
 
 /// An acknowledged move.
@@ -153,6 +155,28 @@ pub trait Store: Send + Sync + 'static {
     async fn recent(&self, limit: i64) -> Result<Vec<GameRow>, StoreError>;
     /// The ids of unfinished games.
     async fn active(&self) -> Result<Vec<String>, StoreError>;
+    /// Records the standing draw offer of a game (`None`: none stands).
+    async fn set_draw_offer(&self, id: &str, by: Option<&str>, now: i64) -> Result<(), StoreError>;
+    /// Records server process `server` alive at `now` and reachable at `url`.
+    async fn heartbeat(&self, server: &str, url: &str, now: i64) -> Result<(), StoreError>;
+    /// Gives a game to `server` unless a process whose last heartbeat is later than
+    /// `alive_after` owns it; returns the owner afterwards as (process, URL), `None` if there is
+    /// no such game.
+    async fn claim(
+        &self,
+        game: &str,
+        server: &str,
+        now: i64,
+        alive_after: i64,
+    ) -> Result<Option<(String, String)>, StoreError>;
+    /// Unfinished games that no live process owns and that move without a request (an AI
+    /// side, a Predictor deadline, a clock), oldest first, at most `limit`.
+    async fn orphans(&self, alive_after: i64, limit: i64) -> Result<Vec<String>, StoreError>;
+    /// Voids the heartbeat of `server` (its address refuses connections: it is dead), so its
+    /// games can be taken at once.
+    async fn expire(&self, server: &str) -> Result<(), StoreError>;
+    /// Gives up every game `server` owns and its heartbeat (a clean shutdown).
+    async fn release(&self, server: &str) -> Result<(), StoreError>;
     /// Whether other server processes share this store (their moves must be read back and
     /// their events relayed).
     fn shared(&self) -> bool {
@@ -183,7 +207,7 @@ pub fn process_tag() -> &'static str {
 }
 
 const GAME_COLUMNS: &str = "id, variant, options, start_fen, white_player, black_player, white_token, black_token, \
-     white_invite, black_invite, seed, seed_hash, movetime_ms, status, result, reason, created_at, updated_at";
+     white_invite, black_invite, seed, seed_hash, movetime_ms, status, result, reason, created_at, updated_at, draw_offer";
 
 fn game_row<R: Row>(r: &R) -> Result<GameRow, sqlx::Error>
 where
@@ -211,6 +235,7 @@ where
         reason: r.try_get("reason")?,
         created_at: r.try_get("created_at")?,
         updated_at: r.try_get("updated_at")?,
+        draw_offer: r.try_get("draw_offer")?,
     })
 }
 
@@ -233,6 +258,11 @@ enum Write {
         white: bool,
         invite: String,
         token: String,
+        now: i64,
+    },
+    DrawOffer {
+        id: String,
+        by: Option<String>,
         now: i64,
     },
     /// PostgreSQL: `pg_notify` in the batch's transaction (delivered at its commit).
@@ -303,7 +333,7 @@ macro_rules! run_write {
             Write::Game(g) => {
                 sqlx::query(&format!(
                     "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-                     ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)"
+                     ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
                 ))
                 .bind(&g.id)
                 .bind(&g.variant)
@@ -323,6 +353,7 @@ macro_rules! run_write {
                 .bind(&g.reason)
                 .bind(g.created_at)
                 .bind(g.updated_at)
+                .bind(&g.draw_offer)
                 .execute($exec)
                 .await
             }
@@ -359,6 +390,14 @@ macro_rules! run_write {
                      WHERE id = $3 AND black_invite = $4 AND black_token IS NULL"
                 };
                 sqlx::query(sql).bind(token).bind(now).bind(id).bind(invite).execute($exec).await
+            }
+            Write::DrawOffer { id, by, now } => {
+                sqlx::query("UPDATE games SET draw_offer = $1, updated_at = $2 WHERE id = $3")
+                    .bind(by)
+                    .bind(now)
+                    .bind(id)
+                    .execute($exec)
+                    .await
             }
             Write::Notify { payload } => {
                 sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(payload).execute($exec).await
@@ -570,6 +609,88 @@ macro_rules! sql_store {
                     .fetch_all(&self.pool)
                     .await?;
                 rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>().map_err(StoreError::from)
+            }
+
+            async fn set_draw_offer(&self, id: &str, by: Option<&str>, now: i64) -> Result<(), StoreError> {
+                self.write(Write::DrawOffer { id: id.into(), by: by.map(str::to_string), now }).await.map(|_| ())
+            }
+
+            async fn heartbeat(&self, server: &str, url: &str, now: i64) -> Result<(), StoreError> {
+                sqlx::query(
+                    "INSERT INTO servers (id, url, heartbeat_at) VALUES ($1, $2, $3) \
+                     ON CONFLICT (id) DO UPDATE SET url = excluded.url, heartbeat_at = excluded.heartbeat_at",
+                )
+                .bind(server)
+                .bind(url)
+                .bind(now)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn claim(
+                &self,
+                game: &str,
+                server: &str,
+                now: i64,
+                alive_after: i64,
+            ) -> Result<Option<(String, String)>, StoreError> {
+                // One statement, so two processes claiming at once cannot both win.
+                sqlx::query(
+                    "INSERT INTO owners (game_id, server_id, since) \
+                     SELECT id, $2, $3 FROM games WHERE id = $1 \
+                     ON CONFLICT (game_id) DO UPDATE SET server_id = excluded.server_id, since = excluded.since \
+                     WHERE owners.server_id <> excluded.server_id AND NOT EXISTS \
+                     (SELECT 1 FROM servers WHERE servers.id = owners.server_id AND servers.heartbeat_at > $4)",
+                )
+                .bind(game)
+                .bind(server)
+                .bind(now)
+                .bind(alive_after)
+                .execute(&self.pool)
+                .await?;
+                let row = sqlx::query(
+                    "SELECT owners.server_id, servers.url FROM owners \
+                     LEFT JOIN servers ON servers.id = owners.server_id WHERE owners.game_id = $1",
+                )
+                .bind(game)
+                .fetch_optional(&self.pool)
+                .await?;
+                Ok(row
+                    .map(|r| {
+                        Ok::<_, sqlx::Error>((
+                            r.try_get("server_id")?,
+                            r.try_get::<Option<String>, _>("url")?.unwrap_or_default(),
+                        ))
+                    })
+                    .transpose()?)
+            }
+
+            async fn orphans(&self, alive_after: i64, limit: i64) -> Result<Vec<String>, StoreError> {
+                let rows = sqlx::query(
+                    "SELECT games.id FROM games LEFT JOIN owners ON owners.game_id = games.id \
+                     LEFT JOIN servers ON servers.id = owners.server_id AND servers.heartbeat_at > $1 \
+                     WHERE games.status = 'active' AND servers.id IS NULL \
+                     AND (games.white_player <> 'human' OR games.black_player <> 'human' \
+                          OR games.variant = 'predictor' OR games.options LIKE '%\"clock\"%') \
+                     ORDER BY games.created_at LIMIT $2",
+                )
+                .bind(alive_after)
+                .bind(limit)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>().map_err(StoreError::from)
+            }
+
+            async fn expire(&self, server: &str) -> Result<(), StoreError> {
+                sqlx::query("UPDATE servers SET heartbeat_at = 0 WHERE id = $1").bind(server).execute(&self.pool).await?;
+                Ok(())
+            }
+
+            async fn release(&self, server: &str) -> Result<(), StoreError> {
+                sqlx::query("DELETE FROM owners WHERE server_id = $1").bind(server).execute(&self.pool).await?;
+                sqlx::query("DELETE FROM servers WHERE id = $1").bind(server).execute(&self.pool).await?;
+                Ok(())
             }
 
             fn shared(&self) -> bool {
