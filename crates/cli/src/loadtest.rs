@@ -27,9 +27,13 @@ pub(crate) struct LoadtestArgs {
     /// Concurrent games.
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..=5000))]
     games: u32,
-    /// How long to play, in seconds.
+    /// How long to measure, in seconds (after the warm-up).
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
     seconds: u64,
+    /// Seconds played before measuring starts: the games are created and their first moves
+    /// scheduled then (500 games created in the same instant is a burst, not the steady load).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=600))]
+    warmup: u64,
     /// The variants, used in turn.
     #[arg(long, default_value = "chess,crazyhouse,gardner,baby,snowfall,probabilistic")]
     variants: String,
@@ -39,6 +43,10 @@ pub(crate) struct LoadtestArgs {
     /// Target moves per second over all games (0: as fast as the server answers).
     #[arg(long, default_value_t = 2000)]
     rate: u32,
+    /// Also print, for each second of the run, the moves made and their p99 and worst latency
+    /// (to see whether slow moves come in bursts).
+    #[arg(long)]
+    timeline: bool,
 }
 
 struct Client {
@@ -68,7 +76,8 @@ fn play(
     seed: u64,
     interval: Option<Duration>,
     stop: &AtomicBool,
-    latencies: &Mutex<Vec<u32>>,
+    started: Instant,
+    latencies: &Mutex<Vec<(u32, u32)>>,
 ) -> Result<(u64, u64)> {
     // Spread the games' schedules over one interval.
     let mut next = Instant::now() + interval.map_or(Duration::ZERO, |i| i.mul_f64((seed % 997) as f64 / 997.0));
@@ -114,7 +123,8 @@ fn play(
                 Some(&tokens[side]),
                 json!({ "move": rules::uci::to_uci(&pos, m), "ply": ply }),
             )?;
-            local.push(t0.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
+            let at_ms = t0.saturating_duration_since(started).as_millis().min(u128::from(u32::MAX)) as u32;
+            local.push((at_ms, t0.elapsed().as_micros().min(u128::from(u32::MAX)) as u32));
             moves += 1;
             ply += 1;
             let fen = reply["fen"].as_str().ok_or_else(|| anyhow!("no fen in {reply}"))?;
@@ -141,22 +151,25 @@ pub(crate) fn loadtest(a: &LoadtestArgs, out: &mut impl Write) -> Result<()> {
     let errors = Mutex::new(Vec::new());
     let (mut moves, mut games) = (0u64, 0u64);
     let started = Instant::now();
+    let started_ref = &started;
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..a.games)
             .map(|i| {
                 let (bases, stop, latencies, errors) = (&bases, &stop, &latencies, &errors);
+                let started = *started_ref;
                 let v = variants[i as usize % variants.len()];
                 std::thread::Builder::new()
                     .stack_size(256 * 1024)
                     .spawn_scoped(s, move || {
-                        play(bases, v, a.seed.wrapping_add(u64::from(i)), interval, stop, latencies).map_err(|e| {
+                        let seed = a.seed.wrapping_add(u64::from(i));
+                        play(bases, v, seed, interval, stop, started, latencies).map_err(|e| {
                             errors.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(e.to_string());
                         })
                     })
                     .map_err(|e| anyhow!("thread: {e}"))
             })
             .collect();
-        std::thread::sleep(Duration::from_secs(a.seconds));
+        std::thread::sleep(Duration::from_secs(a.warmup + a.seconds));
         stop.store(true, Ordering::Relaxed);
         for h in handles.into_iter().flatten() {
             if let Ok(Ok((m, g))) = h.join() {
@@ -166,16 +179,48 @@ pub(crate) fn loadtest(a: &LoadtestArgs, out: &mut impl Write) -> Result<()> {
         }
     });
     let elapsed = started.elapsed().as_secs_f64();
-    let mut lat = latencies.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    // The moves scheduled inside the measured window.
+    let timed = latencies.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let window = (a.warmup * 1000) as u32..((a.warmup + a.seconds) * 1000) as u32;
+    let timed: Vec<(u32, u32)> = timed.into_iter().filter(|(at, _)| window.contains(at)).collect();
+    let measured = timed.len() as u64;
+    let mut lat: Vec<u32> = timed.iter().map(|&(_, us)| us).collect();
     lat.sort_unstable();
     let q = |p: f64| lat.get(((lat.len() as f64 - 1.0) * p).round() as usize).map_or(0.0, |&us| f64::from(us) / 1000.0);
     let errors = errors.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
     let rate = if a.rate > 0 { format!("target {} moves/s", a.rate) } else { "as fast as answered".into() };
-    writeln!(out, "loadtest: {} concurrent games, {} servers, {rate}, {:.1} s", a.games, bases.len(), elapsed)?;
-    writeln!(out, "moves {moves}, games started {games}, client errors {}", errors.len())?;
-    writeln!(out, "moves/s {:.0}", moves as f64 / elapsed)?;
+    writeln!(
+        out,
+        "loadtest: {} concurrent games, {} servers, {rate}, {:.1} s ({} s warm-up, {} s measured)",
+        a.games,
+        bases.len(),
+        elapsed,
+        a.warmup,
+        a.seconds
+    )?;
+    writeln!(out, "moves {moves} ({measured} measured), games started {games}, client errors {}", errors.len())?;
+    writeln!(out, "moves/s {:.0}", measured as f64 / a.seconds as f64)?;
     writeln!(out, "move latency ms: p50 {:.2}  p90 {:.2}  p99 {:.2}  max {:.2}", q(0.5), q(0.9), q(0.99), q(1.0))?;
     writeln!(out, "target: p99 < 50 ms at >= 2000 moves/s")?;
+    if a.timeline {
+        writeln!(out, "second  moves  p99 ms  max ms")?;
+        let mut by_second: std::collections::BTreeMap<u32, Vec<u32>> = Default::default();
+        for &(at_ms, us) in &timed {
+            by_second.entry(at_ms / 1000).or_default().push(us);
+        }
+        for (sec, mut v) in by_second {
+            v.sort_unstable();
+            let p99 = v[((v.len() - 1) as f64 * 0.99).round() as usize];
+            let max = v[v.len() - 1];
+            writeln!(
+                out,
+                "{sec:>6}  {:>5}  {:>6.1}  {:>6.1}",
+                v.len(),
+                f64::from(p99) / 1000.0,
+                f64::from(max) / 1000.0
+            )?;
+        }
+    }
     if let Some(e) = errors.first() {
         writeln!(out, "first error: {e}")?;
     }

@@ -93,6 +93,12 @@ pub async fn run(config: Config) -> Result<(), ServerError> {
     });
     let (router, state) = app(&config.database_url, config.ai_workers, &url).await?;
     println!("fairylab serving on http://{addr}/ (database {})", config.database_url);
+    // Replies go out at once (no Nagle delay against the client's delayed acknowledgement).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::warn!("TCP_NODELAY: {e}");
+        }
+    });
     axum::serve(listener, router)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

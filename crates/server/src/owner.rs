@@ -44,8 +44,9 @@ pub struct Owners {
     pub id: String,
     /// The URL the other processes reach this one at.
     pub url: String,
-    /// The owners of other games as last learned: game -> (process, URL, when).
-    known: std::sync::Mutex<HashMap<String, (String, String, Instant)>>,
+    /// The owners of other games as last learned: game -> (process, URL). An owner stays the
+    /// owner while it lives, so an entry is dropped only when forwarding to it fails.
+    known: std::sync::Mutex<HashMap<String, (String, String)>>,
     client: Client<HttpConnector, Body>,
 }
 
@@ -69,17 +70,15 @@ impl Owners {
         Owners { id: crate::store::process_tag().to_string(), url, known: Default::default(), client }
     }
 
-    fn known(&self) -> std::sync::MutexGuard<'_, HashMap<String, (String, String, Instant)>> {
+    fn known(&self) -> std::sync::MutexGuard<'_, HashMap<String, (String, String)>> {
         self.known.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Finds (or takes) the owner of a game: this process if the game is unowned, its owner is
     /// dead, or there is no such game (the handler then says so).
     async fn locate(&self, app: &AppState, game: &str) -> Result<Place, crate::store::StoreError> {
-        if let Some((id, url, at)) = self.known().get(game) {
-            if at.elapsed() < Duration::from_millis(EXPIRY_MS as u64) {
-                return Ok(Place::There { id: id.clone(), url: url.clone() });
-            }
+        if let Some((id, url)) = self.known().get(game) {
+            return Ok(Place::There { id: id.clone(), url: url.clone() });
         }
         let now = now_ms();
         match app.games.store().claim(game, &self.id, now, now - EXPIRY_MS).await? {
@@ -93,7 +92,7 @@ impl Owners {
                 if known.len() >= KNOWN_MAX {
                     known.clear();
                 }
-                known.insert(game.to_string(), (id.clone(), url.clone(), Instant::now()));
+                known.insert(game.to_string(), (id.clone(), url.clone()));
                 Ok(Place::There { id, url })
             }
         }
@@ -115,7 +114,13 @@ impl Owners {
             parts.headers.insert(FORWARDED, v);
         }
         match self.client.request(Request::from_parts(parts, body)).await {
-            Ok(reply) => reply.map(Body::new),
+            Ok(reply) => {
+                if reply.status() == StatusCode::SERVICE_UNAVAILABLE {
+                    // The process no longer owns the game: look again next time.
+                    self.known().remove(game);
+                }
+                reply.map(Body::new)
+            }
             Err(e) => {
                 self.known().remove(game);
                 if e.is_connect() {

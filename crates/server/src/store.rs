@@ -429,6 +429,52 @@ macro_rules! run_write {
     }};
 }
 
+/// Runs a batch of writes in an open transaction: all its moves in one multi-row INSERT and all
+/// its notifications in one SELECT (a round trip each, not one per write), the rest one by one.
+/// The writes of a batch never depend on each other (each request waits for its own write
+/// before it makes the next, and a game's requests are serialised), so they may be grouped.
+/// Evaluates to whether each write changed a row.
+macro_rules! run_batch {
+    ($t:expr, $jobs:expr) => {{
+        let jobs: &[WriteJob] = $jobs;
+        let mut changed = vec![true; jobs.len()];
+        let mut moves = Vec::new();
+        let mut notes = Vec::new();
+        for (i, (w, _)) in jobs.iter().enumerate() {
+            match w {
+                Write::Move { id, m } => moves.push((i, id, m)),
+                Write::Notify { payload } => notes.push(payload),
+                w => changed[i] = run_write!(&mut **$t, w)?,
+            }
+        }
+        if !moves.is_empty() {
+            let mut q = sqlx::QueryBuilder::new("INSERT INTO moves (game_id, ply, uci, event, created_at) ");
+            q.push_values(&moves, |mut b, (_, id, m)| {
+                b.push_bind(*id).push_bind(m.ply).push_bind(&m.uci).push_bind(&m.event).push_bind(m.created_at);
+            });
+            q.push(" ON CONFLICT (game_id, ply) DO NOTHING RETURNING game_id, ply");
+            let rows = q.build().fetch_all(&mut **$t).await?;
+            let mut inserted = std::collections::HashSet::with_capacity(rows.len());
+            for r in &rows {
+                inserted.insert((r.try_get::<String, _>("game_id")?, r.try_get::<i64, _>("ply")?));
+            }
+            // Two writes of one ply (a race): the first counts as stored, the other not.
+            for (i, id, m) in &moves {
+                changed[*i] = inserted.remove(&((*id).clone(), m.ply));
+            }
+        }
+        if !notes.is_empty() {
+            let mut q = sqlx::QueryBuilder::new(format!("SELECT pg_notify('{CHANNEL}', p) FROM ("));
+            q.push_values(&notes, |mut b, payload| {
+                b.push_bind(*payload);
+            });
+            q.push(") AS t (p)");
+            q.build().execute(&mut **$t).await?;
+        }
+        changed
+    }};
+}
+
 /// The result a write's caller sees.
 fn write_result(w: &Write, changed: bool) -> Result<bool, StoreError> {
     match w {
@@ -451,10 +497,7 @@ macro_rules! spawn_writer {
             while rx.recv_many(&mut jobs, BATCH).await > 0 {
                 let batch: Result<Vec<bool>, sqlx::Error> = async {
                     let mut t = pool.begin().await?;
-                    let mut changed = Vec::with_capacity(jobs.len());
-                    for (w, _) in &jobs {
-                        changed.push(run_write!(&mut *t, w)?);
-                    }
+                    let changed = run_batch!(&mut t, &jobs);
                     t.commit().await?;
                     Ok(changed)
                 }
