@@ -803,6 +803,63 @@ fn draws_by_agreement() {
 }
 
 #[test]
+fn clocks_run_and_a_flag_ends_the_game() {
+    let db = temp_path("serve-clock", "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let s = Server::start(&format!("sqlite://{}", db.display()));
+    let (status, v) = s.call(
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "variant": "chess", "white": "me", "black": "me", "increment_seconds": 2 })),
+    );
+    assert_eq!(status, 400, "an increment without a clock: {v}");
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me", "clock_seconds": 1 }));
+    let id = g["id"].as_str().expect("id");
+    let (w, b) = (token(&g, "white").expect("w"), token(&g, "black").expect("b"));
+    let moves = format!("/api/games/{id}/moves");
+    assert_eq!(g["state"]["clock"]["white_ms"], 1000);
+    assert_eq!(g["state"]["clock"]["running"], Value::Null, "the first moves are untimed");
+    s.ok("POST", &moves, Some(&w), Some(json!({ "move": "e2e4" })));
+    let reply = s.ok("POST", &moves, Some(&b), Some(json!({ "move": "e7e5" })));
+    assert_eq!(reply["clock"]["black_ms"], 1000);
+    let st = state(&s, id);
+    assert_eq!(st["clock"]["running"], "white");
+    assert!(st["clock"]["white_ms"].as_i64().expect("ms") <= 1000);
+    // White does not move: the server ends the game on time, and a late move is refused.
+    std::thread::sleep(Duration::from_millis(1500));
+    let st = state(&s, id);
+    assert_eq!(
+        (st["status"].as_str(), st["result"].as_str(), st["reason"].as_str()),
+        (Some("finished"), Some("0-1"), Some("time"))
+    );
+    assert_eq!(st["clock"]["white_ms"], 0);
+    assert_eq!(s.call("POST", &moves, Some(&w), Some(json!({ "move": "g1f3" }))).0, 409);
+    let record = check_record(&s, id, "serve-clock");
+    assert!(record.contains("[Termination \"time\"]"), "{record}");
+    // A clock survives a restart: the time already used stays used.
+    let g = create(
+        &s,
+        json!({ "variant": "chess", "white": "me", "black": "me", "clock_seconds": 60, "increment_seconds": 1 }),
+    );
+    let id = g["id"].as_str().expect("id");
+    let (w, b) = (token(&g, "white").expect("w"), token(&g, "black").expect("b"));
+    let moves = format!("/api/games/{id}/moves");
+    s.ok("POST", &moves, Some(&w), Some(json!({ "move": "d2d4" })));
+    s.ok("POST", &moves, Some(&b), Some(json!({ "move": "d7d5" })));
+    std::thread::sleep(Duration::from_millis(300));
+    s.ok("POST", &moves, Some(&w), Some(json!({ "move": "c2c4" })));
+    let before = state(&s, id);
+    s.kill();
+    let s = Server::start(&format!("sqlite://{}", db.display()));
+    let after = state(&s, id);
+    assert_eq!(after["clock"]["white_ms"], before["clock"]["white_ms"], "White's clock is stopped");
+    let white = after["clock"]["white_ms"].as_i64().expect("ms");
+    assert!((60_000 - 300 + 1000 - 200..=60_000 - 300 + 1000).contains(&white), "{white}");
+    assert_eq!(after["clock"]["running"], "black");
+}
+
+#[test]
 fn a_game_of_a_variant_from_a_toml_file() {
     let db = temp_path("serve-toml", "games.sqlite3");
     let url = format!("sqlite://{}", db.display());

@@ -227,6 +227,10 @@ struct CreateGame {
     movetime_ms: Option<u64>,
     /// Predictor chess: the commitment deadline of each ply, in seconds.
     ply_seconds: Option<u64>,
+    /// Clocks: each side's time, in seconds (none: no clocks).
+    clock_seconds: Option<u64>,
+    /// Clocks: the increment per move, in seconds.
+    increment_seconds: Option<u64>,
     /// A custom variant's definition (TOML, docs/FORMATS.md § Variant files); `variant` must be
     /// its name.
     variant_toml: Option<String>,
@@ -313,6 +317,23 @@ async fn create_game(
             return Err(ApiError::bad(format!("ply_seconds {n} is outside 1 to 86400")));
         }
         options["ply_seconds"] = json!(n);
+    }
+    match (c.clock_seconds, c.increment_seconds) {
+        (None, Some(_)) => return Err(ApiError::bad("increment_seconds needs clock_seconds")),
+        (Some(_), _) if v.simultaneous => {
+            return Err(ApiError::bad("Predictor chess is timed by ply_seconds, not clock_seconds"))
+        }
+        (Some(t), _) if !(1..=86_400).contains(&t) => {
+            return Err(ApiError::bad(format!("clock_seconds {t} is outside 1 to 86400")))
+        }
+        (Some(_), Some(i)) if i > 3600 => {
+            return Err(ApiError::bad(format!("increment_seconds {i} is outside 0 to 3600")))
+        }
+        (Some(t), i) => {
+            let clock = crate::clock::Clock { initial_ms: t as i64 * 1000, increment_ms: i.unwrap_or(0) as i64 * 1000 };
+            options["clock"] = clock.to_json();
+        }
+        (None, None) => {}
     }
     for (color, who) in [(Color::White, &c.white), (Color::Black, &c.black)] {
         let (player, token, invite) = match who.as_str() {
@@ -514,6 +535,10 @@ async fn make_move(
         if turn != color {
             return Err(ApiError::conflict(format!("it is {turn}'s turn, not {color}'s")));
         }
+        if live.flag_at().is_some_and(|t| t <= now_ms()) {
+            flag(&app, &mut live).await?;
+            return Err(ApiError::conflict(format!("{color} has run out of time")));
+        }
         if req.mv.len() > 32 {
             return Err(ApiError::bad("the move text is too long"));
         }
@@ -524,6 +549,7 @@ async fn make_move(
         commit_move(&app, &mut live, mv).await?
     };
     schedule_ai(&app, &g).await;
+    schedule_deadline(&app, &g).await;
     Ok(Json(reply))
 }
 
@@ -540,6 +566,7 @@ async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Re
     let row = MoveRow { ply: k as i64, uci: rules::uci::to_uci(&pos, mv), event: event_text(event), created_at: now };
     app.games.store().append_move(&live.row.id, &row).await?;
     live.game.play_event(mv, event).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    live.times.push(now);
     // A draw offer lapses when the side it was made to moves.
     if live.draw_offer.is_some_and(|c| c != pos.turn()) {
         set_offer(app, live, None).await?;
@@ -548,6 +575,9 @@ async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Re
         "ply": k, "uci": row.uci, "san": rules::san::to_san(&pos, mv), "event": row.event,
         "fen": live.game.position().fen(), "at": now,
     });
+    if live.clock.is_some() {
+        reply["clock"] = live.clock_state(now);
+    }
     announce(app, live, "move", reply.clone()).await;
     if let Some(o) = live.game.outcome() {
         let (result, reason) = outcome_text(o);
@@ -567,7 +597,9 @@ async fn announce(app: &AppState, live: &LiveGame, kind: &str, data: Value) {
 }
 
 async fn finish(app: &AppState, live: &mut LiveGame, result: &str, reason: &str) -> Result<(), ApiError> {
-    app.games.store().finish(&live.row.id, result, reason, now_ms()).await?;
+    let now = now_ms();
+    app.games.store().finish(&live.row.id, result, reason, now).await?;
+    live.row.updated_at = now;
     live.row.status = "finished".into();
     live.row.result = Some(result.into());
     live.row.reason = Some(reason.into());
@@ -656,6 +688,14 @@ async fn draw(
     }
 }
 
+/// Ends the game on time: the side to move has run out (a draw if the other side has only its
+/// king left).
+async fn flag(app: &AppState, live: &mut LiveGame) -> Result<(), ApiError> {
+    let Some(side) = live.to_move() else { return Ok(()) };
+    let result = crate::clock::flag_result(live.game.position(), side);
+    finish(app, live, result, "time").await
+}
+
 /// Stores and applies the standing draw offer (`None`: none stands).
 async fn set_offer(app: &AppState, live: &mut LiveGame, by: Option<Color>) -> Result<(), ApiError> {
     let text = by.map(|c| c.to_string());
@@ -698,11 +738,22 @@ async fn ai_job(g: &Arc<Mutex<LiveGame>>) -> Option<AiJob> {
                 live.game.position().clone(),
                 live.game.hashes().to_vec(),
                 live.game.moves().len(),
-                Duration::from_millis(live.row.movetime_ms as u64),
+                ai_movetime(&live),
             ))
         }
         _ => None,
     }
+}
+
+/// The AI's time for its move: the game's time per move, and with clocks no more than a
+/// twentieth of the time left plus half the increment.
+fn ai_movetime(live: &LiveGame) -> Duration {
+    let mut ms = live.row.movetime_ms;
+    if let (Some(c), Some(side)) = (live.clock, live.to_move()) {
+        let left = c.left(live.game.start().turn(), &live.times, Some(now_ms()))[side.index()];
+        ms = ms.min(left / 20 + c.increment_ms / 2).max(10);
+    }
+    Duration::from_millis(ms as u64)
 }
 
 async fn ai_loop(app: AppState, g: Arc<Mutex<LiveGame>>, first: AiJob) {
@@ -728,6 +779,7 @@ async fn ai_loop(app: AppState, g: Arc<Mutex<LiveGame>>, first: AiJob) {
             }
         };
         if played {
+            schedule_deadline(&app, &g).await;
             // AI against AI: the next move is the other AI's.
             job = ai_job(&g).await;
         }
@@ -1052,6 +1104,9 @@ async fn take_reveal(
 /// A Predictor ply's deadlines: at the commitment deadline the ply closes (a side without any
 /// commitment loses on time); at the reveal deadline, as long again after it, a chosen member
 /// who has not revealed forfeits the game for the side (both: a draw).
+///
+/// With clocks, the game is lost on time when the side to move's clock runs out before it
+/// moves.
 pub async fn schedule_deadline(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
     let (deadlines, ply) = {
         let live = g.lock().await;
@@ -1060,7 +1115,13 @@ pub async fn schedule_deadline(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
                 (Some(d), Some(r)) => ((d, r), t.game.next_ply()),
                 _ => return,
             },
-            _ => return,
+            Some(_) => return,
+            None => {
+                if let Some(at) = live.flag_at() {
+                    tokio::spawn(flag_timer(app.clone(), g.clone(), at, live.game.moves().len()));
+                }
+                return;
+            }
         }
     };
     let (app, g) = (app.clone(), g.clone());
@@ -1069,7 +1130,7 @@ pub async fn schedule_deadline(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
         tokio::time::sleep(Duration::from_millis((commit_by - now_ms()).max(0) as u64)).await;
         {
             let mut live = g.lock().await;
-            let active = live.row.status == "active";
+            let active = live.row.status == "active" && app.games.owns(&live.row.id);
             let Some(t) = live.predictor.as_deref_mut() else { return };
             if t.game.next_ply() != ply || !active {
                 return;
@@ -1093,7 +1154,7 @@ pub async fn schedule_deadline(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
         }
         tokio::time::sleep(Duration::from_millis((reveal_by - now_ms()).max(0) as u64)).await;
         let mut live = g.lock().await;
-        let active = live.row.status == "active";
+        let active = live.row.status == "active" && app.games.owns(&live.row.id);
         let Some(t) = live.predictor.as_deref() else { return };
         if t.game.next_ply() != ply || !active {
             return;
@@ -1105,6 +1166,19 @@ pub async fn schedule_deadline(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
             }
         }
     });
+}
+
+/// Ends a game on time at `at` if it is still at ply `ply` then.
+async fn flag_timer(app: AppState, g: Arc<Mutex<LiveGame>>, at: i64, ply: usize) {
+    tokio::time::sleep(Duration::from_millis((at - now_ms()).max(0) as u64)).await;
+    let mut live = g.lock().await;
+    // Only the game's owner ends it (another process may have taken it over meanwhile).
+    let owner = app.games.owns(&live.row.id);
+    if owner && live.game.moves().len() == ply && live.flag_at().is_some_and(|t| t <= now_ms()) {
+        if let Err(e) = flag(&app, &mut live).await {
+            tracing::error!("game {}: the loss on time was not stored: {}", live.row.id, e.message);
+        }
+    }
 }
 
 /// What the Predictor AI does next in a game.

@@ -7,6 +7,7 @@
 
 pub mod ai;
 pub mod api;
+pub mod clock;
 pub mod live;
 pub mod owner;
 pub mod predictor;

@@ -139,6 +139,10 @@ pub struct LiveGame {
     pub predictor: Option<Box<crate::predictor::Table>>,
     /// A standing draw offer: who made it (it lapses when the other side moves).
     pub draw_offer: Option<Color>,
+    /// The time control, if the game has clocks.
+    pub clock: Option<crate::clock::Clock>,
+    /// When each stored move was made (Unix ms), for the clocks.
+    pub times: Vec<i64>,
 }
 
 impl LiveGame {
@@ -161,6 +165,8 @@ impl LiveGame {
             thinking: false,
             predictor: None,
             draw_offer: offer_of(&row),
+            clock: crate::clock::Clock::of(&options),
+            times: Vec::new(),
         };
         live.catch_up(row, moves)?;
         Ok(live)
@@ -250,6 +256,7 @@ impl LiveGame {
                     "legal_moves": legal,
                     "thinking": self.thinking,
                     "draw_offer": self.draw_offer.map(|c| c.to_string()),
+                    "clock": self.clock_state(now_ms()),
                 });
                 (pos.fen(), more)
             }
@@ -259,6 +266,20 @@ impl LiveGame {
             a.extend(b);
         }
         v
+    }
+
+    /// The clocks at `now` (null without a time control).
+    pub fn clock_state(&self, now: i64) -> Value {
+        let first = self.game.start().turn();
+        let active = self.row.status == "active";
+        let at = if active { now } else { self.row.updated_at };
+        self.clock.map_or(Value::Null, |c| c.state(first, &self.times, at, active))
+    }
+
+    /// When the side to move runs out of time (Unix ms), if a clock runs.
+    pub fn flag_at(&self) -> Option<i64> {
+        let c = self.clock.filter(|_| self.to_move().is_some())?;
+        c.flag_at(self.game.start().turn(), &self.times)
     }
 
     /// Sends an event to this process's live stream (nobody listening is fine) and returns its
@@ -284,6 +305,7 @@ impl LiveGame {
                 .game
                 .play_sampled(mv, &mut self.seed.ply_rng(k as u32))
                 .map_err(|e| corrupt(format!("ply {k}: {e}")))?;
+            self.times.push(m.created_at);
             if event_text(event) != m.event {
                 return Err(corrupt(format!(
                     "ply {k}: stored outcome '{}' but the seed gives '{}'",
