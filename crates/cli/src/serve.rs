@@ -3,7 +3,7 @@
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use rules::record::read_record;
+use rules::record::read_record_with;
 use server::seed::GameSeed;
 use std::io::Write;
 use std::net::SocketAddr;
@@ -43,6 +43,10 @@ pub(crate) fn serve(a: &ServeArgs) -> Result<ExitCode> {
 pub(crate) struct VerifyGameArgs {
     /// A PGN record downloaded from the server (with its `SeedHash` and, once finished, `Seed` tags).
     record: PathBuf,
+    /// The variant file (TOML) of a game of a custom variant; its SHA-256 must match the
+    /// record's `VariantSha256` tag.
+    #[arg(long)]
+    variant_file: Option<PathBuf>,
 }
 
 pub(crate) fn verify_game(a: &VerifyGameArgs, out: &mut impl Write) -> Result<()> {
@@ -50,7 +54,8 @@ pub(crate) fn verify_game(a: &VerifyGameArgs, out: &mut impl Write) -> Result<()
     if text.lines().any(|l| l.trim() == "[Variant \"Predictor\"]") {
         return verify_predictor(&text, a, out);
     }
-    let rec = read_record(&text).with_context(|| format!("reading the record {}", a.record.display()))?;
+    let rec = read_record_with(&text, &custom_variant(&text, a)?)
+        .with_context(|| format!("reading the record {}", a.record.display()))?;
     let hash = rec.tag("SeedHash").ok_or_else(|| anyhow!("the record has no SeedHash tag: it is not a server game"))?;
     let seed_text = rec
         .tag("Seed")
@@ -85,6 +90,35 @@ pub(crate) fn verify_game(a: &VerifyGameArgs, out: &mut impl Write) -> Result<()
         game.moves().len()
     )?;
     Ok(())
+}
+
+/// The variant file a record of a custom variant needs, read and checked against the record's
+/// `VariantSha256` tag (none for a built-in variant).
+fn custom_variant(text: &str, a: &VerifyGameArgs) -> Result<Vec<&'static rules::Variant>> {
+    use sha2::{Digest, Sha256};
+    let tag = text.lines().find_map(|l| {
+        l.trim().strip_prefix("[VariantSha256 \"").and_then(|r| r.strip_suffix("\"]")).map(str::to_ascii_lowercase)
+    });
+    let Some(path) = &a.variant_file else {
+        if let Some(hash) = tag {
+            bail!(
+                "the game is of a variant defined by a variant file: give it with --variant-file FILE (SHA-256 {hash})"
+            );
+        }
+        return Ok(Vec::new());
+    };
+    let toml = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let hash = hex::encode(Sha256::digest(toml.as_bytes()));
+    match tag {
+        Some(t) if t != hash => {
+            bail!("{} is not the game's variant file (SHA-256 {hash}, the record says {t})", path.display())
+        }
+        Some(_) => {}
+        None => bail!("the record names no variant file (no VariantSha256 tag), so --variant-file does not apply"),
+    }
+    let v =
+        rules::spec::load_variant_str(&toml).with_context(|| format!("reading the variant file {}", path.display()))?;
+    Ok(vec![v])
 }
 
 /// A Predictor record: every ply replayed and every sealed ply's commitments opened by its

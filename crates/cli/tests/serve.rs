@@ -874,6 +874,25 @@ fn a_game_of_a_variant_from_a_toml_file() {
     assert_eq!(g["state"]["fen"].as_str().map(|f| f.split('/').count()), Some(6), "a 6x6 board");
     let end = play_out(&s, &id, [token(&g, "white").as_deref(), None], &mut Lcg(2), 300);
     assert_eq!(end["status"], "finished");
+    // The record verifies with the variant file, and not without it or with another file.
+    let text =
+        ureq::get(&s.url(&format!("/api/games/{id}/record"))).call().expect("record").into_string().expect("text");
+    let record = temp_path("serve-toml", "game.pgn");
+    std::fs::write(&record, &text).expect("write");
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/variants/losalamos.toml");
+    let record = record.to_str().expect("utf-8");
+    let o = fairylab(&["verify-game", record, "--variant-file", file]);
+    assert!(o.status.success() && stdout(&o).starts_with("ok: "), "{}", common::stderr(&o));
+    let o = fairylab(&["verify-game", record]);
+    assert!(!o.status.success() && common::stderr(&o).contains("--variant-file"), "{}", common::stderr(&o));
+    let other = temp_path("serve-toml", "other.toml");
+    std::fs::write(&other, format!("{toml}\n# changed\n")).expect("write");
+    let o = fairylab(&["verify-game", record, "--variant-file", other.to_str().expect("utf-8")]);
+    assert!(
+        !o.status.success() && common::stderr(&o).contains("not the game's variant file"),
+        "{}",
+        common::stderr(&o)
+    );
     // After a restart the game is rebuilt from its stored definition.
     s.kill();
     let s = Server::start(&url);

@@ -606,9 +606,15 @@ pub fn read_pgn(text: &str) -> Result<Game, RecordError> {
 
 /// Reads the first game of a PGN text with its tags ([`read_pgn`]).
 pub fn read_record(text: &str) -> Result<Record, RecordError> {
+    read_record_with(text, &[])
+}
+
+/// Reads the first game of a PGN text with its tags, also knowing the variants `extra` (defined
+/// in variant files, docs/FORMATS.md § Variant files) by their names in the `Variant` tag.
+pub fn read_record_with(text: &str, extra: &[&'static Variant]) -> Result<Record, RecordError> {
     let mut reader = Reader::new(text);
     match reader.next_game()? {
-        Some(raw) => build(raw),
+        Some(raw) => build(raw, extra),
         None => Err(RecordError::NoGame),
     }
 }
@@ -618,7 +624,7 @@ pub fn read_records(text: &str) -> Result<Vec<Record>, RecordError> {
     let mut reader = Reader::new(text);
     let mut out = Vec::new();
     while let Some(raw) = reader.next_game()? {
-        out.push(build(raw)?);
+        out.push(build(raw, &[])?);
     }
     Ok(out)
 }
@@ -854,7 +860,7 @@ struct Pending {
 }
 
 /// Turns a game's tokens into a record: the variant and start from the tags, then the moves.
-fn build(raw: RawGame) -> Result<Record, RecordError> {
+fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError> {
     // Step 1. Tags, each at most once.
     for (i, (name, _, line)) in raw.tags.iter().enumerate() {
         if raw.tags[..i].iter().any(|(n, _, _)| n == name) {
@@ -901,7 +907,11 @@ fn build(raw: RawGame) -> Result<Record, RecordError> {
         Some((name, line)) => {
             let name = name.trim();
             let lookup = if name.eq_ignore_ascii_case("standard") { "chess" } else { name };
-            variants::by_name(lookup).ok_or_else(|| RecordError::UnknownVariant { line, name: name.to_string() })?
+            match extra.iter().find(|v| v.name == name) {
+                Some(v) => v,
+                None => variants::by_name(lookup)
+                    .ok_or_else(|| RecordError::UnknownVariant { line, name: name.to_string() })?,
+            }
         }
     };
 

@@ -332,6 +332,12 @@ impl LiveGame {
         if let Some(r) = &self.row.result {
             tags.push(("Result".to_string(), r.clone()));
         }
+        // A custom variant: the fingerprint of its definition, which `verify-game` needs.
+        let options: Value = serde_json::from_str(&self.row.options).unwrap_or(Value::Null);
+        if let Some(text) = options.get("toml").and_then(Value::as_str) {
+            use sha2::{Digest, Sha256};
+            tags.push(("VariantSha256".to_string(), hex::encode(Sha256::digest(text.as_bytes()))));
+        }
         if self.row.status == "finished" {
             tags.push(("Seed".to_string(), self.row.seed.clone()));
             if let Some(reason) = &self.row.reason {
