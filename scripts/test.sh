@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The project's test command (README "Test"): the whole Rust test suite, then the
-# Fairy-Stockfish oracle for Gardner when pyffish is installed.
+# The project's test command (README "Test"): the whole Rust test suite, the Fairy-Stockfish
+# oracle for Gardner when pyffish is installed, and the web page's tests in headless Chromium
+# when Debian's chromium and npm are there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --workspace
@@ -9,4 +10,14 @@ if python3 -c 'import pyffish' 2>/dev/null; then
   python3 scripts/gardner_oracle.py --bin "${CARGO_TARGET_DIR:-target}/debug/fairylab" --positions 2000
 else
   echo "pyffish not installed: skipping the Gardner oracle (pip install pyffish)" >&2
+fi
+
+# The web page end to end in headless Chromium (web-tests/: playwright-core from npm).
+bin="${CARGO_TARGET_DIR:-target}/debug/fairylab"
+case "$bin" in /*) ;; *) bin="$PWD/$bin" ;; esac
+if [ -x /usr/bin/chromium ] && command -v npm >/dev/null; then
+  (cd web-tests && npm ci --no-audit --no-fund --silent && FAIRYLAB_BIN="$bin" \
+    FAIRYLAB_SCREENSHOTS="${CARGO_TARGET_DIR:-$PWD/target}/web-screenshots" node --test e2e.test.mjs)
+else
+  echo "chromium or npm missing: skipping the web page's browser tests (apt-get install chromium)" >&2
 fi

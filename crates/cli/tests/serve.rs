@@ -252,7 +252,7 @@ fn complete_games(url: &str) {
     let end = play_out(&s, id, [None, None], &mut rng, usize::MAX);
     assert_eq!(end["status"], "finished");
     // The lobby lists the games.
-    let lobby = ureq::get(&s.url("/")).call().expect("lobby").into_string().expect("html");
+    let lobby = ureq::get(&s.url("/lobby")).call().expect("lobby").into_string().expect("html");
     assert!(lobby.contains(id) && lobby.contains("/api"));
 }
 

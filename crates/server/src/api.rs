@@ -122,7 +122,10 @@ fn sha256_hex(text: &str) -> String {
 /// The router of the whole API.
 pub fn router(state: AppState) -> Router {
     Router::new()
-        .route("/", get(lobby))
+        .route("/", get(crate::web::page))
+        .route("/game/{id}", get(crate::web::page))
+        .route("/static/{*path}", get(crate::web::asset))
+        .route("/lobby", get(lobby))
         .route("/api", get(api_doc))
         .route("/api/openapi.json", get(openapi))
         .route("/api/variants", get(list_variants))

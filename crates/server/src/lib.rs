@@ -3,7 +3,7 @@
 //!
 //! `store` owns persistence, `live` the games in play, `api` the endpoints, `ai` the engine's
 //! moves off the request path, `seed` the fairness seed behind every die and gift, `owner`
-//! which process plays each game when several share one PostgreSQL.
+//! which process plays each game when several share one PostgreSQL, `web` the page.
 
 pub mod ai;
 pub mod api;
@@ -13,6 +13,7 @@ pub mod owner;
 pub mod predictor;
 pub mod seed;
 pub mod store;
+pub mod web;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

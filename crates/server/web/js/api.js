@@ -1,0 +1,84 @@
+// The server's HTTP and WebSocket API (docs/API.md) as the page uses it, and the tokens the
+// browser holds for its seats (localStorage, one entry per game).
+
+/** A refused request: the server's error text and status. */
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** Calls an endpoint: JSON in and out; a refusal throws ApiError with the server's message. */
+export async function call(method, path, body, token) {
+  const headers = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
+  let reply;
+  try {
+    reply = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError(0, `the server cannot be reached (${e.message})`);
+  }
+  const text = await reply.text();
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = { error: text };
+  }
+  if (!reply.ok) throw new ApiError(reply.status, data.error || `${reply.status}`);
+  return data;
+}
+
+const KEY = 'fairylab:seat:';
+
+/** The seat this browser holds in a game: {color, token} or null. */
+export function seat(id) {
+  try {
+    return JSON.parse(localStorage.getItem(KEY + id));
+  } catch {
+    return null;
+  }
+}
+
+/** Remembers this browser's seat in a game. */
+export function remember(id, color, token) {
+  localStorage.setItem(KEY + id, JSON.stringify({ color, token }));
+}
+
+/**
+ * Follows a game's live stream: calls onEvent(message) for each message, and reconnects with a
+ * growing pause when the stream closes (a server restart), calling onStatus(connected).
+ */
+export function follow(id, onEvent, onStatus) {
+  let socket = null;
+  let pause = 250;
+  let stopped = false;
+  const open = () => {
+    if (stopped) return;
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    socket = new WebSocket(`${scheme}://${location.host}/api/games/${id}/ws`);
+    socket.onopen = () => {
+      pause = 250;
+      onStatus(true);
+    };
+    socket.onmessage = m => {
+      try {
+        onEvent(JSON.parse(m.data));
+      } catch {
+        /* not JSON: ignored */
+      }
+    };
+    socket.onclose = () => {
+      onStatus(false);
+      if (!stopped) setTimeout(open, pause);
+      pause = Math.min(pause * 2, 4000);
+    };
+  };
+  open();
+  return () => {
+    stopped = true;
+    if (socket) socket.close();
+  };
+}

@@ -1,0 +1,279 @@
+// The page: the lobby at `/` (create a game, the games list) and a game at `/game/{id}`
+// (board, moves, clocks, controls, the variant's panel), kept current by the live stream.
+
+import { call, seat, remember, follow, ApiError } from './api.js';
+import { Board, pockets } from './board.js';
+import * as panels from './panels.js';
+
+const main = document.getElementById('main');
+const esc = s => String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
+function route() {
+  const m = location.pathname.match(/^\/game\/([0-9a-f]{1,64})$/);
+  if (m) gamePage(m[1]);
+  else lobby();
+}
+
+// ---------------------------------------------------------------- lobby
+
+async function lobby() {
+  document.title = 'fairylab — lobby';
+  main.innerHTML = `
+    <section class="create" aria-labelledby="create-h">
+      <h1 id="create-h">New game</h1>
+      <form id="create">
+        <label>Variant <select name="variant" id="variant"></select></label>
+        <label>Opponent
+          <select name="opponent">
+            <option value="ai">the AI</option>
+            <option value="ai:blind">the AI, blind to chance</option>
+            <option value="invite">a friend (invitation link)</option>
+            <option value="watch">watch the AI play itself</option>
+          </select></label>
+        <label>I play <select name="color"><option value="white">White</option><option value="black">Black</option><option value="random">either</option></select></label>
+        <label>AI time per move (ms) <input name="movetime" type="number" min="10" max="10000" value="300"></label>
+        <label>Clock (minutes, empty: none) <input name="minutes" type="number" min="1" max="1440" placeholder="none"></label>
+        <label>Increment (s) <input name="increment" type="number" min="0" max="3600" placeholder="0"></label>
+        <label class="snowfall-only">SnowFall % (empty: drawn) <input name="snowfall" type="number" min="0" max="100"></label>
+        <button type="submit">Create</button>
+        <p class="error" role="alert"></p>
+      </form>
+    </section>
+    <section aria-labelledby="games-h"><h1 id="games-h">Games</h1><div id="games">Loading…</div></section>`;
+  const form = document.getElementById('create');
+  const error = form.querySelector('.error');
+  try {
+    const { variants } = await call('GET', '/api/variants');
+    document.getElementById('variant').innerHTML = variants
+      .filter(v => v.served && v.name !== 'coinflip')
+      .map(v => `<option value="${esc(v.name)}" title="${esc(v.summary)}">${esc(v.name)}</option>`)
+      .join('');
+  } catch (e) {
+    error.textContent = e.message;
+  }
+  form.addEventListener('submit', async ev => {
+    ev.preventDefault();
+    error.textContent = '';
+    const f = new FormData(form);
+    let mine = f.get('color');
+    if (mine === 'random') mine = Math.random() < 0.5 ? 'white' : 'black';
+    const other = mine === 'white' ? 'black' : 'white';
+    const opponent = f.get('opponent');
+    const body = { variant: f.get('variant'), movetime_ms: Number(f.get('movetime')) || 300 };
+    if (opponent === 'watch') {
+      body.white = 'ai';
+      body.black = 'ai';
+    } else {
+      body[mine] = 'me';
+      body[other] = opponent;
+    }
+    if (f.get('minutes')) body.clock_seconds = Number(f.get('minutes')) * 60;
+    if (f.get('minutes') && f.get('increment')) body.increment_seconds = Number(f.get('increment'));
+    if (f.get('snowfall') !== '' && body.variant === 'snowfall') body.snowfall = Number(f.get('snowfall'));
+    try {
+      const g = await call('POST', '/api/games', body);
+      for (const c of ['white', 'black']) if (g[c].token) remember(g.id, c, g[c].token);
+      const invite = g[other] && g[other].invite;
+      history.pushState({}, '', `/game/${g.id}${invite ? `?shared=${invite}` : ''}`);
+      route();
+    } catch (e) {
+      error.textContent = e.message;
+    }
+  });
+  try {
+    const { games } = await call('GET', '/api/games');
+    document.getElementById('games').innerHTML = games.length
+      ? `<table><thead><tr><th>game</th><th>variant</th><th>White</th><th>Black</th><th>state</th></tr></thead><tbody>${games
+          .map(g => `<tr><td><a href="/game/${esc(g.id)}">${esc(g.id)}</a></td><td>${esc(g.variant)}</td><td>${esc(g.white)}</td><td>${esc(g.black)}</td><td>${esc(g.result || g.status)}</td></tr>`)
+          .join('')}</tbody></table>`
+      : '<p>No games yet.</p>';
+  } catch (e) {
+    document.getElementById('games').textContent = e.message;
+  }
+}
+
+// ---------------------------------------------------------------- game
+
+const REASONS = { kingcaptured: 'king captured', threefoldrepetition: 'threefold repetition', fiftymoves: 'fifty-move rule', insufficientmaterial: 'insufficient material', plylimit: 'ply limit', time: 'on time', agreement: 'draw agreed' };
+
+async function gamePage(id) {
+  const params = new URLSearchParams(location.search);
+  // An invitation: take the seat, then forget the code.
+  if (params.get('invite')) {
+    try {
+      const j = await call('POST', `/api/games/${id}/join`, { code: params.get('invite') });
+      remember(id, j.color, j.token);
+    } catch (e) {
+      if (!seat(id)) alert(e.message);
+    }
+    history.replaceState({}, '', `/game/${id}`);
+  }
+  const shared = params.get('shared');
+  main.innerHTML = `
+    <div class="game">
+      <div class="board-col"><div id="board"></div></div>
+      <aside class="side">
+        <p class="status" id="status" role="status" aria-live="polite"></p>
+        <div class="clocks" id="clocks"></div>
+        <div class="controls">
+          <button id="flip" type="button">Flip board</button>
+          <button id="resign" type="button">Resign</button>
+          <button id="draw" type="button">Offer draw</button>
+          <button id="rematch" type="button">Rematch</button>
+          <a id="record" href="/api/games/${id}/record" download="fairylab-${id}.pgn">Download record</a>
+        </div>
+        ${shared ? `<p class="invite">Invitation link for your opponent: <input readonly value="${esc(`${location.origin}/game/${id}?invite=${shared}`)}" aria-label="invitation link"></p>` : ''}
+        <p class="error" id="error" role="alert"></p>
+        <section id="variant-panel"></section>
+        <section id="moves"></section>
+        <section id="fairness"></section>
+        <p class="conn" id="conn"></p>
+      </aside>
+    </div>`;
+  const mySeat = seat(id);
+  let flipped = false;
+  let state = null;
+  let fetchedAt = 0;
+  let verdict;
+  const error = document.getElementById('error');
+  const board = new Board(document.getElementById('board'), async uci => {
+    error.textContent = '';
+    try {
+      await call('POST', `/api/games/${id}/moves`, { move: uci, ply: state.ply }, mySeat.token);
+    } catch (e) {
+      error.textContent = e.message;
+    }
+    refresh();
+  });
+
+  const render = () => {
+    if (!state) return;
+    const orientation = (mySeat ? mySeat.color : 'white') === 'white' !== flipped ? 'white' : 'black';
+    const myTurn = mySeat && state.status === 'active' && state.turn === mySeat.color;
+    const last = state.moves.length ? state.moves[state.moves.length - 1].uci : null;
+    const lastMove = last ? (last.includes('@') ? [last.slice(0, 2).toUpperCase(), last.slice(2, 4)] : [last.slice(0, 2), last.slice(2, 4)]) : null;
+    board.update({
+      fen: state.fen,
+      orientation,
+      turn: state.turn,
+      movable: myTurn ? mySeat.color : null,
+      legal: myTurn ? state.legal_moves : [],
+      lastMove,
+      probabilities: panels.probabilityRows(state.fen),
+    });
+    const who = c => (state[c] === 'human' ? (mySeat && mySeat.color === c ? 'you' : 'a person') : `the AI (${state[c]})`);
+    document.getElementById('status').textContent =
+      state.status === 'finished'
+        ? `Game over: ${state.result} (${REASONS[state.reason] || state.reason}).`
+        : `${state.variant}: ${state.turn} to move${myTurn ? ' — your move' : state.thinking ? ' — the AI is thinking' : ''}. White: ${who('white')}; Black: ${who('black')}.`;
+    document.getElementById('variant-panel').innerHTML = variantPanel(state);
+    document.getElementById('moves').innerHTML = panels.moveList(state);
+    document.getElementById('fairness').innerHTML = panels.fairness(state, verdict);
+    document.getElementById('resign').disabled = !mySeat || state.status !== 'active';
+    const drawBtn = document.getElementById('draw');
+    drawBtn.disabled = !mySeat || state.status !== 'active';
+    drawBtn.textContent = state.draw_offer && mySeat && state.draw_offer !== mySeat.color ? 'Accept draw' : 'Offer draw';
+    renderClocks();
+    if (state.status === 'finished' && state.seed && verdict === undefined) {
+      panels.verifySeed(state.seed, state.seed_hash).then(ok => {
+        verdict = ok;
+        document.getElementById('fairness').innerHTML = panels.fairness(state, verdict);
+      });
+    }
+  };
+
+  const renderClocks = () => {
+    const el = document.getElementById('clocks');
+    if (!state || !state.clock) {
+      el.innerHTML = '';
+      return;
+    }
+    const c = state.clock;
+    const elapsed = c.running ? Date.now() - fetchedAt : 0;
+    const left = col => c[`${col}_ms`] - (c.running === col ? elapsed : 0);
+    el.innerHTML = ['white', 'black']
+      .map(col => `<div class="clock ${col}${c.running === col ? ' running' : ''}" aria-label="${col}'s clock">${col}: ${panels.clockText(left(col))}</div>`)
+      .join('');
+  };
+  setInterval(renderClocks, 250);
+
+  let odds = null;
+  const variantPanel = s => {
+    if (s.variant.startsWith('probabilistic')) return panels.rolls(s);
+    if (s.variant === 'snowfall') return panels.snowfall(s, pockets(s.fen), odds);
+    if (s.variant.startsWith('baby')) return `<h2>Baby Chess</h2><p>No backward moves; each piece may change columns at most five times.</p>`;
+    return '';
+  };
+
+  // One state request at a time; a refresh asked for meanwhile runs once it is done.
+  let pending = false;
+  let again = false;
+  const refresh = async () => {
+    if (pending) {
+      again = true;
+      return;
+    }
+    pending = true;
+    try {
+      do {
+        again = false;
+        state = await call('GET', `/api/games/${id}`);
+        fetchedAt = Date.now();
+        render();
+      } while (again);
+    } catch (e) {
+      error.textContent = e instanceof ApiError && e.status === 404 ? 'No such game.' : e.message;
+    } finally {
+      pending = false;
+    }
+  };
+
+  document.getElementById('flip').onclick = () => {
+    flipped = !flipped;
+    render();
+  };
+  document.getElementById('resign').onclick = async () => {
+    if (!confirm('Resign this game?')) return;
+    try {
+      await call('POST', `/api/games/${id}/resign`, undefined, mySeat.token);
+    } catch (e) {
+      error.textContent = e.message;
+    }
+    refresh();
+  };
+  document.getElementById('draw').onclick = async () => {
+    const action = state.draw_offer && state.draw_offer !== mySeat.color ? 'accept' : 'offer';
+    try {
+      await call('POST', `/api/games/${id}/draw`, { action }, mySeat.token);
+    } catch (e) {
+      error.textContent = e.message;
+    }
+    refresh();
+  };
+  document.getElementById('rematch').onclick = async () => {
+    const mine = mySeat ? (mySeat.color === 'white' ? 'black' : 'white') : 'white';
+    const body = { variant: state.variant, movetime_ms: 300 };
+    body[mine] = 'me';
+    body[mine === 'white' ? 'black' : 'white'] = mySeat ? state[mySeat.color === 'white' ? 'black' : 'white'] === 'human' ? 'invite' : state[mySeat.color === 'white' ? 'black' : 'white'] : 'ai';
+    try {
+      const g = await call('POST', '/api/games', body);
+      for (const c of ['white', 'black']) if (g[c].token) remember(g.id, c, g[c].token);
+      location.href = `/game/${g.id}`;
+    } catch (e) {
+      error.textContent = e.message;
+    }
+  };
+
+  follow(
+    id,
+    () => refresh(),
+    connected => {
+      document.getElementById('conn').textContent = connected ? '' : 'Reconnecting to the server…';
+      if (connected) refresh();
+    },
+  );
+  await refresh();
+}
+
+window.addEventListener('popstate', route);
+route();

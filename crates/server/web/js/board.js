@@ -1,0 +1,159 @@
+// The board: chessgroundx on a FEN of any size from 5x5 to 8x8, with pockets for hands, the
+// legal moves the server sent as the only destinations, and the probability overlay.
+
+import { Chessground } from '../vendor/chessgroundx/chessground.js';
+
+/** Width and height of a FEN's board. */
+export function dimensions(fen) {
+  const board = fen.split(' ')[0].split('[')[0];
+  const ranks = board.split('/');
+  let width = 0;
+  for (const c of ranks[0]) {
+    if (c >= '0' && c <= '9') width += Number(c);
+    else if (/[a-zA-Z]/.test(c)) width += 1;
+  }
+  return { width, height: ranks.length };
+}
+
+/** The pockets of a FEN (`[QRp]`), or null when the variant has no hands. */
+export function pockets(fen) {
+  const m = fen.split(' ')[0].match(/\[([^\]]*)\]/);
+  if (!m) return null;
+  const count = { white: {}, black: {} };
+  for (const c of m[1]) {
+    const color = c === c.toUpperCase() ? 'white' : 'black';
+    const l = c.toLowerCase();
+    count[color][l] = (count[color][l] || 0) + 1;
+  }
+  return count;
+}
+
+/** chessgroundx destinations from UCI moves: `e2e4` → e2: [e4]; a drop `Q@f7` → `Q@`: [f7]. */
+export function destinations(legal) {
+  const dests = new Map();
+  for (const uci of legal) {
+    const drop = uci.match(/^([A-Za-z])@([a-h][1-8])$/);
+    const [orig, dest] = drop ? [drop[1].toUpperCase() + '@', drop[2]] : [uci.slice(0, 2), uci.slice(2, 4)];
+    if (!dests.has(orig)) dests.set(orig, []);
+    if (!dests.get(orig).includes(dest)) dests.get(orig).push(dest);
+  }
+  return dests;
+}
+
+/** The legal UCI move a board gesture means (a promotion to a queen when there is a choice). */
+export function gestureToUci(legal, orig, dest) {
+  const candidates = legal.filter(u => {
+    const drop = u.match(/^([A-Za-z])@([a-h][1-8])$/);
+    if (drop) return orig === drop[1].toUpperCase() + '@' && dest === drop[2];
+    return u.slice(0, 2) === orig && u.slice(2, 4) === dest;
+  });
+  return candidates.find(u => u.endsWith('q')) || candidates[0] || null;
+}
+
+const POCKET_ROLES = ['q-piece', 'r-piece', 'b-piece', 'n-piece', 'p-piece'];
+
+/**
+ * A board in `root`: `update(view)` draws a position; `view` is {fen, orientation, turn,
+ * movable (color or null), legal (UCI), lastMove ([orig, dest]), probabilities (rows of
+ * percentages, top rank first, or null)}; `onMove(uci)` is called for the player's gesture.
+ */
+export class Board {
+  constructor(root, onMove) {
+    this.root = root;
+    this.onMove = onMove;
+    this.cg = null;
+    this.key = '';
+    this.legal = [];
+  }
+
+  update(view) {
+    const dims = dimensions(view.fen);
+    const hands = pockets(view.fen);
+    // A new board when the size or the presence of pockets changes (chessgroundx fixes both).
+    const key = `${dims.width}x${dims.height}:${hands ? 'p' : ''}`;
+    if (key !== this.key) this.build(dims, hands, key, view.fen.split(' ')[0]);
+    this.legal = view.legal || [];
+    const wrap = this.root.querySelector('.board-wrap');
+    wrap.dataset.orientation = view.orientation;
+    // a1 is dark: the top-left square is dark when the rank (or file) count is odd.
+    const topLeftDark = (view.orientation === 'white' ? dims.height : dims.width) % 2 === 1;
+    wrap.classList.toggle('top-left-dark', topLeftDark);
+    wrap.dataset.turn = view.turn || '';
+    this.cg.set({
+      fen: view.fen.split(' ')[0],
+      orientation: view.orientation,
+      turnColor: view.turn || 'white',
+      lastMove: view.lastMove || undefined,
+      viewOnly: false,
+      movable: {
+        free: false,
+        color: view.movable || undefined,
+        dests: view.movable ? destinations(this.legal) : new Map(),
+        showDests: true,
+      },
+    });
+    this.overlay(dims, view.orientation, view.probabilities);
+  }
+
+  build(dims, hands, key, fen) {
+    if (this.cg) this.cg.destroy();
+    this.key = key;
+    this.root.innerHTML = `
+      <div class="pocket-slot top"></div>
+      <div class="board-wrap" style="--files:${dims.width};--ranks:${dims.height}"
+           data-width="${dims.width}" data-height="${dims.height}">
+        <div class="cg-board-holder"></div><div class="prob-overlay" aria-hidden="true"></div>
+      </div>
+      <div class="pocket-slot bottom"></div>`;
+    const top = hands ? this.root.querySelector('.pocket-slot.top') : undefined;
+    const bottom = hands ? this.root.querySelector('.pocket-slot.bottom') : undefined;
+    this.cg = Chessground(
+      this.root.querySelector('.cg-board-holder'),
+      {
+        fen,
+        dimensions: dims,
+        coordinates: false,
+        autoCastle: true,
+        animation: { enabled: true, duration: 150 },
+        draggable: { enabled: true, showGhost: true },
+        selectable: { enabled: true },
+        pocketRoles: hands ? { white: POCKET_ROLES, black: POCKET_ROLES } : undefined,
+        movable: {
+          free: false,
+          events: {
+            after: (orig, dest) => this.gesture(orig, dest),
+            afterNewPiece: (piece, dest) => this.gesture(piece.role[0].toUpperCase() + '@', dest),
+          },
+        },
+      },
+      top,
+      bottom,
+    );
+  }
+
+  gesture(orig, dest) {
+    const uci = gestureToUci(this.legal, orig, dest);
+    if (uci) this.onMove(uci);
+  }
+
+  /** Each square's success probability as a number on the square (Probabilistic chess). */
+  overlay(dims, orientation, rows) {
+    const el = this.root.querySelector('.prob-overlay');
+    if (!rows) {
+      el.innerHTML = '';
+      el.hidden = true;
+      return;
+    }
+    el.hidden = false;
+    const cells = [];
+    for (let r = 0; r < dims.height; r++) {
+      for (let f = 0; f < dims.width; f++) {
+        // rows[0] is the top rank as White sees the board.
+        const [rr, ff] = orientation === 'white' ? [r, f] : [dims.height - 1 - r, dims.width - 1 - f];
+        const p = rows[rr] ? rows[rr][ff] : '';
+        cells.push(`<span class="prob" style="--p:${p}">${p}%</span>`);
+      }
+    }
+    el.innerHTML = cells.join('');
+  }
+}

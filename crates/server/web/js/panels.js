@@ -1,0 +1,82 @@
+// The panels beside the board: moves, clocks, and what each variant adds (Probabilistic rolls
+// and map, SnowFall hands and gifts, Baby Chess column switches) and the fairness check.
+// Everything shown comes from the server's state; nothing is computed from the rules here.
+
+const esc = s => String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
+/** Milliseconds as m:ss (h:mm:ss from an hour). */
+export function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+/** The move list, numbered, with each move's chance outcome; announced to screen readers. */
+export function moveList(state) {
+  const items = state.moves.map((m, i) => {
+    const n = i % 2 === 0 ? `${i / 2 + 1}. ` : '';
+    const note = m.event === 'failed' ? ' (failed roll)' : m.event.startsWith('gift') ? ` (${m.event})` : '';
+    return `<li>${n}${esc(m.san)}${esc(note)}</li>`;
+  });
+  return `<h2>Moves</h2><ol class="moves" aria-live="polite" aria-label="moves">${items.join('')}</ol>`;
+}
+
+/** The probability map of a Probabilistic FEN (its seventh field), top rank first. */
+export function probabilityRows(fen) {
+  const field = fen.split(' ')[6];
+  if (!field || !field.includes(',')) return null;
+  return field.split('/').map(r => r.split(',').map(Number));
+}
+
+/** Probabilistic chess: each move's roll, the last one animated. */
+export function rolls(state) {
+  const list = state.moves
+    .map((m, i) => ({ m, i }))
+    .slice(-12)
+    .map(({ m, i }) => {
+      const ok = m.event !== 'failed';
+      const last = i === state.moves.length - 1 ? ' last' : '';
+      return `<li class="roll ${ok ? 'ok' : 'failed'}${last}">ply ${i + 1} ${esc(m.san)}: ${ok ? '✓ success' : '✗ failed'}</li>`;
+    });
+  return `<h2>Rolls</h2><p>Each move succeeds with its destination square's probability (the numbers on the board).</p>
+    <ul class="rolls" aria-live="polite">${list.join('')}</ul>`;
+}
+
+/** SnowFall: the percentage, both hands, the gifts so far, and the live odds (from the server). */
+export function snowfall(state, hands, odds) {
+  const hand = c => {
+    const h = hands ? hands[c] : {};
+    const text = Object.entries(h).map(([l, n]) => `${n}×${l.toUpperCase()}`).join(' ');
+    return text || '—';
+  };
+  const gifts = state.moves
+    .map((m, i) => ({ m, i }))
+    .filter(({ m }) => m.event.startsWith('gift'))
+    .slice(-8)
+    .map(({ m, i }) => `<li>after ply ${i + 1}: ${esc(m.event.slice(5))}</li>`);
+  const oddsHtml = odds
+    ? `<dl class="odds">${odds.map(o => `<dt>${esc(o.label)}</dt><dd>${esc(o.value)}</dd>`).join('')}</dl>`
+    : '<p class="odds">Odds: —</p>';
+  return `<h2>SnowFall ${esc(state.options.snowfall ?? '')} %</h2>
+    <p>White's hand: <span class="hand white">${esc(hand('white'))}</span><br>
+       Black's hand: <span class="hand black">${esc(hand('black'))}</span></p>
+    <h3>Gifts</h3><ul class="gifts" aria-live="polite">${gifts.join('') || '<li>none yet</li>'}</ul>
+    <h3>Next gift</h3>${oddsHtml}`;
+}
+
+/** The fairness panel: the seed commitment, and once the game is over the check in the browser. */
+export function fairness(state, verdict) {
+  const v = verdict === undefined ? '' : verdict ? '<strong class="verified">verified ✓</strong>' : '<strong class="bad">does not match ✗</strong>';
+  return `<h2>Fairness</h2><p>Seed commitment (SHA-256): <code class="hash">${esc(state.seed_hash)}</code></p>
+    ${state.seed ? `<p>Seed: <code class="hash">${esc(state.seed)}</code> ${v}</p>` : '<p>The seed is revealed when the game ends.</p>'}`;
+}
+
+/** Whether a revealed seed (hex) hashes to its commitment, by WebCrypto SHA-256. */
+export async function verifySeed(seedHex, hashHex) {
+  const bytes = new Uint8Array(seedHex.match(/../g).map(h => parseInt(h, 16)));
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  const hex = Array.from(digest, b => b.toString(16).padStart(2, '0')).join('');
+  return hex === hashHex.toLowerCase();
+}
