@@ -129,6 +129,11 @@ export class Board {
       top,
       bottom,
     );
+    // chessgroundx places pieces in pixels: place them again when the board's size changes
+    // (a rotated phone, a narrower window).
+    if (this.resize) this.resize.disconnect();
+    this.resize = new ResizeObserver(() => this.cg && this.cg.redrawAll());
+    this.resize.observe(this.root.querySelector('.board-wrap'));
   }
 
   gesture(orig, dest) {
