@@ -16,19 +16,24 @@ import { chromium } from 'playwright-core';
 const BIN = process.env.FAIRYLAB_BIN || '../target/debug/fairylab';
 const SHOTS = process.env.FAIRYLAB_SCREENSHOTS || '../target/web-screenshots';
 const MAX_MOVES = Number(process.env.FAIRYLAB_E2E_MAX_MOVES || 60);
-let server, base, browser;
+let server, base, browser, database;
 
-before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  const dir = mkdtempSync(join(tmpdir(), 'fairylab-e2e-'));
-  server = spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--database-url', `sqlite://${dir}/games.sqlite3`], { stdio: ['ignore', 'pipe', 'inherit'] });
-  base = await new Promise((resolve, reject) => {
+/** Starts `fairylab serve` on `listen` and the test's database; resolves to its base URL. */
+function startServer(listen) {
+  server = spawn(BIN, ['serve', '--listen', listen, '--database-url', database], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
     server.stdout.on('data', d => {
       const m = String(d).match(/http:\/\/[0-9.:]+/);
       if (m) resolve(m[0]);
     });
     server.on('exit', code => reject(new Error(`the server exited (${code})`)));
   });
+}
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  database = `sqlite://${mkdtempSync(join(tmpdir(), 'fairylab-e2e-'))}/games.sqlite3`;
+  base = await startServer('127.0.0.1:0');
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
 });
 
@@ -104,7 +109,17 @@ async function playVariant(variant, seed, check) {
     if (st.turn === 'white' && !st.thinking && st.legal_moves.length) {
       const uci = st.legal_moves[pick(st.legal_moves.length)];
       const ply = st.ply;
-      await clickMove(page, uci);
+      if (check.keyboard && moves === 0) {
+        // The first move from the keyboard alone: Tab to the move field, type, Enter.
+        await page.focus('#flip');
+        for (let i = 0; i < 12 && !(await page.evaluate(() => document.activeElement.id === 'move-text')); i++) {
+          await page.keyboard.press('Tab');
+        }
+        await page.keyboard.type(uci);
+        await page.keyboard.press('Enter');
+      } else {
+        await clickMove(page, uci);
+      }
       if (uci.includes('@')) drops++;
       await page.waitForFunction(
         async ([id, ply]) => (await (await fetch(`/api/games/${id}`)).json()).ply > ply,
@@ -143,8 +158,8 @@ async function playVariant(variant, seed, check) {
   return { id, moves, drops };
 }
 
-test('chess against the AI, played by clicking', async () => {
-  await playVariant('chess', 1, {});
+test('chess against the AI, played by clicking (the first move typed from the keyboard)', async () => {
+  await playVariant('chess', 1, { keyboard: true });
 });
 
 test('crazyhouse: pockets and drops', async () => {
@@ -157,7 +172,8 @@ test('gardner on a 5x5 board', async () => {
 });
 
 test('baby chess', async () => {
-  await playVariant('baby', 4, { panel: async p => (await p.locator('#variant-panel').innerText()).includes('Baby Chess') });
+  // The panel shows a piece that has spent a column switch (from the FEN's counts).
+  await playVariant('baby', 4, { panel: async p => /: [0-4] left/.test(await p.locator('#variant-panel').innerText()) });
 });
 
 test('snowfall: hands and gifts', async () => {
@@ -169,4 +185,31 @@ test('probabilistic: the map and the rolls', async () => {
   await playVariant('probabilistic', 6, {
     panel: async p => (await p.locator('.prob').count()) === 64 && (await p.locator('.roll').count()) > 0,
   });
+});
+
+test('the page reconnects after a server restart and the game goes on', async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  page.on('dialog', d => d.accept());
+  await page.goto(base + '/');
+  await page.selectOption('#variant', 'chess');
+  await page.fill('input[name=movetime]', '20');
+  await page.click('button[type=submit]');
+  await page.waitForURL(/\/game\/[0-9a-f]+/);
+  const id = page.url().match(/\/game\/([0-9a-f]+)/)[1];
+  await page.waitForSelector('.board-wrap');
+  await clickMove(page, 'e2e4');
+  await page.waitForFunction(() => document.querySelectorAll('ol.moves li').length >= 2, null, { timeout: 15000 });
+  // The server stops (SIGKILL) and comes back on the same address and database.
+  const listen = base.replace('http://', '');
+  server.kill('SIGKILL');
+  await new Promise(r => server.once('exit', r));
+  await page.waitForSelector('#conn:has-text("Reconnecting")', { timeout: 10000 });
+  base = await startServer(listen);
+  await page.waitForFunction(() => document.getElementById('conn').textContent === '', null, { timeout: 15000 });
+  await clickMove(page, 'd2d4');
+  await page.waitForFunction(() => document.querySelectorAll('ol.moves li').length >= 4, null, { timeout: 15000 });
+  const st = await stateOf(page, id);
+  assert.equal(st.moves[2].uci, 'd2d4');
+  await context.close();
 });

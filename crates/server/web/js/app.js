@@ -123,6 +123,11 @@ async function gamePage(id) {
           <a id="record" href="/api/games/${id}/record" download="fairylab-${id}.pgn">Download record</a>
         </div>
         ${shared ? `<p class="invite">Invitation link for your opponent: <input readonly value="${esc(`${location.origin}/game/${id}?invite=${shared}`)}" aria-label="invitation link"></p>` : ''}
+        <form id="move-form" class="move-form">
+          <label for="move-text">Type a move (UCI or SAN)</label>
+          <input id="move-text" autocomplete="off" spellcheck="false" placeholder="e2e4, Nf3, Q@f7">
+          <button type="submit">Play</button>
+        </form>
         <p class="error" id="error" role="alert"></p>
         <section id="variant-panel"></section>
         <section id="moves"></section>
@@ -170,6 +175,7 @@ async function gamePage(id) {
     document.getElementById('moves').innerHTML = panels.moveList(state);
     document.getElementById('fairness').innerHTML = panels.fairness(state, verdict);
     document.getElementById('resign').disabled = !mySeat || state.status !== 'active';
+    document.getElementById('move-form').hidden = !mySeat || state.status !== 'active';
     const drawBtn = document.getElementById('draw');
     drawBtn.disabled = !mySeat || state.status !== 'active';
     drawBtn.textContent = state.draw_offer && mySeat && state.draw_offer !== mySeat.color ? 'Accept draw' : 'Offer draw';
@@ -201,7 +207,7 @@ async function gamePage(id) {
   const variantPanel = s => {
     if (s.variant.startsWith('probabilistic')) return panels.rolls(s);
     if (s.variant === 'snowfall') return panels.snowfall(s, pockets(s.fen), odds);
-    if (s.variant.startsWith('baby')) return `<h2>Baby Chess</h2><p>No backward moves; each piece may change columns at most five times.</p>`;
+    if (s.variant.startsWith('baby')) return panels.babySwitches(s.fen);
     return '';
   };
 
@@ -228,6 +234,23 @@ async function gamePage(id) {
     }
   };
 
+  // The keyboard's way to move: the server reads the text and says what is wrong with it.
+  document.getElementById('move-form').addEventListener('submit', async ev => {
+    ev.preventDefault();
+    const input = document.getElementById('move-text');
+    error.textContent = '';
+    if (!mySeat) {
+      error.textContent = 'You are watching this game.';
+      return;
+    }
+    try {
+      await call('POST', `/api/games/${id}/moves`, { move: input.value.trim(), ply: state.ply }, mySeat.token);
+      input.value = '';
+    } catch (e) {
+      error.textContent = e.message;
+    }
+    refresh();
+  });
   document.getElementById('flip').onclick = () => {
     flipped = !flipped;
     render();

@@ -3,9 +3,14 @@
 
 import { Chessground } from '../vendor/chessgroundx/chessground.js';
 
+/** A FEN's board for chessgroundx: Baby Chess's column-switch counts (`R{3}`) left out. */
+export function boardField(fen) {
+  return fen.split(' ')[0].replace(/\{\d\}/g, '');
+}
+
 /** Width and height of a FEN's board. */
 export function dimensions(fen) {
-  const board = fen.split(' ')[0].split('[')[0];
+  const board = boardField(fen).split('[')[0];
   const ranks = board.split('/');
   let width = 0;
   for (const c of ranks[0]) {
@@ -17,7 +22,7 @@ export function dimensions(fen) {
 
 /** The pockets of a FEN (`[QRp]`), or null when the variant has no hands. */
 export function pockets(fen) {
-  const m = fen.split(' ')[0].match(/\[([^\]]*)\]/);
+  const m = boardField(fen).match(/\[([^\]]*)\]/);
   if (!m) return null;
   const count = { white: {}, black: {} };
   for (const c of m[1]) {
@@ -71,7 +76,7 @@ export class Board {
     const hands = pockets(view.fen);
     // A new board when the size or the presence of pockets changes (chessgroundx fixes both).
     const key = `${dims.width}x${dims.height}:${hands ? 'p' : ''}`;
-    if (key !== this.key) this.build(dims, hands, key, view.fen.split(' ')[0]);
+    if (key !== this.key) this.build(dims, hands, key, boardField(view.fen));
     this.legal = view.legal || [];
     const wrap = this.root.querySelector('.board-wrap');
     wrap.dataset.orientation = view.orientation;
@@ -80,7 +85,7 @@ export class Board {
     wrap.classList.toggle('top-left-dark', topLeftDark);
     wrap.dataset.turn = view.turn || '';
     this.cg.set({
-      fen: view.fen.split(' ')[0],
+      fen: boardField(view.fen),
       orientation: view.orientation,
       turnColor: view.turn || 'white',
       lastMove: view.lastMove || undefined,

@@ -80,3 +80,38 @@ export async function verifySeed(seedHex, hashHex) {
   const hex = Array.from(digest, b => b.toString(16).padStart(2, '0')).join('');
   return hex === hashHex.toLowerCase();
 }
+
+/** Baby Chess: every piece's column switches left (of five), read from the FEN's `{n}` counts. */
+export function babySwitches(fen, limit = 5) {
+  const ranks = fen.split(' ')[0].split('[')[0].split('/');
+  const rows = [];
+  ranks.forEach((rank, i) => {
+    const r = ranks.length - i;
+    let file = 0;
+    for (let k = 0; k < rank.length; k++) {
+      const c = rank[k];
+      if (/[0-9]/.test(c)) {
+        file += Number(c);
+        continue;
+      }
+      if (!/[a-zA-Z]/.test(c)) continue;
+      let used = 0;
+      if (rank[k + 1] === '~') k++;
+      const m = rank.slice(k + 1).match(/^\{(\d)\}/);
+      if (m) {
+        used = Number(m[1]);
+        k += 3;
+      }
+      const square = String.fromCharCode(97 + file) + r;
+      rows.push({ square, piece: c, left: limit - used });
+      file++;
+    }
+  });
+  const side = white =>
+    rows
+      .filter(x => (x.piece === x.piece.toUpperCase()) === white && x.piece.toLowerCase() !== 'k')
+      .map(x => `<li${x.left === 0 ? ' class="frozen"' : ''}>${esc(x.piece.toUpperCase())} ${x.square}: ${x.left} left</li>`)
+      .join('');
+  return `<h2>Column switches left</h2><p>No backward moves; a piece may change columns ${limit} times, then only moves along its own column (a new queen starts afresh).</p>
+    <div class="switches"><div><h3>White</h3><ul>${side(true)}</ul></div><div><h3>Black</h3><ul>${side(false)}</ul></div></div>`;
+}
