@@ -84,6 +84,36 @@ function lcg(seed) {
   };
 }
 
+/** The squares a FEN's board occupies (`e4`), Baby Chess counts and pockets left out. */
+function occupied(fen) {
+  const squares = new Set();
+  const ranks = fen.split(' ')[0].split('[')[0].replace(/\{\d\}/g, '').split('/');
+  ranks.forEach((row, i) => {
+    let file = 0;
+    for (const c of row.match(/\d+|./g)) {
+      if (/\d/.test(c)) file += Number(c);
+      else if (c !== '~') squares.add(String.fromCharCode(97 + file++) + (ranks.length - i));
+    }
+  });
+  return squares;
+}
+
+/**
+ * The person's move: uniform over the legal moves, or for a `greedy` person a drop first, then
+ * a capture, so that a crazyhouse game reliably reaches a drop before the AI mates.
+ */
+function choose(st, pick, greedy) {
+  const legal = st.legal_moves;
+  if (greedy) {
+    const drops = legal.filter(u => u.includes('@'));
+    if (drops.length) return drops[pick(drops.length)];
+    const taken = occupied(st.fen);
+    const captures = legal.filter(u => taken.has(u.slice(2, 4)));
+    if (captures.length) return captures[pick(captures.length)];
+  }
+  return legal[pick(legal.length)];
+}
+
 async function playVariant(variant, seed, check) {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
@@ -107,7 +137,7 @@ async function playVariant(variant, seed, check) {
   let panelSeen = false;
   while (st.status === 'active' && moves < MAX_MOVES) {
     if (st.turn === 'white' && !st.thinking && st.legal_moves.length) {
-      const uci = st.legal_moves[pick(st.legal_moves.length)];
+      const uci = choose(st, pick, check.greedy);
       const ply = st.ply;
       if (check.keyboard && moves === 0) {
         // The first move from the keyboard alone: Tab to the move field, type, Enter.
@@ -128,7 +158,15 @@ async function playVariant(variant, seed, check) {
       );
       moves++;
       // The page shows the move (the move list grows) without a reload.
-      await page.waitForFunction(n => document.querySelectorAll('ol.moves li').length >= n, ply + 1, { timeout: 5000 });
+      await page
+        .waitForFunction(n => document.querySelectorAll('ol.moves li').length >= n, ply + 1, { timeout: 15000 })
+        .catch(async e => {
+          // Say what the page showed against what the server holds, for a failure in CI.
+          const shown = await page.locator('ol.moves li').count();
+          const server = await stateOf(page, id);
+          const said = await page.locator('#error').innerText();
+          throw new Error(`${variant}: after ${uci} the page lists ${shown} moves, the server ${server.moves.length} (${server.status}); page error text: '${said}'; page errors: ${JSON.stringify(errors)}; ${e.message}`);
+        });
       if (!panelSeen && check.panel) panelSeen = await check.panel(page);
     } else {
       await page.waitForTimeout(60);
@@ -163,7 +201,7 @@ test('chess against the AI, played by clicking (the first move typed from the ke
 });
 
 test('crazyhouse: pockets and drops', async () => {
-  const { drops } = await playVariant('crazyhouse', 2, {});
+  const { drops } = await playVariant('crazyhouse', 2, { greedy: true });
   assert.ok(drops > 0, 'no drop was played from the pocket');
 });
 
@@ -185,6 +223,178 @@ test('probabilistic: the map and the rolls', async () => {
   await playVariant('probabilistic', 6, {
     panel: async p => (await p.locator('.prob').count()) === 64 && (await p.locator('.roll').count()) > 0,
   });
+});
+
+/** A page's Predictor game: waits until its order form is open for `ply`, or the game ended. */
+async function orderFormOpen(page, ply) {
+  await page.waitForFunction(
+    ply => {
+      const [status, form, at] = ['#status', '#orders', '#pred-ply'].map(s => document.querySelector(s));
+      return (status && status.textContent.startsWith('Game over')) || (form && !form.hidden && at.textContent === `ply ${ply}`);
+    },
+    ply,
+    { timeout: 15000, polling: 50 },
+  );
+}
+
+/**
+ * One side's orders for a Predictor ply, given on the board: the primary by clicking, and when
+ * `conditional`, a prediction and a response (the response picked at random among this side's
+ * moves: when the server's check refuses it, the page shows why and the side commits the
+ * primary alone). Returns whether a conditional was committed.
+ */
+async function giveOrders(page, id, color, pick, conditional) {
+  const st = await stateOf(page, id);
+  const ply = st.ply;
+  const other = color === 'white' ? 'black' : 'white';
+  const mine = st.primaries[color];
+  // A gesture fills the selected field (chessground reports it a moment later).
+  const filled = slot => page.waitForFunction(s => document.getElementById(`o-${s}`).value !== '', slot, { timeout: 5000 });
+  await clickMove(page, mine[pick(mine.length)]);
+  await filled('primary');
+  if (conditional) {
+    const theirs = st.primaries[other];
+    await clickMove(page, theirs[pick(theirs.length)]);
+    await filled('prediction');
+    await clickMove(page, mine[pick(mine.length)]);
+    await filled('response');
+  }
+  await page.click('#o-commit');
+  // Either the commitment is in (the form closes, or the ply already resolved) or the check
+  // said why not.
+  const settled = () =>
+    page.waitForFunction(
+      ply => document.querySelector('#o-error').textContent !== '' || document.querySelector('#orders').hidden || document.querySelector('#pred-ply').textContent !== `ply ${ply}`,
+      ply,
+      { timeout: 10000 },
+    );
+  await settled();
+  if ((await page.locator('#o-error').innerText()) !== '') {
+    assert.match(await page.locator('#o-error').innerText(), /prediction|response|primary|path|piece|target/i);
+    await page.fill('#o-prediction', '');
+    await page.fill('#o-response', '');
+    await page.click('#o-commit');
+    await page.waitForFunction(
+      ply => document.querySelector('#orders').hidden || document.querySelector('#pred-ply').textContent !== `ply ${ply}`,
+      ply,
+      { timeout: 10000 },
+    );
+    assert.equal(await page.locator('#o-error').innerText(), '');
+    return false;
+  }
+  return conditional;
+}
+
+/** The end of a Predictor game on a page: over, seals and seed verified, the record downloaded. */
+async function predictorEnd(page, id, name) {
+  await page.waitForSelector('#status:has-text("Game over")', { timeout: 15000 });
+  await page.waitForSelector('.verified:has-text("seals verified")', { timeout: 10000 });
+  await page.waitForSelector('.verified:has-text("verified ✓")', { timeout: 10000 });
+  const download = page.waitForEvent('download');
+  await page.click('#record');
+  const record = readFileSync(await (await download).path(), 'utf8');
+  assert.match(record, /\[Variant "Predictor"\]/);
+  assert.match(record, new RegExp(`\\[GameId "${id}"\\]`));
+  assert.match(record, /commit: W [0-9a-f]{64} B [0-9a-f]{64}/);
+  await page.screenshot({ path: `${SHOTS}/${name}-desktop.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: `${SHOTS}/${name}-phone.png`, fullPage: true });
+}
+
+test('predictor against the AI: orders given on the board, sealed in the browser, the ply report', async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', e => errors.push(e.message));
+  page.on('dialog', d => d.accept());
+  await page.goto(base + '/');
+  await page.selectOption('#variant', 'predictor');
+  await page.selectOption('select[name=opponent]', 'ai');
+  await page.selectOption('select[name=color]', 'white');
+  await page.fill('input[name=movetime]', '20');
+  await page.click('button[type=submit]');
+  await page.waitForURL(/\/game\/[0-9a-f]+/);
+  const id = page.url().match(/\/game\/([0-9a-f]+)/)[1];
+  const pick = lcg(7);
+  let conditionals = 0;
+  let ply = 1;
+  for (; ply <= 30; ply++) {
+    await orderFormOpen(page, ply);
+    if ((await stateOf(page, id)).status !== 'active') break;
+    if (await giveOrders(page, id, 'white', pick, ply % 3 === 1)) conditionals++;
+    await page.waitForFunction(
+      async ([id, ply]) => { const s = await (await fetch(`/api/games/${id}`)).json(); return s.ply > ply || s.status !== 'active'; },
+      [id, ply],
+      { timeout: 15000, polling: 100 },
+    );
+    // The ply report shows this ply's four moves.
+    if ((await stateOf(page, id)).status === 'active') {
+      await page.waitForSelector(`#pred-report h3:has-text("Ply ${ply} report")`, { timeout: 10000 });
+      assert.equal(await page.locator('table.ply-report tbody tr').count(), 2);
+      assert.equal(await page.locator('ol.plies li').count(), ply);
+    }
+  }
+  if ((await stateOf(page, id)).status === 'active') await page.click('#resign');
+  await predictorEnd(page, id, 'predictor');
+  assert.ok(ply > 2, 'the game ended before a few plies were played');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('predictor between two people in two browsers: commitments, reveals, a team member', async () => {
+  const ctxA = await browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
+  const ctxB = await browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
+  const a = await ctxA.newPage();
+  const b = await ctxB.newPage();
+  const errors = [];
+  for (const p of [a, b]) {
+    p.on('pageerror', e => errors.push(e.message));
+    p.on('dialog', d => d.accept());
+  }
+  await a.goto(base + '/');
+  await a.selectOption('#variant', 'predictor');
+  await a.selectOption('select[name=opponent]', 'invite');
+  await a.selectOption('select[name=color]', 'white');
+  await a.click('button[type=submit]');
+  await a.waitForURL(/\/game\/[0-9a-f]+/);
+  const id = a.url().match(/\/game\/([0-9a-f]+)/)[1];
+  const link = await a.inputValue('.invite input');
+  await b.goto(link);
+  await b.waitForSelector('#orders');
+  // White's captain adds a member; the member's link shows the team with the member in it.
+  await a.click('#pred-team-form summary');
+  await a.fill('#m-name', 'bo');
+  await a.fill('#m-rank', '2');
+  await a.click('#member-form button');
+  const memberLink = await a.inputValue('#m-link input');
+  const ctxC = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const c = await ctxC.newPage();
+  await c.goto(memberLink);
+  await c.waitForSelector('ul.team li:has-text("bo (rank 2) — you")');
+  await ctxC.close();
+  const pick = lcg(11);
+  let conditionals = 0;
+  for (let ply = 1; ply <= 5; ply++) {
+    await orderFormOpen(a, ply);
+    await orderFormOpen(b, ply);
+    // White commits first: Black's page shows the commitment, never the orders.
+    if (await giveOrders(a, id, 'white', pick, ply === 2)) conditionals++;
+    await b.waitForSelector('#pred-status:has-text("white: committed")', { timeout: 10000 });
+    const whiteReveal = await a.locator('#o-line').textContent();
+    assert.match(whiteReveal, new RegExp(`^predictor-reveal v1 game=${id} ply=${ply} side=white`));
+    assert.ok(!(await b.content()).includes(whiteReveal), "White's sealed orders reached Black's page");
+    assert.ok(!JSON.stringify(await stateOf(b, id)).includes(whiteReveal.split('orders=')[0]));
+    if (await giveOrders(b, id, 'black', pick, ply >= 3)) conditionals++;
+    for (const p of [a, b]) await p.waitForSelector(`#pred-report h3:has-text("Ply ${ply} report")`, { timeout: 15000 });
+  }
+  assert.equal(await b.locator('ol.plies li').count(), 5);
+  await b.click('#resign');
+  await predictorEnd(a, id, 'predictor-two-white');
+  await predictorEnd(b, id, 'predictor-two-black');
+  assert.deepEqual(errors, []);
+  await ctxA.close();
+  await ctxB.close();
 });
 
 test('the page reconnects after a server restart and the game goes on', async () => {

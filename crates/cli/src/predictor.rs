@@ -5,7 +5,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Subcommand};
 use rules::predictor::commit::{self, Commitment, Nonce, Reveal};
 use rules::predictor::game::{PredictorGame, Seal};
-use rules::predictor::{self as pred, record, OrderError, Orders, PieceAt, PlyReport};
+use rules::predictor::{self as pred, record, Orders, PieceAt, PlyReport};
 use rules::uci::to_uci;
 use rules::{variants, Color, Position};
 use serde_json::{json, Value};
@@ -155,11 +155,6 @@ fn names(v: &[PieceAt]) -> Vec<String> {
 }
 
 /// The `OrderError` variant's name (`IllegalPrimary`, ...), for scripts.
-fn error_kind(e: &OrderError) -> String {
-    let debug = format!("{e:?}");
-    debug.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or_default().to_string()
-}
-
 fn side_json(before: &Position, side: Color, orders: &Orders, fired: bool) -> Value {
     let view = pred::side_view(before, side);
     let enemy = pred::side_view(before, !side);
@@ -231,8 +226,7 @@ fn resolve_command(a: &ResolveArgs, out: &mut impl Write) -> Result<()> {
     let (white, black) = match parsed {
         Ok(o) => o,
         Err((side, e)) if a.json => {
-            let v =
-                json!({ "valid": false, "side": side.to_string(), "error": error_kind(&e), "reason": e.to_string() });
+            let v = json!({ "valid": false, "side": side.to_string(), "error": e.kind(), "reason": e.to_string() });
             writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
             return Ok(());
         }

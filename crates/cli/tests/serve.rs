@@ -589,6 +589,20 @@ fn primary(st: &Value, side: rules::Color, rng: &mut Lcg) -> String {
         view.legal_moves().iter().copied().filter(|m| m.kind() != rules::MoveKind::EnPassant).collect();
     primaries.extend(rules::predictor::king_captures(&view));
     assert!(!primaries.is_empty(), "an active game where {side} has no primary: {}", pos.fen());
+    // The state lists the same primaries for the page while the ply is open.
+    if st["closed"] == false {
+        let mut ours: Vec<String> = primaries.iter().map(|&m| rules::uci::to_uci(&view, m)).collect();
+        let mut listed: Vec<String> = st["primaries"][side.to_string()]
+            .as_array()
+            .expect("primaries")
+            .iter()
+            .map(|v| v.as_str().expect("uci").to_string())
+            .collect();
+        ours.sort();
+        ours.dedup();
+        listed.sort();
+        assert_eq!(ours, listed, "the state's primaries for {side} in {}", pos.fen());
+    }
     rules::uci::to_uci(&view, primaries[rng.below(primaries.len())])
 }
 
@@ -615,6 +629,19 @@ fn predictor_game(url: &str) {
     assert_eq!(status, 403, "only the captain adds members");
     let commit = format!("/api/games/{id}/commit");
     let reveal = format!("/api/games/{id}/reveal");
+    // The orders check: the canonical text of valid orders, the reason for others, nothing kept.
+    let check = format!("/api/games/{id}/orders/check");
+    let c = s.ok("POST", &check, Some(&bo), Some(json!({ "orders": "E2E4  if e7e5 then H2H3" })));
+    assert_eq!((c["valid"].clone(), c["orders"].clone()), (json!(true), json!("e2e4 if e7e5 then h2h3")));
+    let c = s.ok("POST", &check, Some(&bt), Some(json!({ "orders": "e7e5 if e2e4 then e5e4" })));
+    assert_eq!(
+        (c["valid"].clone(), c["error"].clone(), c["side"].clone()),
+        (json!(false), json!("IllegalResponse"), json!("black"))
+    );
+    let c = s.ok("POST", &check, Some(&wt), Some(json!({ "orders": "e2e4 if" })));
+    assert_eq!(c["error"], "Syntax");
+    assert_eq!(s.call("POST", &check, None, Some(json!({ "orders": "e2e4" }))).0, 401);
+    assert_eq!(s.call("POST", &check, Some(&wt), Some(json!({ "moves": "e2e4" }))).0, 422);
     let mut rng = Lcg(9);
     let mut plies = 0u32;
     for ply in 1..=6u32 {

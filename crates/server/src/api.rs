@@ -137,6 +137,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/members", post(add_member))
         .route("/api/games/{id}/commit", post(commit_orders))
+        .route("/api/games/{id}/orders/check", post(check_orders))
         .route("/api/games/{id}/reveal", post(reveal_orders))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/ws", get(stream))
@@ -170,6 +171,7 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     ("post", "/api/games/{id}/draw"),
     ("post", "/api/games/{id}/members"),
     ("post", "/api/games/{id}/commit"),
+    ("post", "/api/games/{id}/orders/check"),
     ("post", "/api/games/{id}/reveal"),
     ("get", "/api/games/{id}/record"),
 ];
@@ -962,6 +964,42 @@ async fn commit_orders(
     drop(live);
     schedule_ai(&app, &g).await;
     Ok(Json(json!({ "ply": ply, "side": side.to_string(), "member": member, "closed": closed.is_some() })))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckRequest {
+    orders: String,
+}
+
+/// `POST /api/games/{id}/orders/check`: whether a member's orders are valid for the current ply,
+/// and their canonical text (the bytes to commit to). Nothing is stored or published: the page
+/// checks orders before it seals them, so that a typing slip does not forfeit the game.
+async fn check_orders(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<CheckRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let token = bearer(&headers)?;
+    let Json(req) = body?;
+    if req.orders.len() > 256 {
+        return Err(ApiError::bad("the orders are too long"));
+    }
+    let g = game(&app, &id).await?;
+    let mut live = g.lock().await;
+    let (side, _) = member_of(&live, &token)?;
+    let t = table(&mut live)?;
+    let pos = t.game.position();
+    let text = rules::predictor::commit::canonical_orders(&req.orders);
+    Ok(Json(match rules::predictor::Orders::parse(pos, side, &text) {
+        Ok(o) => {
+            json!({ "valid": true, "side": side.to_string(), "ply": t.game.next_ply(), "orders": o.to_text(pos, side) })
+        }
+        Err(e) => {
+            json!({ "valid": false, "side": side.to_string(), "ply": t.game.next_ply(), "error": e.kind(), "reason": e.to_string() })
+        }
+    }))
 }
 
 #[derive(Debug, Deserialize)]

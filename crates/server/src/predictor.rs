@@ -51,6 +51,20 @@ fn parse_side(text: &str) -> Option<Color> {
     rules::predictor::commit::parse_side(text).ok()
 }
 
+/// The primaries open to `side` in `pos` (UCI): its legal moves but en passant (only a
+/// conditional), and captures of an attacked enemy king (RULINGS 5, 6).
+pub fn primaries(pos: &Position, side: Color) -> Vec<String> {
+    let view = rules::predictor::side_view(pos, side);
+    let mut moves: Vec<rules::Move> =
+        view.legal_moves().iter().copied().filter(|m| m.kind() != rules::MoveKind::EnPassant).collect();
+    for m in rules::predictor::king_captures(&view) {
+        if !moves.contains(&m) {
+            moves.push(m);
+        }
+    }
+    moves.iter().map(|&m| rules::uci::to_uci(&view, m)).collect()
+}
+
 impl Table {
     /// A table for a new game from `start`.
     pub fn new(game_id: &str, start: Position, ply_seconds: Option<i64>, now: i64) -> Table {
@@ -255,9 +269,12 @@ impl Table {
                 "revealed": self.desk.revealed(c).is_some(),
             })
         };
+        let open = self.game.ended().is_none() && self.chosen.is_none();
+        let primaries = |c: Color| if open { primaries(self.game.position(), c) } else { Vec::new() };
         json!({
             "ply": self.game.next_ply(),
             "plies": lines,
+            "primaries": { "white": primaries(Color::White), "black": primaries(Color::Black) },
             "closed": self.chosen.is_some(),
             "deadline": self.deadline(),
             "reveal_deadline": self.reveal_deadline(),

@@ -101,6 +101,22 @@ pub enum OrderError {
     },
 }
 
+impl OrderError {
+    /// The variant's name (`IllegalPrimary`, `ResponsePathOccupied`, …), as JSON reports give it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            OrderError::Syntax { .. } => "Syntax",
+            OrderError::IllegalPrimary { .. } => "IllegalPrimary",
+            OrderError::IllegalPrediction { .. } => "IllegalPrediction",
+            OrderError::IllegalResponse { .. } => "IllegalResponse",
+            OrderError::ResponsePathOccupied { .. } => "ResponsePathOccupied",
+            OrderError::ResponseSamePiece { .. } => "ResponseSamePiece",
+            OrderError::ResponseOntoPrimaryTarget { .. } => "ResponseOntoPrimaryTarget",
+            OrderError::EnPassantPrimary { .. } => "EnPassantPrimary",
+        }
+    }
+}
+
 /// The position as `side` sees it for its orders: the same board with `side` to move (an
 /// en-passant right lapses, since en passant is only a conditional).
 pub fn side_view(pos: &Position, side: Color) -> Position {

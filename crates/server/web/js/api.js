@@ -42,9 +42,9 @@ export function seat(id) {
   }
 }
 
-/** Remembers this browser's seat in a game. */
-export function remember(id, color, token) {
-  localStorage.setItem(KEY + id, JSON.stringify({ color, token }));
+/** Remembers this browser's seat in a game (`name`: a Predictor team member's, not a captain). */
+export function remember(id, color, token, name) {
+  localStorage.setItem(KEY + id, JSON.stringify(name ? { color, token, name } : { color, token }));
 }
 
 /**

@@ -4,6 +4,7 @@
 import { call, seat, remember, follow, ApiError } from './api.js';
 import { Board, pockets } from './board.js';
 import * as panels from './panels.js';
+import { PredictorDesk } from './predictor.js';
 
 const main = document.getElementById('main');
 const esc = s => String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
@@ -108,6 +109,12 @@ async function gamePage(id) {
     }
     history.replaceState({}, '', `/game/${id}`);
   }
+  // A Predictor team member's link: `#member=<side>.<name>.<token>` (a fragment: never sent).
+  const member = location.hash.match(/^#member=(white|black)\.([^.]+)\.([0-9a-f]+)$/);
+  if (member) {
+    remember(id, member[1], member[3], decodeURIComponent(member[2]));
+    history.replaceState({}, '', `/game/${id}`);
+  }
   const shared = params.get('shared');
   main.innerHTML = `
     <div class="game">
@@ -141,7 +148,9 @@ async function gamePage(id) {
   let fetchedAt = 0;
   let verdict;
   const error = document.getElementById('error');
+  let desk = null;
   const board = new Board(document.getElementById('board'), async uci => {
+    if (desk) return desk.onBoardMove(uci);
     error.textContent = '';
     try {
       await call('POST', `/api/games/${id}/moves`, { move: uci, ply: state.ply }, mySeat.token);
@@ -153,6 +162,7 @@ async function gamePage(id) {
 
   const render = () => {
     if (!state) return;
+    if (state.variant === 'predictor') return renderPredictor();
     const orientation = (mySeat ? mySeat.color : 'white') === 'white' !== flipped ? 'white' : 'black';
     const myTurn = mySeat && state.status === 'active' && state.turn === mySeat.color;
     const last = state.moves.length ? state.moves[state.moves.length - 1].uci : null;
@@ -184,6 +194,35 @@ async function gamePage(id) {
       panels.verifySeed(state.seed, state.seed_hash).then(ok => {
         verdict = ok;
         document.getElementById('fairness').innerHTML = panels.fairness(state, verdict);
+      });
+    }
+  };
+
+  const renderPredictor = () => {
+    if (!desk) desk = new PredictorDesk(document.getElementById('variant-panel'), id, mySeat, full => (full ? refresh() : render()));
+    const orientation = (mySeat ? mySeat.color : 'white') === 'white' !== flipped ? 'white' : 'black';
+    board.update({ fen: state.fen, orientation, ...desk.boardView(state), probabilities: null });
+    const who = c => (state[c] === 'human' ? (mySeat && mySeat.color === c ? 'you' : 'people') : `the AI (${state[c]})`);
+    document.getElementById('status').textContent =
+      state.status === 'finished'
+        ? `Game over: ${state.result} (${REASONS[state.reason] || state.reason}).`
+        : `predictor: both sides order at once — ply ${state.ply}. White: ${who('white')}; Black: ${who('black')}.`;
+    desk.render(state);
+    document.getElementById('moves').innerHTML = desk.moveList(state);
+    const fair = document.getElementById('fairness');
+    fair.innerHTML = panels.fairness(state, verdict);
+    desk.sealsText(state).then(t => {
+      if (t) fair.insertAdjacentHTML('beforeend', t);
+    });
+    document.getElementById('resign').disabled = !mySeat || state.status !== 'active';
+    document.getElementById('move-form').hidden = true;
+    const drawBtn = document.getElementById('draw');
+    drawBtn.disabled = !mySeat || state.status !== 'active';
+    drawBtn.textContent = state.draw_offer && mySeat && state.draw_offer !== mySeat.color ? 'Accept draw' : 'Offer draw';
+    if (state.status === 'finished' && state.seed && verdict === undefined) {
+      panels.verifySeed(state.seed, state.seed_hash).then(ok => {
+        verdict = ok;
+        render();
       });
     }
   };

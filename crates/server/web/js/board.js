@@ -60,7 +60,7 @@ const POCKET_ROLES = ['q-piece', 'r-piece', 'b-piece', 'n-piece', 'p-piece'];
 /**
  * A board in `root`: `update(view)` draws a position; `view` is {fen, orientation, turn,
  * movable (color or null), legal (UCI), lastMove ([orig, dest]), probabilities (rows of
- * percentages, top rank first, or null)}; `onMove(uci)` is called for the player's gesture.
+ * percentages, top rank first, or null), shapes (chessground arrows, optional)}; `onMove(uci)` is called for the player's gesture.
  */
 export class Board {
   constructor(root, onMove) {
@@ -96,6 +96,7 @@ export class Board {
         dests: view.movable ? destinations(this.legal) : new Map(),
         showDests: true,
       },
+      drawable: { autoShapes: view.shapes || [] },
     });
     this.overlay(dims, view.orientation, view.probabilities);
   }
