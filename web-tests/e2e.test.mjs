@@ -216,7 +216,14 @@ test('baby chess', async () => {
 
 test('snowfall: hands and gifts', async () => {
   // SnowFall 100 %: a gift event after every move, so the panel must show gifts.
-  await playVariant('snowfall', 5, { snowfall: 100, panel: async p => (await p.locator('.gifts li').first().innerText()).startsWith('after ply') });
+  // The odds come from the server's explainer: a queen's chance and the danger of a gift mate.
+  await playVariant('snowfall', 5, {
+    snowfall: 100,
+    panel: async p =>
+      (await p.locator('.gifts li').first().innerText()).startsWith('after ply') &&
+      /a queen \d+\.\d %/.test(await p.locator('dl.odds').innerText().catch(() => '')) &&
+      /mates (white|black) next move thanks to a gift/.test(await p.locator('dl.odds').innerText()),
+  });
 });
 
 test('probabilistic: the map and the rolls', async () => {

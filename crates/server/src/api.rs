@@ -140,6 +140,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/orders/check", post(check_orders))
         .route("/api/games/{id}/reveal", post(reveal_orders))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/odds", get(odds))
         .route("/api/games/{id}/ws", get(stream))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint (see /api)") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -174,6 +175,7 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     ("post", "/api/games/{id}/orders/check"),
     ("post", "/api/games/{id}/reveal"),
     ("get", "/api/games/{id}/record"),
+    ("get", "/api/games/{id}/odds"),
 ];
 
 async fn list_variants() -> Json<Value> {
@@ -426,6 +428,29 @@ async fn record(State(app): State<AppState>, Path(id): Path<String>) -> Result<i
     let g = game(&app, &id).await?;
     let text = g.lock().await.record();
     Ok(([(header::CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8")], text))
+}
+
+/// `GET /api/games/{id}/odds`: a SnowFall game's live odds (crate::odds), computed off the
+/// async workers.
+async fn odds(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let g = game(&app, &id).await?;
+    let (pos, active, ply) = {
+        let g = g.lock().await;
+        (g.game.position().clone(), g.row.status == "active", g.game.moves().len())
+    };
+    if rules::variants::snowfall::percent(pos.variant()).is_none() {
+        return Err(ApiError::bad("odds are for SnowFall games"));
+    }
+    if !active {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    let report = tokio::task::spawn_blocking(move || crate::odds::report(&pos))
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the odds failed: {e}")))?
+        .ok_or_else(|| ApiError::conflict("the side to move has no move"))?;
+    let mut report = report;
+    report["ply"] = json!(ply);
+    Ok(Json(report))
 }
 
 /// The bearer token of a request.

@@ -9,6 +9,7 @@ pub mod ai;
 pub mod api;
 pub mod clock;
 pub mod live;
+pub mod odds;
 pub mod owner;
 pub mod predictor;
 pub mod seed;

@@ -181,7 +181,9 @@ async function gamePage(id) {
       state.status === 'finished'
         ? `Game over: ${state.result} (${REASONS[state.reason] || state.reason}).`
         : `${state.variant}: ${state.turn} to move${myTurn ? ' — your move' : state.thinking ? ' — the AI is thinking' : ''}. White: ${who('white')}; Black: ${who('black')}.`;
+    if (state.variant === 'snowfall' && state.ply !== oddsPly) odds = null;
     document.getElementById('variant-panel').innerHTML = variantPanel(state);
+    fetchOdds();
     document.getElementById('moves').innerHTML = panels.moveList(state);
     document.getElementById('fairness').innerHTML = panels.fairness(state, verdict);
     document.getElementById('resign').disabled = !mySeat || state.status !== 'active';
@@ -242,7 +244,23 @@ async function gamePage(id) {
   };
   setInterval(renderClocks, 250);
 
+  // SnowFall's odds: asked of the server once per ply (its search covers every gift outcome).
   let odds = null;
+  let oddsPly = -1;
+  const fetchOdds = async () => {
+    if (!state || state.variant !== 'snowfall' || state.status !== 'active' || oddsPly === state.ply) return;
+    const ply = state.ply;
+    oddsPly = ply;
+    try {
+      const r = await call('GET', `/api/games/${id}/odds`);
+      if (state.ply === ply) {
+        odds = panels.oddsFigures(r);
+        document.getElementById('variant-panel').innerHTML = variantPanel(state);
+      }
+    } catch {
+      oddsPly = -1;
+    }
+  };
   const variantPanel = s => {
     if (s.variant.startsWith('probabilistic')) return panels.rolls(s);
     if (s.variant === 'snowfall') return panels.snowfall(s, pockets(s.fen), odds);

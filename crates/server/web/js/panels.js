@@ -58,12 +58,38 @@ export function snowfall(state, hands, odds) {
     .map(({ m, i }) => `<li>after ply ${i + 1}: ${esc(m.event.slice(5))}</li>`);
   const oddsHtml = odds
     ? `<dl class="odds">${odds.map(o => `<dt>${esc(o.label)}</dt><dd>${esc(o.value)}</dd>`).join('')}</dl>`
-    : '<p class="odds">Odds: —</p>';
+    : `<p class="odds">${state.status === 'active' ? 'Odds: being computed…' : 'The game is over.'}</p>`;
   return `<h2>SnowFall ${esc(state.options.snowfall ?? '')} %</h2>
     <p>White's hand: <span class="hand white">${esc(hand('white'))}</span><br>
        Black's hand: <span class="hand black">${esc(hand('black'))}</span></p>
     <h3>Gifts</h3><ul class="gifts" aria-live="polite">${gifts.join('') || '<li>none yet</li>'}</ul>
     <h3>Next gift</h3>${oddsHtml}`;
+}
+
+/**
+ * The server's SnowFall odds report (GET /api/games/{id}/odds) as labelled figures: the next
+ * gift's pieces and the chance to be mated thanks to a gift. Nothing is computed here.
+ */
+export function oddsFigures(r) {
+  const pc = p => `${(100 * p.decimal).toFixed(1)} %`;
+  const names = { Q: 'a queen', R: 'a rook', B: 'a bishop', N: 'a knight', P: 'a pawn' };
+  const cap = c => c[0].toUpperCase() + c.slice(1);
+  const g = r.next_gift;
+  const out = [{ label: `A gift event after ${g.after_move_of}'s next move`, value: pc(g.event_probability) }];
+  for (const c of ['white', 'black']) {
+    const k = g.kinds[c];
+    out.push({ label: `${cap(c)}'s gift, if one comes`, value: ['Q', 'R', 'B', 'N', 'P'].map(l => `${names[l]} ${pc(k[l])}`).join(', ') });
+  }
+  const m = r.mated_next;
+  const best = m.best_defence;
+  out.push({
+    label: `${cap(m.by)} mates ${m.side} next move thanks to a gift`,
+    value:
+      m.risky_moves === 0
+        ? `0 % whatever ${m.side} plays`
+        : `${pc(best.probability)} after the safest move ${best.san}, up to ${pc(m.worst.probability)} after ${m.worst.san} (${m.risky_moves} of ${m.moves} moves carry a risk)`,
+  });
+  return out;
 }
 
 /** The fairness panel: the seed commitment, and once the game is over the check in the browser. */
