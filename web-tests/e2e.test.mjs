@@ -7,7 +7,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,11 +16,11 @@ import { chromium } from 'playwright-core';
 const BIN = process.env.FAIRYLAB_BIN || '../target/debug/fairylab';
 const SHOTS = process.env.FAIRYLAB_SCREENSHOTS || '../target/web-screenshots';
 const MAX_MOVES = Number(process.env.FAIRYLAB_E2E_MAX_MOVES || 60);
-let server, base, browser, database;
+let server, base, browser, database, tables;
 
 /** Starts `fairylab serve` on `listen` and the test's database; resolves to its base URL. */
 function startServer(listen) {
-  server = spawn(BIN, ['serve', '--listen', listen, '--database-url', database], { stdio: ['ignore', 'pipe', 'inherit'] });
+  server = spawn(BIN, ['serve', '--listen', listen, '--database-url', database, '--tables', tables], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     server.stdout.on('data', d => {
       const m = String(d).match(/http:\/\/[0-9.:]+/);
@@ -32,7 +32,12 @@ function startServer(listen) {
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  database = `sqlite://${mkdtempSync(join(tmpdir(), 'fairylab-e2e-'))}/games.sqlite3`;
+  const dir = mkdtempSync(join(tmpdir(), 'fairylab-e2e-'));
+  database = `sqlite://${dir}/games.sqlite3`;
+  // A KR.K endgame table for the server (`serve --tables`): its verdict on the game page.
+  tables = join(dir, 'KR.K.egt');
+  const gen = spawnSync(BIN, ['egt', 'KR.K', '--out', tables], { stdio: ['ignore', 'ignore', 'inherit'] });
+  assert.equal(gen.status, 0, 'the KR.K table was not generated');
   base = await startServer('127.0.0.1:0');
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
 });
@@ -200,6 +205,42 @@ test('chess against the AI, played by clicking (the first move typed from the ke
   await playVariant('chess', 1, { keyboard: true });
 });
 
+test('the analysis board: the game browsed by its move list and the keyboard, the engine, the endgame table', async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', e => errors.push(e.message));
+  // From the lobby: a KR.K ending (the FEN field), the AI against itself.
+  const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
+  await page.goto(base + '/');
+  await page.selectOption('#variant', 'chess');
+  await page.selectOption('select[name=opponent]', 'watch');
+  await page.fill('input[name=movetime]', '50');
+  await page.fill('input[name=fen]', fen);
+  await page.click('button[type=submit]');
+  await page.waitForURL(/\/game\/[0-9a-f]+/);
+  const id = page.url().match(/\/game\/([0-9a-f]+)/)[1];
+  // The table's verdict on the position shown, as the server's probe gives it.
+  await page.waitForSelector('.tb strong', { timeout: 10000 });
+  await page.waitForFunction(() => document.querySelectorAll('ol.moves li').length >= 3, null, { timeout: 15000 });
+  // Back to the start with the keyboard: the board shows the FEN's position and its verdict.
+  await page.click('ol.moves li:first-child button');
+  await page.waitForSelector('.browsing:has-text("after ply 1")');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector('.browsing:has-text("after ply 0")');
+  await page.click('#analyse');
+  await page.waitForSelector('.eval strong', { timeout: 15000 });
+  assert.match(await page.locator('.eval strong').innerText(), /^(\+\d+\.\d\d|#\d+|White wins \(table\))$/, 'White is winning');
+  assert.notEqual(await page.locator('.pv').innerText(), '—');
+  assert.match(await page.locator('.tb strong').innerText(), /^white to move wins in 14 moves \(DTC\)$/);
+  // The analysis is the server's: the same figures through the API.
+  const api = await page.evaluate(async id => (await fetch(`/api/games/${id}/analyse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ply: 0, movetime_ms: 100 }) })).json(), id);
+  assert.equal(api.tablebase.moves, 14);
+  await page.screenshot({ path: `${SHOTS}/analysis-desktop.png`, fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('crazyhouse: pockets and drops', async () => {
   const { drops } = await playVariant('crazyhouse', 2, { greedy: true });
   assert.ok(drops > 0, 'no drop was played from the pocket');
@@ -256,15 +297,17 @@ async function giveOrders(page, id, color, pick, conditional) {
   const other = color === 'white' ? 'black' : 'white';
   const mine = st.primaries[color];
   // A gesture fills the selected field (chessground reports it a moment later).
-  const filled = slot => page.waitForFunction(s => document.getElementById(`o-${s}`).value !== '', slot, { timeout: 5000 });
-  await clickMove(page, mine[pick(mine.length)]);
-  await filled('primary');
+  const gesture = async (slot, uci) => {
+    await clickMove(page, uci);
+    await page.waitForFunction(s => document.getElementById(`o-${s}`).value !== '', slot, { timeout: 5000 }).catch(() => {
+      throw new Error(`${color}: the board gesture ${uci} did not fill the ${slot} (ply ${ply})`);
+    });
+  };
+  await gesture('primary', mine[pick(mine.length)]);
   if (conditional) {
     const theirs = st.primaries[other];
-    await clickMove(page, theirs[pick(theirs.length)]);
-    await filled('prediction');
-    await clickMove(page, mine[pick(mine.length)]);
-    await filled('response');
+    await gesture('prediction', theirs[pick(theirs.length)]);
+    await gesture('response', mine[pick(mine.length)]);
   }
   await page.click('#o-commit');
   // Either the commitment is in (the form closes, or the ply already resolved) or the check

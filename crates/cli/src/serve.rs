@@ -25,6 +25,10 @@ pub(crate) struct ServeArgs {
     /// http:// and the listening address).
     #[arg(long)]
     advertise: Option<String>,
+    /// Endgame table files (`fairylab egt --out`): their verdicts on the game page and in
+    /// analyses, and exact knowledge for the AI.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    tables: Vec<std::path::PathBuf>,
 }
 
 pub(crate) fn serve(a: &ServeArgs) -> Result<ExitCode> {
@@ -34,6 +38,7 @@ pub(crate) fn serve(a: &ServeArgs) -> Result<ExitCode> {
         database_url: a.database_url.clone(),
         ai_workers: a.ai_workers,
         advertise: a.advertise.clone(),
+        tables: a.tables.clone(),
     };
     runtime.block_on(server::run(config)).map_err(|e| anyhow!("{e}"))?;
     Ok(ExitCode::SUCCESS)

@@ -46,8 +46,14 @@ fn postgres_url(tag: &str) -> Option<String> {
 
 impl Server {
     fn start(url: &str) -> Server {
+        Server::start_with(url, &[])
+    }
+
+    /// A server with more `serve` arguments.
+    fn start_with(url: &str, more: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_fairylab"))
             .args(["serve", "--listen", "127.0.0.1:0", "--database-url", url, "--ai-workers", "2"])
+            .args(more)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -994,4 +1000,115 @@ fn predictor_games_against_the_ai() {
         std::thread::sleep(Duration::from_millis(20));
     }
     let _ = Black;
+}
+
+#[test]
+fn analysis_and_the_endgame_tables_verdict() {
+    // A KR.K table (DTC, which for KR.K is the distance to mate: at most 16 moves, a published
+    // fact the table's statistics test checks) loaded with --tables.
+    let table = temp_path("serve-analysis", "KR.K.egt");
+    let o = fairylab(&["egt", "KR.K", "--out", table.to_str().expect("utf-8")]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let db = temp_path("serve-analysis", "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let s = Server::start_with(&format!("sqlite://{}", db.display()), &["--tables", table.to_str().expect("utf-8")]);
+    let fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "invite", "fen": fen }));
+    let id = g["id"].as_str().expect("id").to_string();
+    // The state's verdict is the table's, as `fairylab egt probe` reads it.
+    let probe = fairylab(&["egt", "probe", table.to_str().expect("utf-8"), "--fen", fen, "--json"]);
+    let probed: Value = serde_json::from_str(&stdout(&probe)).expect("probe JSON");
+    assert_eq!(probed["value"], "win in 14");
+    let tb = &state(&s, &id)["tablebase"];
+    assert_eq!(
+        (tb["result"].clone(), tb["moves"].clone(), tb["side"].clone()),
+        (json!("win"), json!(14), json!("white"))
+    );
+    assert_eq!(tb["metric"], "DTC");
+    // The analysis: a winning score for White, a legal best move the table agrees with (a move
+    // to a position Black loses), a line in SAN, the verdict.
+    let a = s.ok("POST", &format!("/api/games/{id}/analyse"), None, Some(json!({ "movetime_ms": 300 })));
+    assert_eq!(a["tablebase"]["result"], "win");
+    assert!(
+        a["score"]["white_cp"].as_i64().unwrap_or(0) > 300 || a["score"]["white_mate"].as_i64().unwrap_or(0) > 0,
+        "{a}"
+    );
+    if a["score"]["white_cp"].as_i64().unwrap_or(0) > 10_000 {
+        assert_eq!(a["score"]["white_table"], "win", "a table's win is named, not only scored in pawns: {a}");
+    }
+    let best = a["bestmove"].as_str().expect("a best move");
+    let wins: Vec<&str> =
+        probed["moves"].as_array().expect("moves").iter().map(|m| m["uci"].as_str().expect("uci")).collect();
+    assert!(wins.contains(&best), "{best} is not a move of the table");
+    assert!(!a["pv"].as_array().expect("pv").is_empty() && a["pv"][0]["uci"] == best);
+    // Earlier positions of a game: the analysis of ply 0 after a move is the start again.
+    s.ok(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&token(&g, "white").expect("token")),
+        Some(json!({ "move": "a1a5" })),
+    );
+    let st = state(&s, &id);
+    assert_eq!(st["moves"][0]["fen"], "8/8/8/R3k3/8/8/8/4K3 b - - 1 1");
+    assert_eq!(st["tablebase"]["result"], "loss", "Black to move loses");
+    let a0 = s.ok("POST", &format!("/api/games/{id}/analyse"), None, Some(json!({ "ply": 0, "movetime_ms": 50 })));
+    assert_eq!((a0["ply"].clone(), a0["fen"].clone()), (json!(0), json!(fen)));
+    // Bad requests: a clear refusal each.
+    let analyse = format!("/api/games/{id}/analyse");
+    assert_eq!(s.call("POST", &analyse, None, Some(json!({ "ply": 5 }))).0, 400);
+    assert_eq!(s.call("POST", &analyse, None, Some(json!({ "movetime_ms": 0 }))).0, 400);
+    assert_eq!(s.call("POST", &analyse, None, Some(json!({ "depth": 3 }))).0, 422);
+    assert_eq!(s.call("POST", "/api/games/ffff/analyse", None, Some(json!({}))).0, 404);
+    let p = create(&s, json!({ "variant": "predictor", "white": "me", "black": "me" }));
+    let pid = p["id"].as_str().expect("id");
+    assert_eq!(s.call("POST", &format!("/api/games/{pid}/analyse"), None, Some(json!({}))).0, 400);
+    // Without tables the state says nothing about them; a missing table file is an error.
+    let o = fairylab(&[
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--database-url",
+        "sqlite::memory:",
+        "--tables",
+        "/nonexistent.egt",
+    ]);
+    assert!(!o.status.success() && common::stderr(&o).contains("nonexistent"), "{}", common::stderr(&o));
+}
+
+#[test]
+fn snowfall_live_odds_match_the_explainer() {
+    let db = temp_path("serve-odds", "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let s = Server::start(&format!("sqlite://{}", db.display()));
+    let g = create(&s, json!({ "variant": "snowfall", "snowfall": 100, "white": "me", "black": "invite" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let wt = token(&g, "white").expect("token");
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(&wt), Some(json!({ "move": "e2e4" })));
+    let st = state(&s, &id);
+    let odds = s.ok("GET", &format!("/api/games/{id}/odds"), None, None);
+    assert_eq!((odds["ply"].clone(), odds["to_move"].clone()), (json!(1), json!("black")));
+    // The next gift follows Black's move: `snowfall odds` reads that event from the same board
+    // with Black as the player who has just moved (White to move).
+    let fen = st["fen"].as_str().expect("fen");
+    let mut fields: Vec<&str> = fen.split(' ').collect();
+    fields[1] = "w";
+    let o = fairylab(&["snowfall", "odds", "--fen", &fields.join(" "), "--snowfall", "100", "--json"]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let cli: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    for c in ["white", "black"] {
+        for k in ["Q", "R", "B", "N", "P"] {
+            assert_eq!(odds["next_gift"]["kinds"][c][k]["fraction"], cli["kinds"][c][k], "{c} {k}");
+        }
+    }
+    // The danger of a gift mate for Black: the explainer's `mated_next` of the position itself.
+    let o = fairylab(&["snowfall", "odds", "--fen", fen, "--snowfall", "100", "--json"]);
+    let own: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(
+        odds["mated_next"]["best_defence"]["probability"]["fraction"],
+        own["mated_next"]["best_defence"]["probability"]
+    );
+    assert_eq!(odds["mated_next"]["moves"], own["mated_next"]["moves"].as_array().map(Vec::len).expect("moves"));
+    // Other variants have no odds.
+    let c = create(&s, json!({ "variant": "chess", "white": "me", "black": "invite" }));
+    assert_eq!(s.call("GET", &format!("/api/games/{}/odds", c["id"].as_str().expect("id")), None, None).0, 400);
 }

@@ -15,6 +15,7 @@ pub fn think(level: AiLevel, pos: Position, hashes: Vec<u64>, movetime: Duration
         AiLevel::Engine => SearchParams::for_variant(v),
         AiLevel::Blind => SearchParams::blind(v),
     }));
+    e.set_tablebase(crate::analysis::tables().cloned());
     let best = e.search(pos.clone(), &hashes, Limits::movetime(movetime), |_| {}).best;
     // Never trust a search with the rules: a move the position refuses is no move.
     best.filter(|m| pos.is_legal(*m))

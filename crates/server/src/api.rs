@@ -141,6 +141,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/reveal", post(reveal_orders))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/odds", get(odds))
+        .route("/api/games/{id}/analyse", post(analyse))
         .route("/api/games/{id}/ws", get(stream))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint (see /api)") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -176,6 +177,7 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     ("post", "/api/games/{id}/reveal"),
     ("get", "/api/games/{id}/record"),
     ("get", "/api/games/{id}/odds"),
+    ("post", "/api/games/{id}/analyse"),
 ];
 
 async fn list_variants() -> Json<Value> {
@@ -450,6 +452,59 @@ async fn odds(State(app): State<AppState>, Path(id): Path<String>) -> Result<Jso
         .ok_or_else(|| ApiError::conflict("the side to move has no move"))?;
     let mut report = report;
     report["ply"] = json!(ply);
+    Ok(Json(report))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalyseRequest {
+    /// The position after this many plies (default: the current one).
+    ply: Option<usize>,
+    /// The search time, 10 to 5000 ms (default 1000).
+    movetime_ms: Option<u64>,
+}
+
+/// `POST /api/games/{id}/analyse`: the engine's evaluation and best line for a position of the
+/// game, and the endgame tables' verdict; the search waits for a free AI worker.
+async fn analyse(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Json<AnalyseRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Json(req) = body?;
+    let movetime = req.movetime_ms.unwrap_or(1000);
+    if !(10..=5000).contains(&movetime) {
+        return Err(ApiError::bad("movetime_ms must be from 10 to 5000"));
+    }
+    let g = game(&app, &id).await?;
+    let (pos, hashes, ply) = {
+        let live = g.lock().await;
+        if live.predictor.is_some() {
+            return Err(ApiError::bad("Predictor chess has no sequential position to analyse"));
+        }
+        let played = live.game.moves().len();
+        let ply = req.ply.unwrap_or(played);
+        if ply > played {
+            return Err(ApiError::bad(format!("ply {ply} is past the game's {played} plies")));
+        }
+        let mut pos = live.game.start().clone();
+        for (m, e) in live.game.moves().iter().zip(live.game.events()).take(ply) {
+            pos.play_event(*m, *e);
+        }
+        (pos, live.game.hashes()[..=ply].to_vec(), ply)
+    };
+    if pos.outcome().is_some() || !pos.has_legal_move() {
+        return Err(ApiError::conflict("the game is over in this position: nothing to analyse"));
+    }
+    let permit = app.ai_slots.clone().acquire_owned().await;
+    let fen = pos.fen();
+    let mut report =
+        tokio::task::spawn_blocking(move || crate::analysis::analyse(&pos, &hashes, Duration::from_millis(movetime)))
+            .await
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the analysis failed: {e}")))?;
+    drop(permit);
+    report["ply"] = json!(ply);
+    report["fen"] = json!(fen);
     Ok(Json(report))
 }
 

@@ -6,6 +6,7 @@
 //! which process plays each game when several share one PostgreSQL, `web` the page.
 
 pub mod ai;
+pub mod analysis;
 pub mod api;
 pub mod clock;
 pub mod live;
@@ -31,6 +32,9 @@ pub struct Config {
     /// The URL other server processes reach this one at (default: `http://` and the address
     /// listened on, with 127.0.0.1 for an unspecified address).
     pub advertise: Option<String>,
+    /// Endgame table files: their verdicts in game states and analyses, and exact knowledge
+    /// for the AI's and the analysis's searches.
+    pub tables: Vec<std::path::PathBuf>,
 }
 
 /// A server failure.
@@ -40,6 +44,9 @@ pub enum ServerError {
     /// The store could not be opened.
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    /// The endgame tables could not be loaded.
+    #[error("the endgame tables: {0}")]
+    Tables(#[from] egt::EgtError),
     /// Listening or serving failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
@@ -88,6 +95,12 @@ pub async fn app(
 /// Runs the server until Ctrl-C, printing the address it listens on. On a shared store the
 /// process gives its games up as it stops, so the others take them at once.
 pub async fn run(config: Config) -> Result<(), ServerError> {
+    if !config.tables.is_empty() {
+        let paths: Vec<&std::path::Path> = config.tables.iter().map(|p| p.as_path()).collect();
+        let tables = egt::tablebase::Tablebase::load(&paths)?;
+        eprintln!("endgame tables: {} families, up to {} men", tables.families().len(), tables.max_men());
+        analysis::install_tables(tables);
+    }
     let listener = tokio::net::TcpListener::bind(config.listen).await?;
     let addr = listener.local_addr()?;
     let url = config.advertise.clone().unwrap_or_else(|| {

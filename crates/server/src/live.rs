@@ -239,10 +239,9 @@ impl LiveGame {
                 let mut moves = Vec::new();
                 let mut p = self.game.start().clone();
                 for (m, e) in self.game.moves().iter().zip(self.game.events()) {
-                    moves.push(
-                        json!({ "uci": to_uci(&p, *m), "san": rules::san::to_san(&p, *m), "event": event_text(*e) }),
-                    );
+                    let (uci, san) = (to_uci(&p, *m), rules::san::to_san(&p, *m));
                     p.play_event(*m, *e);
+                    moves.push(json!({ "uci": uci, "san": san, "event": event_text(*e), "fen": p.fen() }));
                 }
                 let legal: Vec<String> = if self.row.status == "active" {
                     pos.legal_moves().iter().map(|m| to_uci(pos, *m)).collect()
@@ -257,6 +256,7 @@ impl LiveGame {
                     "thinking": self.thinking,
                     "draw_offer": self.draw_offer.map(|c| c.to_string()),
                     "clock": self.clock_state(now_ms()),
+                    "tablebase": crate::analysis::verdict(pos),
                 });
                 (pos.fen(), more)
             }

@@ -36,6 +36,7 @@ async function lobby() {
         <label>Clock (minutes, empty: none) <input name="minutes" type="number" min="1" max="1440" placeholder="none"></label>
         <label>Increment (s) <input name="increment" type="number" min="0" max="3600" placeholder="0"></label>
         <label class="snowfall-only">SnowFall % (empty: drawn) <input name="snowfall" type="number" min="0" max="100"></label>
+        <label class="wide">Start position (FEN, empty: the variant's) <input name="fen" spellcheck="false" autocomplete="off"></label>
         <button type="submit">Create</button>
         <p class="error" role="alert"></p>
       </form>
@@ -71,6 +72,7 @@ async function lobby() {
     if (f.get('minutes')) body.clock_seconds = Number(f.get('minutes')) * 60;
     if (f.get('minutes') && f.get('increment')) body.increment_seconds = Number(f.get('increment'));
     if (f.get('snowfall') !== '' && body.variant === 'snowfall') body.snowfall = Number(f.get('snowfall'));
+    if (f.get('fen').trim()) body.fen = f.get('fen').trim();
     try {
       const g = await call('POST', '/api/games', body);
       for (const c of ['white', 'black']) if (g[c].token) remember(g.id, c, g[c].token);
@@ -138,6 +140,7 @@ async function gamePage(id) {
         <p class="error" id="error" role="alert"></p>
         <section id="variant-panel"></section>
         <section id="moves"></section>
+        <section id="analysis"></section>
         <section id="fairness"></section>
         <p class="conn" id="conn"></p>
       </aside>
@@ -149,6 +152,11 @@ async function gamePage(id) {
   let verdict;
   const error = document.getElementById('error');
   let desk = null;
+  // The ply shown on the board (null: the current position) and the analysis of it.
+  let viewPly = null;
+  let report = null;
+  let reportKey = '';
+  let analysing = false;
   const board = new Board(document.getElementById('board'), async uci => {
     if (desk) return desk.onBoardMove(uci);
     error.textContent = '';
@@ -164,17 +172,23 @@ async function gamePage(id) {
     if (!state) return;
     if (state.variant === 'predictor') return renderPredictor();
     const orientation = (mySeat ? mySeat.color : 'white') === 'white' !== flipped ? 'white' : 'black';
-    const myTurn = mySeat && state.status === 'active' && state.turn === mySeat.color;
-    const last = state.moves.length ? state.moves[state.moves.length - 1].uci : null;
+    const shown = viewPly === null ? state.moves.length : Math.min(viewPly, state.moves.length);
+    const live = shown === state.moves.length;
+    const myTurn = live && mySeat && state.status === 'active' && state.turn === mySeat.color;
+    const fen = live ? state.fen : shown === 0 ? state.start_fen : state.moves[shown - 1].fen;
+    const last = shown ? state.moves[shown - 1].uci : null;
     const lastMove = last ? (last.includes('@') ? [last.slice(0, 2).toUpperCase(), last.slice(2, 4)] : [last.slice(0, 2), last.slice(2, 4)]) : null;
+    const key = `${shown}:${fen}`;
+    const best = report && !report.error && reportKey === key && report.bestmove ? report.bestmove : null;
     board.update({
-      fen: state.fen,
+      fen,
       orientation,
-      turn: state.turn,
+      turn: fen.split(' ')[1] === 'b' ? 'black' : 'white',
       movable: myTurn ? mySeat.color : null,
       legal: myTurn ? state.legal_moves : [],
       lastMove,
-      probabilities: panels.probabilityRows(state.fen),
+      probabilities: panels.probabilityRows(fen),
+      shapes: best && !best.includes('@') ? [{ orig: best.slice(0, 2), dest: best.slice(2, 4), brush: 'blue' }] : [],
     });
     const who = c => (state[c] === 'human' ? (mySeat && mySeat.color === c ? 'you' : 'a person') : `the AI (${state[c]})`);
     document.getElementById('status').textContent =
@@ -184,7 +198,11 @@ async function gamePage(id) {
     if (state.variant === 'snowfall' && state.ply !== oddsPly) odds = null;
     document.getElementById('variant-panel').innerHTML = variantPanel(state);
     fetchOdds();
-    document.getElementById('moves').innerHTML = panels.moveList(state);
+    document.getElementById('moves').innerHTML = panels.moveList(state, shown);
+    const verdictShown = live ? state.tablebase : reportKey === key && report && report.tablebase;
+    const chance = /^(probabilistic|snowfall)/.test(state.variant);
+    document.getElementById('analysis').innerHTML = panels.analysis(verdictShown, reportKey === key ? report : null, analysing, chance);
+    document.getElementById('analyse').disabled = analysing || (live && state.status !== 'active');
     document.getElementById('fairness').innerHTML = panels.fairness(state, verdict);
     document.getElementById('resign').disabled = !mySeat || state.status !== 'active';
     document.getElementById('move-form').hidden = !mySeat || state.status !== 'active';
@@ -200,17 +218,57 @@ async function gamePage(id) {
     }
   };
 
+  // Browsing the game's positions: a move in the list, the arrows under it, or ←/→.
+  const show = ply => {
+    if (!state || !state.moves) return;
+    const n = state.moves.length;
+    const shown = viewPly === null ? n : viewPly;
+    const next = Math.max(0, Math.min(n, ply === 'back' ? shown - 1 : ply === 'forward' ? shown + 1 : ply));
+    viewPly = next === n ? null : next;
+    render();
+  };
+  document.getElementById('moves').addEventListener('click', ev => {
+    const b = ev.target.closest('button');
+    if (!b) return;
+    if (b.dataset.ply !== undefined) show(Number(b.dataset.ply));
+    else if (b.dataset.step === '-1') show('back');
+    else if (b.dataset.step === '1') show('forward');
+  });
+  document.addEventListener('keydown', ev => {
+    if (ev.target.closest && ev.target.closest('input, textarea, select')) return;
+    if (ev.key === 'ArrowLeft') show('back');
+    else if (ev.key === 'ArrowRight') show('forward');
+  });
+  // The analysis of the position shown: asked of the server, which searches with its tables.
+  document.getElementById('analysis').addEventListener('click', async ev => {
+    if (!ev.target.closest('#analyse') || analysing || !state) return;
+    const ply = viewPly === null ? state.moves.length : viewPly;
+    const fen = ply === state.moves.length ? state.fen : ply === 0 ? state.start_fen : state.moves[ply - 1].fen;
+    analysing = true;
+    reportKey = `${ply}:${fen}`;
+    render();
+    try {
+      report = await call('POST', `/api/games/${id}/analyse`, { ply, movetime_ms: 1000 });
+    } catch (e) {
+      report = { error: e.message };
+    }
+    analysing = false;
+    render();
+  });
+
   const renderPredictor = () => {
     if (!desk) desk = new PredictorDesk(document.getElementById('variant-panel'), id, mySeat, full => (full ? refresh() : render()));
     const orientation = (mySeat ? mySeat.color : 'white') === 'white' !== flipped ? 'white' : 'black';
+    // The desk first: a new ply resets its fields and selected slot, which the board follows.
+    desk.render(state);
     board.update({ fen: state.fen, orientation, ...desk.boardView(state), probabilities: null });
     const who = c => (state[c] === 'human' ? (mySeat && mySeat.color === c ? 'you' : 'people') : `the AI (${state[c]})`);
     document.getElementById('status').textContent =
       state.status === 'finished'
         ? `Game over: ${state.result} (${REASONS[state.reason] || state.reason}).`
         : `predictor: both sides order at once — ply ${state.ply}. White: ${who('white')}; Black: ${who('black')}.`;
-    desk.render(state);
     document.getElementById('moves').innerHTML = desk.moveList(state);
+    document.getElementById('analysis').hidden = true;
     const fair = document.getElementById('fairness');
     fair.innerHTML = panels.fairness(state, verdict);
     desk.sealsText(state).then(t => {

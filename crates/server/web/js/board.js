@@ -77,6 +77,11 @@ export class Board {
     // A new board when the size or the presence of pockets changes (chessgroundx fixes both).
     const key = `${dims.width}x${dims.height}:${hands ? 'p' : ''}`;
     if (key !== this.key) this.build(dims, hands, key, boardField(view.fen));
+    // The same view again (a refresh that changed nothing): leave the board alone, so that a
+    // piece the player has picked up stays picked up.
+    const signature = JSON.stringify([view.fen, view.orientation, view.turn, view.movable, view.legal, view.lastMove, view.shapes, view.probabilities]);
+    if (signature === this.signature && key === this.key) return;
+    this.signature = signature;
     this.legal = view.legal || [];
     const wrap = this.root.querySelector('.board-wrap');
     wrap.dataset.orientation = view.orientation;
@@ -104,6 +109,7 @@ export class Board {
   build(dims, hands, key, fen) {
     if (this.cg) this.cg.destroy();
     this.key = key;
+    this.signature = '';
     this.root.innerHTML = `
       <div class="pocket-slot top"></div>
       <div class="board-wrap" style="--files:${dims.width};--ranks:${dims.height}"

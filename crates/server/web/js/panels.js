@@ -13,14 +13,50 @@ export function clockText(ms) {
   return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
 }
 
-/** The move list, numbered, with each move's chance outcome; announced to screen readers. */
-export function moveList(state) {
+/**
+ * The move list, numbered, with each move's chance outcome; announced to screen readers. Each
+ * move is a button that shows the position after it (`shown`: the ply on the board).
+ */
+export function moveList(state, shown) {
   const items = state.moves.map((m, i) => {
     const n = i % 2 === 0 ? `${i / 2 + 1}. ` : '';
     const note = m.event === 'failed' ? ' (failed roll)' : m.event.startsWith('gift') ? ` (${m.event})` : '';
-    return `<li>${n}${esc(m.san)}${esc(note)}</li>`;
+    const current = shown === i + 1 ? ' aria-current="true" class="ply shown"' : ' class="ply"';
+    return `<li>${n}<button type="button" data-ply="${i + 1}"${current}>${esc(m.san)}</button>${esc(note)}</li>`;
   });
-  return `<h2>Moves</h2><ol class="moves" aria-live="polite" aria-label="moves">${items.join('')}</ol>`;
+  const browsing = shown !== state.moves.length;
+  return `<h2>Moves</h2><ol class="moves" aria-live="polite" aria-label="moves">${items.join('')}</ol>
+    <div class="browse controls"><button type="button" data-ply="0" aria-label="the start position">« Start</button>
+      <button type="button" data-step="-1" aria-label="previous move (left arrow)">‹ Back</button>
+      <button type="button" data-step="1" aria-label="next move (right arrow)">Next ›</button>
+      <button type="button" data-ply="${state.moves.length}" aria-label="the current position">Now »</button>
+      ${browsing ? `<span class="browsing">showing the position after ply ${shown} of ${state.moves.length}</span>` : ''}</div>`;
+}
+
+/** A score for White as text: `+1.25`, `#3`, `#-2`. */
+export function scoreText(score) {
+  if (score.white_mate !== undefined) return `#${score.white_mate}`;
+  if (score.white_table) return score.white_table === 'win' ? 'White wins (table)' : 'Black wins (table)';
+  const v = score.white_cp / 100;
+  return `${v > 0 ? '+' : ''}${v.toFixed(2)}`;
+}
+
+/**
+ * The analysis panel: the endgame tables' verdict on the position shown (from the state or
+ * the analysis), and the engine's evaluation and best line once asked for.
+ */
+export function analysis(verdict, report, busy, chance) {
+  const table = verdict ? `<p class="tb">Endgame table: <strong>${esc(verdict.text)}</strong></p>` : '';
+  let engine = '';
+  if (busy) engine = '<p>The engine is thinking…</p>';
+  else if (report && report.error) engine = `<p class="error">${esc(report.error)}</p>`;
+  else if (report) {
+    const line = report.pv.map(m => esc(m.san)).join(' ');
+    const nodes = report.nodes >= 1e6 ? `${(report.nodes / 1e6).toFixed(1)} M` : `${Math.round(report.nodes / 1e3)} k`;
+    engine = `<p class="eval">Evaluation (White's view${chance ? ', expected over the chance outcomes' : ''}): <strong>${scoreText(report.score)}</strong>
+      · depth ${report.depth} · ${nodes} nodes</p><p>Best line: <span class="pv">${line || '—'}</span></p>`;
+  }
+  return `<h2>Analysis</h2>${table}<button type="button" id="analyse">Analyse this position (1 s)</button>${engine}`;
 }
 
 /** The probability map of a Probabilistic FEN (its seventh field), top rank first. */

@@ -1,0 +1,113 @@
+//! Analysis on the server: the engine's evaluation and best line for any position of a game
+//! (`POST /api/games/{id}/analyse`), and the verdict of the endgame tables `serve --tables` loads.
+//!
+//! The tables are installed once per process; a position they cover gets its exact verdict
+//! (win, loss or draw for the side to move, and the distance in the table's metric) in the
+//! game's state and in every analysis, and the engine searches with them as exact knowledge.
+
+use egt::tablebase::Tablebase;
+use egt::value::{Metric, Value as TbValue};
+use engine::params::SearchParams;
+use engine::{Engine, Limits, Score};
+use rules::uci::to_uci;
+use rules::{Move, Position};
+use serde_json::{json, Value};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+static TABLES: OnceLock<Arc<Tablebase>> = OnceLock::new();
+
+/// Installs the process's endgame tables (the first call wins).
+pub fn install_tables(tables: Tablebase) {
+    let _ = TABLES.set(Arc::new(tables));
+}
+
+/// The process's endgame tables, if any were loaded.
+pub fn tables() -> Option<&'static Arc<Tablebase>> {
+    TABLES.get()
+}
+
+/// The tables' verdict on `pos`, if they cover it: `{result, side, moves, metric, text}` with
+/// `result` `win`, `loss` or `draw` for the side to move.
+pub fn verdict(pos: &Position) -> Option<Value> {
+    let bound = tables()?.bind(pos.variant())?;
+    let (v, metric) = bound.probe(pos)?;
+    let side = pos.turn();
+    let metric = match metric {
+        Metric::Dtc => "DTC",
+        Metric::Dtm => "DTM",
+    };
+    let (result, moves, text) = match v {
+        TbValue::Win(n) => ("win", Some(n), format!("{side} to move wins in {n} moves ({metric})")),
+        TbValue::Loss(n) => ("loss", Some(n), format!("{side} to move loses in {n} moves ({metric})")),
+        TbValue::Draw => ("draw", None, "a draw with best play".to_string()),
+        TbValue::Invalid => return None,
+    };
+    Some(json!({ "result": result, "side": side.to_string(), "moves": moves, "metric": metric, "text": text }))
+}
+
+/// Searches `pos` (with the position hashes of the game up to it, for repetition) for
+/// `movetime`: `{depth, nodes, time_ms, score, bestmove, pv, tablebase}`; `score` is `{cp}` or
+/// `{mate}` from the side to move's point of view, and also `{white_cp}`/`{white_mate}` from White's,
+/// with `table`/`white_table` (`win` or `loss`) when the value is a table's win without a distance.
+pub fn analyse(pos: &Position, hashes: &[u64], movetime: Duration) -> Value {
+    let mut e = Engine::with_hash(16);
+    e.set_params(Some(SearchParams::for_variant(pos.variant())));
+    e.set_tablebase(tables().cloned());
+    let r = e.search(pos.clone(), hashes, Limits::movetime(movetime), |_| {});
+    let sign = if pos.turn() == rules::Color::White { 1 } else { -1 };
+    let mut score = match r.score {
+        Score::Cp(cp) => json!({ "cp": cp, "white_cp": sign * cp }),
+        Score::Mate(m) => json!({ "mate": m, "white_mate": sign * m }),
+    };
+    // A win the tables prove without a mate distance (DTC) is scored near TB_WIN, not in pawns.
+    if r.value.abs() >= engine::score::TB_WIN - 1000 && r.value.abs() < engine::score::MATE_BOUND {
+        let won = if r.value > 0 { "win" } else { "loss" };
+        let white = if (r.value > 0) == (sign > 0) { "win" } else { "loss" };
+        score["table"] = json!(won);
+        score["white_table"] = json!(white);
+    }
+    json!({
+        "depth": r.depth,
+        "nodes": r.nodes,
+        "time_ms": r.time.as_millis() as u64,
+        "score": score,
+        "bestmove": r.best.filter(|m| pos.is_legal(*m)).map(|m| to_uci(pos, m)),
+        "pv": line(pos, &r.pv),
+        "tablebase": verdict(pos),
+    })
+}
+
+/// A line of moves as `{uci, san}`, cut where a move is not legal (a chance variant's line
+/// assumes each move succeeds).
+fn line(pos: &Position, moves: &[Move]) -> Vec<Value> {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    for &m in moves {
+        if !p.is_legal(m) {
+            break;
+        }
+        out.push(json!({ "uci": to_uci(&p, m), "san": rules::san::to_san(&p, m) }));
+        p.play_unchecked(m);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_analysis_finds_a_mate_in_one_with_its_line() {
+        let v = rules::variants::by_name("chess").expect("chess");
+        let pos = Position::from_fen(v, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").expect("fen");
+        let r = analyse(&pos, &[pos.hash()], Duration::from_millis(200));
+        assert_eq!(r["bestmove"], "a1a8");
+        assert_eq!(r["score"]["mate"], 1);
+        assert_eq!(r["pv"][0]["san"], "Ra8#");
+        // Black to move in the mirrored position: mated from White's point of view is negative.
+        let pos = Position::from_fen(v, "r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1").expect("fen");
+        let r = analyse(&pos, &[pos.hash()], Duration::from_millis(200));
+        assert_eq!((r["score"]["mate"].clone(), r["score"]["white_mate"].clone()), (json!(1), json!(-1)));
+    }
+}
