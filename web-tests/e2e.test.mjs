@@ -50,6 +50,21 @@ after(async () => {
 /** The game's state from the server, as the page's own API sees it. */
 const stateOf = (page, id) => page.evaluate(async id => (await fetch(`/api/games/${id}`)).json(), id);
 
+/**
+ * Polls `check` (an async function, run here in Node) until it is truthy. Playwright's
+ * waitForFunction does not await an async predicate (a promise is truthy), so server state is
+ * waited for here.
+ */
+async function until(check, what, timeout = 15000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
+    await new Promise(r => setTimeout(r, 100));
+  }
+}
+
 /** The centre of a square (file, rank from 0) of the board on the page. */
 async function squareCenter(page, file, rank) {
   const wrap = page.locator('.board-wrap');
@@ -144,6 +159,13 @@ async function playVariant(variant, seed, check) {
     if (st.turn === 'white' && !st.thinking && st.legal_moves.length) {
       const uci = choose(st, pick, check.greedy);
       const ply = st.ply;
+      // The page must have caught up with the server (the AI's reply shown, the board movable)
+      // before the person acts, as a person waits to see the reply.
+      await page.waitForFunction(
+        n => document.querySelectorAll('ol.moves li').length === n && document.getElementById('status').textContent.includes('your move'),
+        ply,
+        { timeout: 15000 },
+      );
       if (check.keyboard && moves === 0) {
         // The first move from the keyboard alone: Tab to the move field, type, Enter.
         await page.focus('#flip');
@@ -156,11 +178,7 @@ async function playVariant(variant, seed, check) {
         await clickMove(page, uci);
       }
       if (uci.includes('@')) drops++;
-      await page.waitForFunction(
-        async ([id, ply]) => (await (await fetch(`/api/games/${id}`)).json()).ply > ply,
-        [id, ply],
-        { timeout: 15000, polling: 100 },
-      );
+      await until(async () => (await stateOf(page, id)).ply > ply, `${variant}: the server to take ${uci} after ply ${ply}`);
       moves++;
       // The page shows the move (the move list grows) without a reload.
       await page
@@ -181,7 +199,7 @@ async function playVariant(variant, seed, check) {
   if (st.status === 'active') {
     // A long game: end it from the page with the Resign button (the dialog is accepted).
     await page.click('#resign');
-    await page.waitForFunction(async id => (await (await fetch(`/api/games/${id}`)).json()).status === 'finished', id, { timeout: 10000 });
+    await until(async () => (await stateOf(page, id)).status === 'finished', `${variant}: the resignation`);
   }
   await page.waitForSelector('#status:has-text("Game over")', { timeout: 10000 });
   await page.waitForSelector('.verified', { timeout: 10000 });
@@ -373,11 +391,10 @@ test('predictor against the AI: orders given on the board, sealed in the browser
     await orderFormOpen(page, ply);
     if ((await stateOf(page, id)).status !== 'active') break;
     if (await giveOrders(page, id, 'white', pick, ply % 3 === 1)) conditionals++;
-    await page.waitForFunction(
-      async ([id, ply]) => { const s = await (await fetch(`/api/games/${id}`)).json(); return s.ply > ply || s.status !== 'active'; },
-      [id, ply],
-      { timeout: 15000, polling: 100 },
-    );
+    await until(async () => {
+      const s = await stateOf(page, id);
+      return s.ply > ply || s.status !== 'active';
+    }, `predictor: ply ${ply} to resolve`);
     // The ply report shows this ply's four moves.
     if ((await stateOf(page, id)).status === 'active') {
       await page.waitForSelector(`#pred-report h3:has-text("Ply ${ply} report")`, { timeout: 10000 });
