@@ -93,6 +93,11 @@ async function clickMove(page, uci) {
     const c = await squareCenter(page, f, r);
     await page.mouse.click(c.x, c.y);
   }
+  // A promotion with a choice: the page asks, the person picks the piece of the move.
+  if (uci.length === 5) {
+    const choice = page.locator(`.promotion button[data-uci="${uci}"]`);
+    if (await choice.waitFor({ timeout: 1000 }).then(() => true, () => false)) await choice.click();
+  }
 }
 
 /** A small deterministic generator for the person's choices. */
@@ -178,7 +183,16 @@ async function playVariant(variant, seed, check) {
         await clickMove(page, uci);
       }
       if (uci.includes('@')) drops++;
-      await until(async () => (await stateOf(page, id)).ply > ply, `${variant}: the server to take ${uci} after ply ${ply}`);
+      await until(async () => (await stateOf(page, id)).ply > ply, `${variant}: the server to take ${uci} after ply ${ply}`).catch(async e => {
+        // What the board offered: chessground's own state.
+        const seen = await page.evaluate(u => {
+          const cg = window.fairylab.board().cg.state;
+          const dests = cg.movable.dests ? [...cg.movable.dests.entries()].map(([k, v]) => `${k}:${v.join(',')}`).join(' ') : '';
+          const st = window.fairylab.state();
+          return { turn: cg.turnColor, color: cg.movable.color, selected: cg.selected, from: dests.split(' ').filter(d => d.startsWith(u.slice(0, 2))), fen: st.fen, legal: st.legal_moves.includes(u), status: document.getElementById('status').textContent, error: document.getElementById('error').textContent };
+        }, uci);
+        throw new Error(`${e.message}; the page: ${JSON.stringify(seen)}`);
+      });
       moves++;
       // The page shows the move (the move list grows) without a reload.
       await page
@@ -255,6 +269,43 @@ test('the analysis board: the game browsed by its move list and the keyboard, th
   const api = await page.evaluate(async id => (await fetch(`/api/games/${id}/analyse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ply: 0, movetime_ms: 100 }) })).json(), id);
   assert.equal(api.tablebase.moves, 14);
   await page.screenshot({ path: `${SHOTS}/analysis-desktop.png`, fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a promotion asks for the piece (a knight chosen with the keyboard), and Escape cancels it', async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', e => errors.push(e.message));
+  await page.goto(base + '/');
+  await page.selectOption('#variant', 'chess');
+  await page.selectOption('select[name=opponent]', 'invite');
+  await page.selectOption('select[name=color]', 'white');
+  await page.fill('input[name=fen]', '8/P6k/8/8/8/8/8/K7 w - - 0 1');
+  await page.click('button[type=submit]');
+  await page.waitForURL(/\/game\/[0-9a-f]+/);
+  const id = page.url().match(/\/game\/([0-9a-f]+)/)[1];
+  await page.waitForSelector('#status:has-text("your move")');
+  // Cancelled: nothing is played and the pawn is back.
+  await clickMove(page, 'a7a8');
+  await page.waitForSelector('.promotion[role=dialog]');
+  assert.deepEqual(await page.locator('.promotion button').allInnerTexts(), ['Queen', 'Rook', 'Bishop', 'Knight', 'Cancel']);
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('.promotion', { state: 'detached' });
+  assert.equal((await stateOf(page, id)).ply, 0);
+  // Chosen from the keyboard: Tab to the knight, Enter.
+  await clickMove(page, 'a7a8');
+  await page.waitForSelector('.promotion[role=dialog]');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Knight');
+  await page.keyboard.press('Enter');
+  const st = await until(async () => {
+    const s = await stateOf(page, id);
+    return s.ply === 1 && s;
+  }, 'the promotion');
+  assert.equal(st.moves[0].uci, 'a7a8n');
+  assert.equal(st.moves[0].san, 'a8=N');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -168,6 +168,8 @@ async function gamePage(id) {
     refresh();
   });
 
+  // For the browser tests' diagnostics: the board and the state the page holds.
+  window.fairylab = { board: () => board, state: () => state };
   const render = () => {
     if (!state) return;
     if (state.variant === 'predictor') return renderPredictor();

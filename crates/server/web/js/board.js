@@ -45,14 +45,55 @@ export function destinations(legal) {
   return dests;
 }
 
-/** The legal UCI move a board gesture means (a promotion to a queen when there is a choice). */
-export function gestureToUci(legal, orig, dest) {
-  const candidates = legal.filter(u => {
+/**
+ * The legal UCI moves a board gesture can mean: one, or one per promotion piece (the player
+ * then chooses).
+ */
+export function gestureCandidates(legal, orig, dest) {
+  return legal.filter(u => {
     const drop = u.match(/^([A-Za-z])@([a-h][1-8])$/);
     if (drop) return orig === drop[1].toUpperCase() + '@' && dest === drop[2];
     return u.slice(0, 2) === orig && u.slice(2, 4) === dest;
   });
-  return candidates.find(u => u.endsWith('q')) || candidates[0] || null;
+}
+
+const PIECE_NAMES = { q: 'Queen', r: 'Rook', b: 'Bishop', n: 'Knight', k: 'King', a: 'Archbishop', c: 'Chancellor', m: 'Met', f: 'Ferz' };
+
+/**
+ * Asks which piece a pawn promotes to: a dialog over the board with one button per choice
+ * (keyboard: Tab and Enter; Escape cancels). Resolves to the chosen UCI move, or null.
+ */
+export function choosePromotion(root, candidates) {
+  return new Promise(resolve => {
+    const box = document.createElement('div');
+    box.className = 'promotion';
+    box.setAttribute('role', 'dialog');
+    box.setAttribute('aria-label', 'Promote to');
+    const order = u => {
+      const i = 'qrbn'.indexOf(u.slice(4).toLowerCase());
+      return i < 0 ? 4 : i;
+    };
+    box.innerHTML = `<p>Promote to</p>${[...candidates]
+      .sort((a, b) => order(a) - order(b))
+      .map(u => {
+        const l = u.slice(4).toLowerCase();
+        return `<button type="button" data-uci="${u}">${PIECE_NAMES[l] || l.toUpperCase()}</button>`;
+      })
+      .join('')}<button type="button" data-uci="" class="cancel">Cancel</button>`;
+    const done = uci => {
+      box.remove();
+      resolve(uci || null);
+    };
+    box.addEventListener('click', ev => {
+      const b = ev.target.closest('button');
+      if (b) done(b.dataset.uci);
+    });
+    box.addEventListener('keydown', ev => {
+      if (ev.key === 'Escape') done(null);
+    });
+    root.appendChild(box);
+    box.querySelector('button').focus();
+  });
 }
 
 const POCKET_ROLES = ['q-piece', 'r-piece', 'b-piece', 'n-piece', 'p-piece'];
@@ -76,6 +117,7 @@ export class Board {
     const hands = pockets(view.fen);
     // A new board when the size or the presence of pockets changes (chessgroundx fixes both).
     const key = `${dims.width}x${dims.height}:${hands ? 'p' : ''}`;
+    this.lastView = view;
     if (key !== this.key) this.build(dims, hands, key, boardField(view.fen));
     // The same view again (a refresh that changed nothing): leave the board alone, so that a
     // piece the player has picked up stays picked up.
@@ -148,9 +190,21 @@ export class Board {
     this.resize.observe(this.root.querySelector('.board-wrap'));
   }
 
-  gesture(orig, dest) {
-    const uci = gestureToUci(this.legal, orig, dest);
+  async gesture(orig, dest) {
+    // chessground has moved the piece: the next view is drawn whatever it is.
+    this.signature = '';
+    const candidates = gestureCandidates(this.legal, orig, dest);
+    const uci = candidates.length > 1 ? await choosePromotion(this.root.querySelector('.board-wrap'), candidates) : candidates[0];
     if (uci) this.onMove(uci);
+    // Nothing played (a cancelled promotion): the board goes back to the position.
+    else this.redraw();
+  }
+
+  /** Draws the last view again (the piece a cancelled gesture moved goes back). */
+  redraw() {
+    const last = this.lastView;
+    this.signature = '';
+    if (last) this.update(last);
   }
 
   /** Each square's success probability as a number on the square (Probabilistic chess). */
