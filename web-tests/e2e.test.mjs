@@ -183,14 +183,7 @@ async function playVariant(variant, seed, check) {
         await clickMove(page, uci);
       }
       if (uci.includes('@')) drops++;
-      // Under CPU load chessground now and then drops the first click pair on a board that is
-      // movable and offers the move (seen in CI and with two busy loops here; not yet
-      // understood): the person clicks again, as a person would, and the test says so.
-      await until(async () => (await stateOf(page, id)).ply > ply, `${variant}: the server to take ${uci} after ply ${ply}`, 3000).catch(async () => {
-        console.log(`# ${variant}: ${uci} clicked again after ply ${ply}`);
-        await clickMove(page, uci);
-        await until(async () => (await stateOf(page, id)).ply > ply, `${variant}: the server to take ${uci} after ply ${ply} (clicked twice)`);
-      }).catch(async e => {
+      await until(async () => (await stateOf(page, id)).ply > ply, `${variant}: the server to take ${uci} after ply ${ply}`).catch(async e => {
         // What the board offered: chessground's own state.
         const seen = await page.evaluate(u => {
           const cg = window.fairylab.board().cg.state;
