@@ -139,21 +139,31 @@ function choose(st, pick, greedy) {
   return legal[pick(legal.length)];
 }
 
+/**
+ * Creates a game from the lobby's form as a person would, and resolves to its id once the game
+ * page is open. `opponent` is the form's value (`ai`, `invite`, `watch`); `fen`, `movetime` and
+ * `snowfall` are filled only when given.
+ */
+async function newGame(page, { variant, opponent = 'ai', color = 'white', movetime, fen, snowfall }) {
+  await page.goto(base + '/');
+  await page.selectOption('#variant', variant);
+  await page.selectOption('select[name=opponent]', opponent);
+  await page.selectOption('select[name=color]', color);
+  if (movetime !== undefined) await page.fill('input[name=movetime]', String(movetime));
+  if (fen !== undefined) await page.fill('input[name=fen]', fen);
+  if (snowfall !== undefined) await page.fill('input[name=snowfall]', String(snowfall));
+  await page.click('button[type=submit]');
+  await page.waitForURL(/\/game\/[0-9a-f]+/);
+  return page.url().match(/\/game\/([0-9a-f]+)/)[1];
+}
+
 async function playVariant(variant, seed, check) {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', e => errors.push(e.message));
   page.on('dialog', d => d.accept());
-  await page.goto(base + '/');
-  await page.selectOption('#variant', variant);
-  await page.selectOption('select[name=opponent]', 'ai');
-  await page.selectOption('select[name=color]', 'white');
-  await page.fill('input[name=movetime]', '20');
-  if (check.snowfall !== undefined) await page.fill('input[name=snowfall]', String(check.snowfall));
-  await page.click('button[type=submit]');
-  await page.waitForURL(/\/game\/[0-9a-f]+/);
-  const id = page.url().match(/\/game\/([0-9a-f]+)/)[1];
+  const id = await newGame(page, { variant, movetime: 20, snowfall: check.snowfall });
   await page.waitForSelector('.board-wrap');
   const pick = lcg(seed);
   let moves = 0;
@@ -244,14 +254,7 @@ test('the analysis board: the game browsed by its move list and the keyboard, th
   page.on('pageerror', e => errors.push(e.message));
   // From the lobby: a KR.K ending (the FEN field), the AI against itself.
   const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
-  await page.goto(base + '/');
-  await page.selectOption('#variant', 'chess');
-  await page.selectOption('select[name=opponent]', 'watch');
-  await page.fill('input[name=movetime]', '50');
-  await page.fill('input[name=fen]', fen);
-  await page.click('button[type=submit]');
-  await page.waitForURL(/\/game\/[0-9a-f]+/);
-  const id = page.url().match(/\/game\/([0-9a-f]+)/)[1];
+  const id = await newGame(page, { variant: 'chess', opponent: 'watch', movetime: 50, fen });
   // The table's verdict on the position shown, as the server's probe gives it.
   await page.waitForSelector('.tb strong', { timeout: 10000 });
   await page.waitForFunction(() => document.querySelectorAll('ol.moves li').length >= 3, null, { timeout: 15000 });
@@ -278,14 +281,7 @@ test('a promotion asks for the piece (a knight chosen with the keyboard), and Es
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', e => errors.push(e.message));
-  await page.goto(base + '/');
-  await page.selectOption('#variant', 'chess');
-  await page.selectOption('select[name=opponent]', 'invite');
-  await page.selectOption('select[name=color]', 'white');
-  await page.fill('input[name=fen]', '8/P6k/8/8/8/8/8/K7 w - - 0 1');
-  await page.click('button[type=submit]');
-  await page.waitForURL(/\/game\/[0-9a-f]+/);
-  const id = page.url().match(/\/game\/([0-9a-f]+)/)[1];
+  const id = await newGame(page, { variant: 'chess', opponent: 'invite', fen: '8/P6k/8/8/8/8/8/K7 w - - 0 1' });
   await page.waitForSelector('#status:has-text("your move")');
   // Cancelled: nothing is played and the pawn is back.
   await clickMove(page, 'a7a8');
@@ -427,14 +423,7 @@ test('predictor against the AI: orders given on the board, sealed in the browser
   const errors = [];
   page.on('pageerror', e => errors.push(e.message));
   page.on('dialog', d => d.accept());
-  await page.goto(base + '/');
-  await page.selectOption('#variant', 'predictor');
-  await page.selectOption('select[name=opponent]', 'ai');
-  await page.selectOption('select[name=color]', 'white');
-  await page.fill('input[name=movetime]', '20');
-  await page.click('button[type=submit]');
-  await page.waitForURL(/\/game\/[0-9a-f]+/);
-  const id = page.url().match(/\/game\/([0-9a-f]+)/)[1];
+  const id = await newGame(page, { variant: 'predictor', movetime: 20 });
   const pick = lcg(7);
   let conditionals = 0;
   let ply = 1;
@@ -470,13 +459,7 @@ test('predictor between two people in two browsers: commitments, reveals, a team
     p.on('pageerror', e => errors.push(e.message));
     p.on('dialog', d => d.accept());
   }
-  await a.goto(base + '/');
-  await a.selectOption('#variant', 'predictor');
-  await a.selectOption('select[name=opponent]', 'invite');
-  await a.selectOption('select[name=color]', 'white');
-  await a.click('button[type=submit]');
-  await a.waitForURL(/\/game\/[0-9a-f]+/);
-  const id = a.url().match(/\/game\/([0-9a-f]+)/)[1];
+  const id = await newGame(a, { variant: 'predictor', opponent: 'invite' });
   const link = await a.inputValue('.invite input');
   await b.goto(link);
   await b.waitForSelector('#orders');
@@ -519,12 +502,7 @@ test('the page reconnects after a server restart and the game goes on', async ()
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();
   page.on('dialog', d => d.accept());
-  await page.goto(base + '/');
-  await page.selectOption('#variant', 'chess');
-  await page.fill('input[name=movetime]', '20');
-  await page.click('button[type=submit]');
-  await page.waitForURL(/\/game\/[0-9a-f]+/);
-  const id = page.url().match(/\/game\/([0-9a-f]+)/)[1];
+  const id = await newGame(page, { variant: 'chess', movetime: 20 });
   await page.waitForSelector('.board-wrap');
   await clickMove(page, 'e2e4');
   await page.waitForFunction(() => document.querySelectorAll('ol.moves li').length >= 2, null, { timeout: 15000 });
