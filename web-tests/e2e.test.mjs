@@ -463,6 +463,8 @@ test('predictor between two people in two browsers: commitments, reveals, a team
   const link = await a.inputValue('.invite input');
   await b.goto(link);
   await b.waitForSelector('#orders');
+  // The seat is taken: the link goes from the creator's page.
+  await a.waitForSelector('#invite', { state: 'hidden' });
   // White's captain adds a member; the member's link shows the team with the member in it.
   await a.click('#pred-team-form summary');
   await a.fill('#m-name', 'bo');

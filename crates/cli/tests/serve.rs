@@ -625,7 +625,14 @@ fn predictor_game(url: &str) {
     let g = create(&s, json!({ "variant": "predictor", "white": "me", "black": "invite" }));
     let id = g["id"].as_str().expect("id").to_string();
     let wt = token(&g, "white").expect("white");
+    // The invited seat is open until the invitation is used, in the state and the games list.
+    assert_eq!(state(&s, &id)["open_seat"], "black");
+    let listed = s.ok("GET", "/api/games", None, None);
+    let row =
+        listed["games"].as_array().expect("games").iter().find(|r| r["id"] == id.as_str()).cloned().expect("listed");
+    assert_eq!(row["open_seat"], "black");
     let joined = s.ok("POST", &format!("/api/games/{id}/join"), None, Some(json!({ "code": g["black"]["invite"] })));
+    assert_eq!(state(&s, &id)["open_seat"], Value::Null);
     let bt = joined["token"].as_str().expect("black").to_string();
     // White's team: the captain (rank 1) and a shareholder ranked below.
     let m = s.ok("POST", &format!("/api/games/{id}/members"), Some(&wt), Some(json!({ "name": "bo", "rank": 2 })));

@@ -192,6 +192,7 @@ fn summary(g: &GameRow) -> Value {
     json!({
         "id": g.id, "variant": g.variant, "white": g.white_player, "black": g.black_player,
         "status": g.status, "result": g.result, "created_at": g.created_at,
+        "open_seat": (g.status == "active").then(|| g.open_seat()).flatten(),
     })
 }
 

@@ -226,6 +226,7 @@ impl LiveGame {
             "reason": self.row.reason,
             "seed_hash": self.row.seed_hash,
             "seed": (self.row.status == "finished").then(|| self.row.seed.clone()),
+            "open_seat": (self.row.status == "active").then(|| self.row.open_seat()).flatten(),
         })
     }
 

@@ -79,6 +79,19 @@ pub struct GameRow {
     pub draw_offer: Option<String>,
 }
 
+impl GameRow {
+    /// The seat an invitation still holds open (`white` or `black`), if any.
+    pub fn open_seat(&self) -> Option<&'static str> {
+        if self.white_invite.is_some() {
+            Some("white")
+        } else if self.black_invite.is_some() {
+            Some("black")
+        } else {
+            None
+        }
+    }
+}
+
 /// An acknowledged move.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveRow {

@@ -87,7 +87,7 @@ async function lobby() {
     const { games } = await call('GET', '/api/games');
     document.getElementById('games').innerHTML = games.length
       ? `<table><thead><tr><th>game</th><th>variant</th><th>White</th><th>Black</th><th>state</th></tr></thead><tbody>${games
-          .map(g => `<tr><td><a href="/game/${esc(g.id)}">${esc(g.id)}</a></td><td>${esc(g.variant)}</td><td>${esc(g.white)}</td><td>${esc(g.black)}</td><td>${esc(g.result || g.status)}</td></tr>`)
+          .map(g => `<tr><td><a href="/game/${esc(g.id)}">${esc(g.id)}</a></td><td>${esc(g.variant)}</td><td>${esc(g.white)}</td><td>${esc(g.black)}</td><td>${esc(g.result || (g.open_seat ? `open: waiting for ${g.open_seat}` : g.status))}</td></tr>`)
           .join('')}</tbody></table>`
       : '<p>No games yet.</p>';
   } catch (e) {
@@ -131,7 +131,7 @@ async function gamePage(id) {
           <button id="rematch" type="button">Rematch</button>
           <a id="record" href="/api/games/${id}/record" download="fairylab-${id}.pgn">Download record</a>
         </div>
-        ${shared ? `<p class="invite">Invitation link for your opponent: <input readonly value="${esc(`${location.origin}/game/${id}?invite=${shared}`)}" aria-label="invitation link"></p>` : ''}
+        ${shared ? `<p class="invite" id="invite">Invitation link for your opponent: <input readonly value="${esc(`${location.origin}/game/${id}?invite=${shared}`)}" aria-label="invitation link"></p>` : ''}
         <form id="move-form" class="move-form">
           <label for="move-text">Type a move (UCI or SAN)</label>
           <input id="move-text" autocomplete="off" spellcheck="false" placeholder="e2e4, Nf3, Q@f7">
@@ -207,6 +207,7 @@ async function gamePage(id) {
     document.getElementById('analyse').disabled = analysing || (live && state.status !== 'active');
     document.getElementById('fairness').innerHTML = panels.fairness(state, verdict);
     document.getElementById('resign').disabled = !mySeat || state.status !== 'active';
+    showInvite();
     document.getElementById('move-form').hidden = !mySeat || state.status !== 'active';
     const drawBtn = document.getElementById('draw');
     drawBtn.disabled = !mySeat || state.status !== 'active';
@@ -277,6 +278,7 @@ async function gamePage(id) {
       if (t) fair.insertAdjacentHTML('beforeend', t);
     });
     document.getElementById('resign').disabled = !mySeat || state.status !== 'active';
+    showInvite();
     document.getElementById('move-form').hidden = true;
     const drawBtn = document.getElementById('draw');
     drawBtn.disabled = !mySeat || state.status !== 'active';
@@ -287,6 +289,12 @@ async function gamePage(id) {
         render();
       });
     }
+  };
+
+  // The invitation link, while its seat is still open.
+  const showInvite = () => {
+    const el = document.getElementById('invite');
+    if (el) el.hidden = !state.open_seat;
   };
 
   const renderClocks = () => {
