@@ -356,7 +356,7 @@ async function orderFormOpen(page, ply) {
  * moves: when the server's check refuses it, the page shows why and the side commits the
  * primary alone). Returns whether a conditional was committed.
  */
-async function giveOrders(page, id, color, pick, conditional) {
+async function giveOrders(page, id, color, pick, conditional, shots) {
   const st = await stateOf(page, id);
   const ply = st.ply;
   const other = color === 'white' ? 'black' : 'white';
@@ -373,6 +373,16 @@ async function giveOrders(page, id, color, pick, conditional) {
     const theirs = st.primaries[other];
     await gesture('prediction', theirs[pick(theirs.length)]);
     await gesture('response', mine[pick(mine.length)]);
+  }
+  if (shots) {
+    // The order form filled in, at desktop and phone width.
+    await page.screenshot({ path: `${SHOTS}/${shots}-desktop.png`, fullPage: true });
+    const size = page.viewportSize();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: `${SHOTS}/${shots}-phone.png`, fullPage: true });
+    await page.setViewportSize(size);
+    await page.waitForTimeout(200);
   }
   await page.click('#o-commit');
   // Either the commitment is in (the form closes, or the ply already resolved) or the check
@@ -404,6 +414,7 @@ async function giveOrders(page, id, color, pick, conditional) {
 async function predictorEnd(page, id, name) {
   await page.waitForSelector('#status:has-text("Game over")', { timeout: 15000 });
   await page.waitForSelector('.verified:has-text("seals verified")', { timeout: 10000 });
+  assert.equal(await page.locator('.verified:has-text("seals verified")').count(), 1, 'the seals are reported once');
   await page.waitForSelector('.verified:has-text("verified ✓")', { timeout: 10000 });
   const download = page.waitForEvent('download');
   await page.click('#record');
@@ -430,7 +441,7 @@ test('predictor against the AI: orders given on the board, sealed in the browser
   for (; ply <= 30; ply++) {
     await orderFormOpen(page, ply);
     if ((await stateOf(page, id)).status !== 'active') break;
-    if (await giveOrders(page, id, 'white', pick, ply % 3 === 1)) conditionals++;
+    if (await giveOrders(page, id, 'white', pick, ply % 3 === 1, ply === 4 ? 'predictor-orders' : null)) conditionals++;
     await until(async () => {
       const s = await stateOf(page, id);
       return s.ply > ply || s.status !== 'active';

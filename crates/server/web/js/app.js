@@ -273,9 +273,12 @@ async function gamePage(id) {
     document.getElementById('moves').innerHTML = desk.moveList(state);
     document.getElementById('analysis').hidden = true;
     const fair = document.getElementById('fairness');
-    fair.innerHTML = panels.fairness(state, verdict);
+    fair.innerHTML = `${panels.fairness(state, verdict)}<div id="seals"></div>`;
+    // The seals, checked in the browser: the latest check fills its own place (a render that
+    // comes meanwhile starts another).
     desk.sealsText(state).then(t => {
-      if (t) fair.insertAdjacentHTML('beforeend', t);
+      const el = document.getElementById('seals');
+      if (el) el.innerHTML = t;
     });
     document.getElementById('resign').disabled = !mySeat || state.status !== 'active';
     showInvite();
