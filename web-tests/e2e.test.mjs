@@ -144,6 +144,17 @@ function choose(st, pick, greedy) {
  * page is open. `opponent` is the form's value (`ai`, `invite`, `watch`); `fen`, `movetime` and
  * `snowfall` are filled only when given.
  */
+/** Screenshots of the page as it is, at desktop width and at phone width (then back). */
+async function screenshots(page, name) {
+  await page.screenshot({ path: `${SHOTS}/${name}-desktop.png`, fullPage: true });
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: `${SHOTS}/${name}-phone.png`, fullPage: true });
+  await page.setViewportSize(size);
+  await page.waitForTimeout(200);
+}
+
 async function newGame(page, { variant, opponent = 'ai', color = 'white', movetime, fen, snowfall }) {
   await page.goto(base + '/');
   await page.selectOption('#variant', variant);
@@ -234,10 +245,7 @@ async function playVariant(variant, seed, check) {
   assert.match(record, new RegExp(`\\[GameId "${id}"\\]`));
   assert.match(record, /\[Seed "[0-9a-f]{64}"\]/);
   if (check.panel) assert.ok(panelSeen, `${variant}: the panel never showed what was expected`);
-  await page.screenshot({ path: `${SHOTS}/${variant}-desktop.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(200);
-  await page.screenshot({ path: `${SHOTS}/${variant}-phone.png`, fullPage: true });
+  await screenshots(page, variant);
   assert.deepEqual(errors, [], `${variant}: errors on the page`);
   await context.close();
   return { id, moves, drops };
@@ -376,13 +384,7 @@ async function giveOrders(page, id, color, pick, conditional, shots) {
   }
   if (shots) {
     // The order form filled in, at desktop and phone width.
-    await page.screenshot({ path: `${SHOTS}/${shots}-desktop.png`, fullPage: true });
-    const size = page.viewportSize();
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(200);
-    await page.screenshot({ path: `${SHOTS}/${shots}-phone.png`, fullPage: true });
-    await page.setViewportSize(size);
-    await page.waitForTimeout(200);
+    await screenshots(page, shots);
   }
   await page.click('#o-commit');
   // Either the commitment is in (the form closes, or the ply already resolved) or the check
@@ -422,10 +424,7 @@ async function predictorEnd(page, id, name) {
   assert.match(record, /\[Variant "Predictor"\]/);
   assert.match(record, new RegExp(`\\[GameId "${id}"\\]`));
   assert.match(record, /commit: W [0-9a-f]{64} B [0-9a-f]{64}/);
-  await page.screenshot({ path: `${SHOTS}/${name}-desktop.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(200);
-  await page.screenshot({ path: `${SHOTS}/${name}-phone.png`, fullPage: true });
+  await screenshots(page, name);
 }
 
 test('predictor against the AI: orders given on the board, sealed in the browser, the ply report', async () => {

@@ -154,7 +154,6 @@ fn names(v: &[PieceAt]) -> Vec<String> {
     v.iter().map(|p| format!("{}{}", p.letter, p.square)).collect()
 }
 
-/// The `OrderError` variant's name (`IllegalPrimary`, ...), for scripts.
 fn side_json(before: &Position, side: Color, orders: &Orders, fired: bool) -> Value {
     let view = pred::side_view(before, side);
     let enemy = pred::side_view(before, !side);

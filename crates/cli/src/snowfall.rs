@@ -3,7 +3,7 @@
 
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand};
-use rules::chance::Probability;
+use rules::chance::{fraction_text, to_f64, Probability};
 use rules::gift::Kind;
 use rules::odds::{self, GiftOdds, MateOdds};
 use rules::san::to_san;
@@ -49,16 +49,8 @@ pub(crate) fn run(a: &SnowfallArgs, out: &mut impl Write) -> Result<()> {
     }
 }
 
-fn fraction(p: Probability) -> String {
-    format!("{}/{}", p.numer(), p.denom())
-}
-
-fn decimal(p: Probability) -> f64 {
-    *p.numer() as f64 / *p.denom() as f64
-}
-
 fn percent(p: Probability) -> String {
-    format!("{:.2} %", 100.0 * decimal(p))
+    format!("{:.2} %", 100.0 * to_f64(p))
 }
 
 fn side(c: Color) -> &'static str {
@@ -91,13 +83,13 @@ fn json_report(pos: &Position, n: u8, g: &GiftOdds, m: &MateOdds, mated: &[(Move
     let kinds = |c: Color| {
         let mut o = Map::new();
         for k in Kind::ALL {
-            o.insert(k.letter().to_string(), json!(fraction(g.kinds[c.index()][k as usize])));
+            o.insert(k.letter().to_string(), json!(fraction_text(g.kinds[c.index()][k as usize])));
         }
         Value::Object(o)
     };
     let mut joint = Map::new();
     for (x, p) in &g.joint {
-        joint.insert(x.key(), json!(fraction(*p)));
+        joint.insert(x.key(), json!(fraction_text(*p)));
     }
     let mv = |m: Move| json!({"uci": to_uci(pos, m), "san": to_san(pos, m)});
     let after_gift = |gifts: rules::gift::Gifts, m: Move| {
@@ -111,28 +103,30 @@ fn json_report(pos: &Position, n: u8, g: &GiftOdds, m: &MateOdds, mated: &[(Move
         .map(|o| {
             json!({
                 "gifts": o.gifts.key(),
-                "probability": fraction(o.probability),
+                "probability": fraction_text(o.probability),
                 "mate": o.mate.map(|x| after_gift(o.gifts, x)),
             })
         })
         .collect();
-    let moves: Vec<Value> =
-        mated.iter().map(|&(x, p)| json!({"move": mv(x), "probability": fraction(p), "decimal": decimal(p)})).collect();
+    let moves: Vec<Value> = mated
+        .iter()
+        .map(|&(x, p)| json!({"move": mv(x), "probability": fraction_text(p), "decimal": to_f64(p)}))
+        .collect();
     json!({
         "fen": pos.fen(),
         "snowfall": n,
         "mover": side(!pos.turn()),
         "to_move": side(pos.turn()),
-        "event_probability": fraction(g.event),
+        "event_probability": fraction_text(g.event),
         "kinds": {"white": kinds(Color::White), "black": kinds(Color::Black)},
         "joint": joint,
         "mate_next": {
             "side": side(pos.turn()),
             "without_gift": m.without_gift.map(mv),
-            "probability": fraction(m.can_mate),
-            "decimal": decimal(m.can_mate),
-            "thanks_to_gift": fraction(m.thanks_to_gift),
-            "thanks_to_gift_decimal": decimal(m.thanks_to_gift),
+            "probability": fraction_text(m.can_mate),
+            "decimal": to_f64(m.can_mate),
+            "thanks_to_gift": fraction_text(m.thanks_to_gift),
+            "thanks_to_gift_decimal": to_f64(m.thanks_to_gift),
             "outcomes": outcomes,
         },
         "mated_next": {
@@ -157,7 +151,7 @@ fn text_report(
         out,
         "SnowFall {n} %: a gift event follows {}'s last move with probability {} ({}).",
         side(mover),
-        fraction(g.event),
+        fraction_text(g.event),
         percent(g.event)
     )?;
     writeln!(out, "\nGiven an event, the chance that a player's gift holds each piece (caps applied):")?;
@@ -176,20 +170,20 @@ fn text_report(
     }
     writeln!(out, "\nJoint outcomes given an event ({}):", g.joint.len())?;
     for (x, p) in &g.joint {
-        writeln!(out, "  {:<16} {:>9} {:>9}", x.key(), fraction(*p), percent(*p))?;
+        writeln!(out, "  {:<16} {:>9} {:>9}", x.key(), fraction_text(*p), percent(*p))?;
     }
     writeln!(out, "\nMate in one for {} (to move):", side(to_move))?;
     match m.without_gift {
         Some(x) => writeln!(out, "  without a gift: {}", to_san(pos, x))?,
         None => writeln!(out, "  without a gift: none")?,
     }
-    writeln!(out, "  after the gift event: {} ({})", fraction(m.can_mate), percent(m.can_mate))?;
-    writeln!(out, "  thanks to a gift: {} ({})", fraction(m.thanks_to_gift), percent(m.thanks_to_gift))?;
+    writeln!(out, "  after the gift event: {} ({})", fraction_text(m.can_mate), percent(m.can_mate))?;
+    writeln!(out, "  thanks to a gift: {} ({})", fraction_text(m.thanks_to_gift), percent(m.thanks_to_gift))?;
     for o in m.outcomes.iter().filter(|o| o.mate.is_some() && !o.gifts.is_empty()) {
         let mut c = pos.clone();
         c.receive_gifts(o.gifts);
         let x = o.mate.map(|x| to_san(&c, x)).unwrap_or_default();
-        writeln!(out, "    {:<16} {:>11}  {x}", o.gifts.key(), fraction(o.probability))?;
+        writeln!(out, "    {:<16} {:>11}  {x}", o.gifts.key(), fraction_text(o.probability))?;
     }
     writeln!(
         out,
@@ -199,13 +193,13 @@ fn text_report(
         side(to_move)
     )?;
     for &(x, p) in mated.iter().take(top) {
-        writeln!(out, "  {:<8} {:>11} {:>9}", to_san(pos, x), fraction(p), percent(p))?;
+        writeln!(out, "  {:<8} {:>11} {:>9}", to_san(pos, x), fraction_text(p), percent(p))?;
     }
     let worst = mated.last().map(|x| x.1);
     if mated.len() > top && worst > mated.first().map(|x| x.1) {
         writeln!(out, "  ... ({} moves; the most dangerous:)", mated.len())?;
         for &(x, p) in &mated[mated.len() - top.min(mated.len() - top)..] {
-            writeln!(out, "  {:<8} {:>11} {:>9}", to_san(pos, x), fraction(p), percent(p))?;
+            writeln!(out, "  {:<8} {:>11} {:>9}", to_san(pos, x), fraction_text(p), percent(p))?;
         }
     }
     Ok(())

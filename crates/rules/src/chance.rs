@@ -9,6 +9,16 @@ use rand::RngCore;
 /// An exact probability.
 pub type Probability = Ratio<u64>;
 
+/// A probability as an exact fraction, `7/100` (reports write it so).
+pub fn fraction_text(p: Probability) -> String {
+    format!("{}/{}", p.numer(), p.denom())
+}
+
+/// A probability as a float, for display.
+pub fn to_f64(p: Probability) -> f64 {
+    *p.numer() as f64 / *p.denom() as f64
+}
+
 /// How chance enters a variant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]

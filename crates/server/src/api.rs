@@ -447,11 +447,10 @@ async fn odds(State(app): State<AppState>, Path(id): Path<String>) -> Result<Jso
     if !active {
         return Err(ApiError::conflict("the game is over"));
     }
-    let report = tokio::task::spawn_blocking(move || crate::odds::report(&pos))
+    let mut report = tokio::task::spawn_blocking(move || crate::odds::report(&pos))
         .await
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the odds failed: {e}")))?
         .ok_or_else(|| ApiError::conflict("the side to move has no move"))?;
-    let mut report = report;
     report["ply"] = json!(ply);
     Ok(Json(report))
 }

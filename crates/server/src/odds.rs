@@ -6,22 +6,14 @@
 //! `rules::odds`, exact; the pieces of the next gift are counted with the board as it stands
 //! (a capture by the next move can change a cap).
 
-use rules::chance::Probability;
+use rules::chance::{fraction_text, to_f64, Probability};
 use rules::gift::Kind;
 use rules::uci::to_uci;
 use rules::{Color, Position};
 use serde_json::{json, Map, Value};
 
-fn fraction(p: Probability) -> String {
-    format!("{}/{}", p.numer(), p.denom())
-}
-
-fn decimal(p: Probability) -> f64 {
-    *p.numer() as f64 / *p.denom() as f64
-}
-
 fn prob(p: Probability) -> Value {
-    json!({ "fraction": fraction(p), "decimal": decimal(p) })
+    json!({ "fraction": fraction_text(p), "decimal": to_f64(p) })
 }
 
 /// The odds report of `pos` (the position to move in), or `None` outside SnowFall or when the
@@ -91,7 +83,7 @@ mod tests {
         let expected = rules::odds::gift_odds(&moved).expect("SnowFall");
         for (c, name) in [(Color::White, "white"), (Color::Black, "black")] {
             for k in Kind::ALL {
-                let want = fraction(expected.kinds[c.index()][k as usize]);
+                let want = fraction_text(expected.kinds[c.index()][k as usize]);
                 assert_eq!(r["next_gift"]["kinds"][name][k.letter().to_string()]["fraction"], want.as_str());
             }
         }

@@ -7,7 +7,7 @@ import * as panels from './panels.js';
 import { PredictorDesk } from './predictor.js';
 
 const main = document.getElementById('main');
-const esc = s => String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const { esc } = panels;
 
 function route() {
   const m = location.pathname.match(/^\/game\/([0-9a-f]{1,64})$/);
@@ -170,21 +170,41 @@ async function gamePage(id) {
 
   // For the browser tests' diagnostics: the board and the state the page holds.
   window.fairylab = { board: () => board, state: () => state };
+  const orientation = () => ((mySeat ? mySeat.color : 'white') === 'white' !== flipped ? 'white' : 'black');
+  /** The FEN after `ply` plies of a sequential game. */
+  const fenAt = ply => (ply === state.moves.length ? state.fen : ply === 0 ? state.start_fen : state.moves[ply - 1].fen);
+  /** What every game page shows alike: the status (`active` while the game goes on), the
+   * controls, and the seed checked once the game is over. */
+  const renderControls = (active, moveField) => {
+    const over = state.status !== 'active';
+    document.getElementById('status').textContent = over ? `Game over: ${state.result} (${REASONS[state.reason] || state.reason}).` : active;
+    document.getElementById('resign').disabled = !mySeat || over;
+    showInvite();
+    document.getElementById('move-form').hidden = !moveField || !mySeat || over;
+    const drawBtn = document.getElementById('draw');
+    drawBtn.disabled = !mySeat || over;
+    drawBtn.textContent = state.draw_offer && mySeat && state.draw_offer !== mySeat.color ? 'Accept draw' : 'Offer draw';
+    if (state.status === 'finished' && state.seed && verdict === undefined) {
+      panels.verifySeed(state.seed, state.seed_hash).then(ok => {
+        verdict = ok;
+        render();
+      });
+    }
+  };
   const render = () => {
     if (!state) return;
     if (state.variant === 'predictor') return renderPredictor();
-    const orientation = (mySeat ? mySeat.color : 'white') === 'white' !== flipped ? 'white' : 'black';
     const shown = viewPly === null ? state.moves.length : Math.min(viewPly, state.moves.length);
     const live = shown === state.moves.length;
     const myTurn = live && mySeat && state.status === 'active' && state.turn === mySeat.color;
-    const fen = live ? state.fen : shown === 0 ? state.start_fen : state.moves[shown - 1].fen;
+    const fen = fenAt(shown);
     const last = shown ? state.moves[shown - 1].uci : null;
     const lastMove = last ? (last.includes('@') ? [last.slice(0, 2).toUpperCase(), last.slice(2, 4)] : [last.slice(0, 2), last.slice(2, 4)]) : null;
     const key = `${shown}:${fen}`;
     const best = report && !report.error && reportKey === key && report.bestmove ? report.bestmove : null;
     board.update({
       fen,
-      orientation,
+      orientation: orientation(),
       turn: fen.split(' ')[1] === 'b' ? 'black' : 'white',
       movable: myTurn ? mySeat.color : null,
       legal: myTurn ? state.legal_moves : [],
@@ -193,10 +213,10 @@ async function gamePage(id) {
       shapes: best && !best.includes('@') ? [{ orig: best.slice(0, 2), dest: best.slice(2, 4), brush: 'blue' }] : [],
     });
     const who = c => (state[c] === 'human' ? (mySeat && mySeat.color === c ? 'you' : 'a person') : `the AI (${state[c]})`);
-    document.getElementById('status').textContent =
-      state.status === 'finished'
-        ? `Game over: ${state.result} (${REASONS[state.reason] || state.reason}).`
-        : `${state.variant}: ${state.turn} to move${myTurn ? ' — your move' : state.thinking ? ' — the AI is thinking' : ''}. White: ${who('white')}; Black: ${who('black')}.`;
+    renderControls(
+      `${state.variant}: ${state.turn} to move${myTurn ? ' — your move' : state.thinking ? ' — the AI is thinking' : ''}. White: ${who('white')}; Black: ${who('black')}.`,
+      true,
+    );
     if (state.variant === 'snowfall' && state.ply !== oddsPly) odds = null;
     document.getElementById('variant-panel').innerHTML = variantPanel(state);
     fetchOdds();
@@ -206,19 +226,7 @@ async function gamePage(id) {
     document.getElementById('analysis').innerHTML = panels.analysis(verdictShown, reportKey === key ? report : null, analysing, chance);
     document.getElementById('analyse').disabled = analysing || (live && state.status !== 'active');
     document.getElementById('fairness').innerHTML = panels.fairness(state, verdict);
-    document.getElementById('resign').disabled = !mySeat || state.status !== 'active';
-    showInvite();
-    document.getElementById('move-form').hidden = !mySeat || state.status !== 'active';
-    const drawBtn = document.getElementById('draw');
-    drawBtn.disabled = !mySeat || state.status !== 'active';
-    drawBtn.textContent = state.draw_offer && mySeat && state.draw_offer !== mySeat.color ? 'Accept draw' : 'Offer draw';
     renderClocks();
-    if (state.status === 'finished' && state.seed && verdict === undefined) {
-      panels.verifySeed(state.seed, state.seed_hash).then(ok => {
-        verdict = ok;
-        document.getElementById('fairness').innerHTML = panels.fairness(state, verdict);
-      });
-    }
   };
 
   // Browsing the game's positions: a move in the list, the arrows under it, or ←/→.
@@ -246,9 +254,8 @@ async function gamePage(id) {
   document.getElementById('analysis').addEventListener('click', async ev => {
     if (!ev.target.closest('#analyse') || analysing || !state) return;
     const ply = viewPly === null ? state.moves.length : viewPly;
-    const fen = ply === state.moves.length ? state.fen : ply === 0 ? state.start_fen : state.moves[ply - 1].fen;
     analysing = true;
-    reportKey = `${ply}:${fen}`;
+    reportKey = `${ply}:${fenAt(ply)}`;
     render();
     try {
       report = await call('POST', `/api/games/${id}/analyse`, { ply, movetime_ms: 1000 });
@@ -261,15 +268,11 @@ async function gamePage(id) {
 
   const renderPredictor = () => {
     if (!desk) desk = new PredictorDesk(document.getElementById('variant-panel'), id, mySeat, full => (full ? refresh() : render()));
-    const orientation = (mySeat ? mySeat.color : 'white') === 'white' !== flipped ? 'white' : 'black';
     // The desk first: a new ply resets its fields and selected slot, which the board follows.
     desk.render(state);
-    board.update({ fen: state.fen, orientation, ...desk.boardView(state), probabilities: null });
+    board.update({ fen: state.fen, orientation: orientation(), ...desk.boardView(state), probabilities: null });
     const who = c => (state[c] === 'human' ? (mySeat && mySeat.color === c ? 'you' : 'people') : `the AI (${state[c]})`);
-    document.getElementById('status').textContent =
-      state.status === 'finished'
-        ? `Game over: ${state.result} (${REASONS[state.reason] || state.reason}).`
-        : `predictor: both sides order at once — ply ${state.ply}. White: ${who('white')}; Black: ${who('black')}.`;
+    renderControls(`predictor: both sides order at once — ply ${state.ply}. White: ${who('white')}; Black: ${who('black')}.`, false);
     document.getElementById('moves').innerHTML = desk.moveList(state);
     document.getElementById('analysis').hidden = true;
     const fair = document.getElementById('fairness');
@@ -280,18 +283,6 @@ async function gamePage(id) {
       const el = document.getElementById('seals');
       if (el) el.innerHTML = t;
     });
-    document.getElementById('resign').disabled = !mySeat || state.status !== 'active';
-    showInvite();
-    document.getElementById('move-form').hidden = true;
-    const drawBtn = document.getElementById('draw');
-    drawBtn.disabled = !mySeat || state.status !== 'active';
-    drawBtn.textContent = state.draw_offer && mySeat && state.draw_offer !== mySeat.color ? 'Accept draw' : 'Offer draw';
-    if (state.status === 'finished' && state.seed && verdict === undefined) {
-      panels.verifySeed(state.seed, state.seed_hash).then(ok => {
-        verdict = ok;
-        render();
-      });
-    }
   };
 
   // The invitation link, while its seat is still open.

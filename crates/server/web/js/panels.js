@@ -2,7 +2,14 @@
 // and map, SnowFall hands and gifts, Baby Chess column switches) and the fairness check.
 // Everything shown comes from the server's state; nothing is computed from the rules here.
 
-const esc = s => String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+/** Text made safe to put in HTML. */
+export const esc = s => String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
+/** Bytes as lower-case hex. */
+export const hex = bytes => Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
+
+/** Hex as bytes. */
+export const unhex = h => new Uint8Array(h.match(/../g).map(x => parseInt(x, 16)));
 
 /** Milliseconds as m:ss (h:mm:ss from an hour). */
 export function clockText(ms) {
@@ -137,10 +144,8 @@ export function fairness(state, verdict) {
 
 /** Whether a revealed seed (hex) hashes to its commitment, by WebCrypto SHA-256. */
 export async function verifySeed(seedHex, hashHex) {
-  const bytes = new Uint8Array(seedHex.match(/../g).map(h => parseInt(h, 16)));
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  const hex = Array.from(digest, b => b.toString(16).padStart(2, '0')).join('');
-  return hex === hashHex.toLowerCase();
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', unhex(seedHex)));
+  return hex(digest) === hashHex.toLowerCase();
 }
 
 /** Baby Chess: every piece's column switches left (of five), read from the FEN's `{n}` counts. */

@@ -7,12 +7,10 @@
 // line in localStorage (a reload or restart loses nothing), and reveals once the ply closes.
 
 import { call } from './api.js';
+import { esc, hex, unhex } from './panels.js';
 
-const esc = s => String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 const DOMAIN = 'fairylab/predictor/commit/v1';
 const SLOTS = ['primary', 'prediction', 'response'];
-const hex = bytes => Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
-const unhex = h => new Uint8Array(h.match(/../g).map(x => parseInt(x, 16)));
 
 /** The commitment (hex) to `orders` of `side` for `ply` of `game` under `nonceHex`. */
 export async function commitment(game, ply, side, orders, nonceHex) {
