@@ -31,6 +31,14 @@ impl Bitmap {
         w.fetch_or(bit, Relaxed) & bit == 0
     }
 
+    /// Hints the cache to fetch the word of `i`.
+    #[inline]
+    pub fn prefetch(&self, i: u64) {
+        if let Some(w) = self.words.get((i >> 6) as usize) {
+            crate::memory::prefetch(w);
+        }
+    }
+
     /// Whether `i` is in the set.
     #[inline]
     pub fn contains(&self, i: u64) -> bool {

@@ -357,7 +357,7 @@ impl<'a> Generator<'a> {
                         self.decide(WHITE, idx, 0);
                         return;
                     }
-                    let occ = t.moves.occupancy(sq).occ;
+                    let occ = t.moves.occupied(sq);
                     for s in [WHITE, BLACK] {
                         if self.computes(s, true) && t.moves.can_capture_royal(sq, occ, s) {
                             self.decide(s, idx, 0);
@@ -412,6 +412,7 @@ impl<'a> Generator<'a> {
         s: usize,
         p: u32,
         pass_ok: impl Fn(u64, &Squares) -> bool + Sync,
+        touch: impl Fn(u64) + Sync,
         f: impl Fn(u64) + Sync,
     ) {
         let t = self.t;
@@ -419,6 +420,9 @@ impl<'a> Generator<'a> {
         let null = self.rules.null_move && s == BLACK;
         let v = (p - 1) as u8;
         self.active[them].par_iter().for_each(|&c| {
+            // A position's predecessors are gathered and their cache lines fetched together first:
+            // they lie far apart in a large table.
+            let mut batch = [0u64; 128];
             for x in self.run_of(c as usize, MARK) {
                 if t.value(them, x) != v {
                     continue;
@@ -428,7 +432,19 @@ impl<'a> Generator<'a> {
                 if null && pass_ok(x, &sq) {
                     f(x);
                 }
-                t.moves.for_each_unmove(&sq, &o, s, |m, from| t.indexer.for_each_index_after_move(x, &sq, m, from, &f));
+                let mut n = 0;
+                t.moves.for_each_unmove(&sq, &o, s, |m, from| {
+                    t.indexer.for_each_index_after_move(x, &sq, m, from, |q| {
+                        if n < batch.len() {
+                            touch(q);
+                            batch[n] = q;
+                            n += 1;
+                        } else {
+                            f(q);
+                        }
+                    })
+                });
+                batch[..n].iter().for_each(|&q| f(q));
             }
         });
         // Un-captures: s captured a man of `them`, reaching a sub-ending position with `them` to move.
@@ -483,11 +499,17 @@ impl<'a> Generator<'a> {
             // position after it (White to move, same men) was lost at p - 1.
             t.value(WHITE, x) == (p - 1) as u8 && t.moves.has_legal_move(sq, s)
         };
-        self.for_each_predecessor(s, p, pass_ok, |q| {
-            if t.value(s, q) == DRAW {
-                self.decide(s, q, p);
-            }
-        });
+        self.for_each_predecessor(
+            s,
+            p,
+            pass_ok,
+            |q| t.prefetch(s, q),
+            |q| {
+                if t.value(s, q) == DRAW {
+                    self.decide(s, q, p);
+                }
+            },
+        );
     }
 
     /// Whether undecided `q` (side `s` to move) has a move to a position lost at level `p - 1`.
@@ -520,13 +542,18 @@ impl<'a> Generator<'a> {
         let them = 1 - s;
         if p == 1 || self.counts[them] * SCAN_LOSSES > self.undecided[s] {
             let bare = p == 1 && s == BLACK && self.rules.bare_king_lost(&t.material);
-            self.scan(s, p, |q, sq| bare || self.lost(s, q, sq, p));
+            self.scan(s, p, |q, sq| {
+                // Level 0 holds only the positions where a royal can be captured: a legal quiet
+                // move escapes it, and finding one needs no table access.
+                bare || !(p == 1 && t.moves.has_legal_quiet_move(sq, s)) && self.lost(s, q, sq, p)
+            });
             return;
         }
         self.for_each_predecessor(
             s,
             p,
             |_, _| true,
+            |q| self.cand.prefetch(q),
             |q| {
                 // The value is tested once per candidate, when verifying: the bitmap is smaller.
                 if self.cand.insert(q) {

@@ -59,6 +59,9 @@ struct PieceMoves {
     /// Origins of quiet leaps onto a square, and reverse rays of quiet rides.
     unleap_quiet: Vec<u64>,
     unrays: Rays,
+    /// Origins of capturing leaps onto a square, and reverse rays of capturing rides.
+    unleap_capture: Vec<u64>,
+    uncapture_rays: Rays,
     /// Per square: the squares a capturing ride reaches on an empty board.
     ride_attack: Vec<u64>,
     /// Per square: those of them more than one capturing ride reaches (tested ray by ray).
@@ -78,6 +81,8 @@ impl PieceMoves {
             rays: Rays::default(),
             unleap_quiet: vec![0; n],
             unrays: Rays::default(),
+            unleap_capture: vec![0; n],
+            uncapture_rays: Rays::default(),
             ride_attack: vec![0; n],
             ride_ambiguous: vec![0; n],
             between: vec![0; 64 * n],
@@ -86,6 +91,7 @@ impl PieceMoves {
             let (f, r) = (i32::from(board.file(sq)), i32::from(board.rank(sq)));
             let mut rays = Vec::new();
             let mut unrays = Vec::new();
+            let mut uncapture_rays = Vec::new();
             for a in &atoms {
                 let (dx, dy) = (i32::from(a.dx), sign * i32::from(a.dy));
                 let quiet = a.mode != Mode::Capture;
@@ -110,14 +116,24 @@ impl PieceMoves {
                                 if capture {
                                     pm.leap_capture[usize::from(sq)] |= 1 << t;
                                 }
-                            } else if quiet {
-                                pm.unleap_quiet[usize::from(sq)] |= 1 << t;
+                            } else {
+                                if quiet {
+                                    pm.unleap_quiet[usize::from(sq)] |= 1 << t;
+                                }
+                                if capture {
+                                    pm.unleap_capture[usize::from(sq)] |= 1 << t;
+                                }
                             }
                         }
                     } else if dir == 1 {
                         out.push((sqs, quiet, capture));
-                    } else if quiet {
-                        out.push((sqs, true, false));
+                    } else {
+                        if capture {
+                            uncapture_rays.push((sqs.clone(), false, true));
+                        }
+                        if quiet {
+                            out.push((sqs, true, false));
+                        }
                     }
                 }
             }
@@ -135,6 +151,7 @@ impl PieceMoves {
             }
             pm.rays.push_square(rays);
             pm.unrays.push_square(unrays);
+            pm.uncapture_rays.push_square(uncapture_rays);
         }
         pm
     }
@@ -152,11 +169,9 @@ pub struct MoveTables {
     royal: [usize; 2],
 }
 
-/// Occupancy of a position: which man stands on each square.
+/// Occupancy of a position: the squares each side holds.
 #[derive(Debug, Clone, Copy)]
 pub struct Occupancy {
-    /// `who[sq]`: the man on the square or [`NONE`].
-    pub who: [u8; 64],
     /// Bit per occupied square.
     pub occ: u64,
     /// Bit per square occupied by each side.
@@ -190,16 +205,21 @@ impl MoveTables {
         }
     }
 
-    /// Which man stands where in a position.
+    /// The squares each side holds in a position.
     #[inline]
     pub fn occupancy(&self, sq: &Squares) -> Occupancy {
-        let mut who = [NONE; 64];
         let mut side = [0u64; 2];
         for (m, &s) in sq[..self.men.len()].iter().enumerate() {
-            who[usize::from(s)] = m as u8;
             side[self.sides[m]] |= 1u64 << s;
         }
-        Occupancy { who, occ: side[0] | side[1], side }
+        Occupancy { occ: side[0] | side[1], side }
+    }
+
+    /// The man standing on occupied square `to` (captures are rare: scanning the men beats keeping
+    /// a map of the board per position).
+    #[inline]
+    fn man_on(&self, sq: &Squares, to: u8) -> u8 {
+        sq[..self.men.len()].iter().position(|&s| s == to).map_or(NONE, |m| m as u8)
     }
 
     /// The board.
@@ -251,7 +271,7 @@ impl MoveTables {
         while caps != 0 {
             let to = caps.trailing_zeros() as u8;
             caps &= caps - 1;
-            if !f(m, to, o.who[usize::from(to)]) {
+            if !f(m, to, self.man_on(sq, to)) {
                 return false;
             }
         }
@@ -262,7 +282,7 @@ impl MoveTables {
                         return false;
                     }
                 } else {
-                    if c && theirs & (1 << to) != 0 && !f(m, to, o.who[usize::from(to)]) {
+                    if c && theirs & (1 << to) != 0 && !f(m, to, self.man_on(sq, to)) {
                         return false;
                     }
                     break;
@@ -298,34 +318,23 @@ impl MoveTables {
     }
 
     /// Calls `f(from)` for every square from which man `m` (standing on `at`) could have captured
-    /// onto `at`: empty squares from which one of its capturing moves lands there.
+    /// onto `at`: empty squares from which one of its capturing moves lands there, each once, in
+    /// ascending order (walked back from `at` along the reverse leaps and rides).
     #[inline]
     pub fn for_each_uncapture_origin(&self, m: usize, at: u8, occ: u64, mut f: impl FnMut(u8)) {
         let p = &self.pieces[self.men[m]];
-        let n = self.board.squares() as u8;
-        // Captures are rare sources; test each empty square directly.
-        for from in 0..n {
-            if occ & (1 << from) != 0 {
-                continue;
-            }
-            if p.leap_capture[usize::from(from)] & (1 << at) != 0 {
-                f(from);
-                continue;
-            }
-            'rays: for (ray, _, c) in p.rays.at(from) {
-                if !c {
-                    continue;
+        let mut origins = p.unleap_capture[usize::from(at)] & !occ;
+        for (ray, _, _) in p.uncapture_rays.at(at) {
+            for &s in ray {
+                if occ & (1 << s) != 0 {
+                    break;
                 }
-                for &s in ray {
-                    if s == at {
-                        f(from);
-                        break 'rays;
-                    }
-                    if occ & (1 << s) != 0 {
-                        break;
-                    }
-                }
+                origins |= 1 << s;
             }
+        }
+        while origins != 0 {
+            f(origins.trailing_zeros() as u8);
+            origins &= origins - 1;
         }
     }
 
@@ -376,6 +385,41 @@ impl MoveTables {
     #[inline]
     pub fn in_check(&self, sq: &Squares, occ: u64, side: usize) -> bool {
         self.side_attacks(sq, occ, 1 - side, sq[self.royal[side]])
+    }
+
+    /// The occupied squares of a position.
+    #[inline]
+    pub fn occupied(&self, sq: &Squares) -> u64 {
+        sq[..self.men.len()].iter().fold(0, |a, &s| a | 1u64 << s)
+    }
+
+    /// Whether `side` has a legal quiet move (one capturing nothing, after which its royal cannot
+    /// be captured), computed from the men alone with the royal's moves first: no occupancy map.
+    pub fn has_legal_quiet_move(&self, sq: &Squares, side: usize) -> bool {
+        let n = self.men.len();
+        let occ = self.occupied(sq);
+        let royal = self.royal[side];
+        let safe = |m: usize, to: u8| {
+            let occ = (occ & !(1u64 << sq[m])) | (1u64 << to);
+            let king = if m == royal { to } else { sq[royal] };
+            !(0..n).any(|k| self.sides[k] != side && self.attacks(k, sq[k], king, occ))
+        };
+        let quiet = |m: usize| {
+            let p = &self.pieces[self.men[m]];
+            let from = sq[m];
+            let mut leaps = p.leap_quiet[usize::from(from)] & !occ;
+            while leaps != 0 {
+                let to = leaps.trailing_zeros() as u8;
+                leaps &= leaps - 1;
+                if safe(m, to) {
+                    return true;
+                }
+            }
+            p.rays
+                .at(from)
+                .any(|(ray, q, _)| q && ray.iter().take_while(|&&to| occ & (1 << to) == 0).any(|&to| safe(m, to)))
+        };
+        quiet(royal) || (0..n).any(|m| m != royal && self.sides[m] == side && quiet(m))
     }
 
     /// Whether `side` has a legal move: one after which its royal cannot be captured.

@@ -53,6 +53,14 @@ impl Table {
         self.values[stm][idx as usize].load(Relaxed)
     }
 
+    /// Hints the cache to fetch the byte of `idx` (a later [`Table::value`] finds it closer).
+    #[inline]
+    pub fn prefetch(&self, stm: usize, idx: u64) {
+        if let Some(v) = self.values[stm].get(idx as usize) {
+            crate::memory::prefetch(v);
+        }
+    }
+
     /// The stored byte of a position given by its men's squares.
     #[inline]
     pub fn value_at(&self, stm: usize, sq: &Squares) -> u8 {
