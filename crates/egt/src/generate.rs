@@ -93,7 +93,12 @@ pub fn memory_needed(material: &Material, board: BoardShape) -> u64 {
     let group = SymmetryGroup::for_material(board, material);
     let sizes: Vec<u64> = plan(material).iter().map(|(m, _)| crate::index::Indexer::size_of(m, &group)).collect();
     let main = sizes.last().copied().unwrap_or(0);
-    sizes.iter().fold(0u64, |a, &s| a.saturating_add(s.saturating_mul(2))).saturating_add(main.div_ceil(8))
+    let counters = sizes.iter().filter(|&&s| s <= COUNTED).max().map_or(0, |&s| 2 * s);
+    sizes
+        .iter()
+        .fold(0u64, |a, &s| a.saturating_add(s.saturating_mul(2)))
+        .saturating_add(main.div_ceil(8))
+        .saturating_add(counters)
 }
 
 /// Generates the family of `req.material`, calling `progress` as it goes (from the calling thread).
@@ -153,6 +158,10 @@ struct Capture<'a> {
     table: &'a Table,
 }
 
+/// Tables up to this many indices per side keep escape counters (one more byte per position) so that
+/// a loss candidate is verified only once its counted escapes are gone.
+const COUNTED: u64 = 1 << 24;
+
 /// A forward scan of the undecided positions replaces the un-move marking of a loss level when the
 /// frontier times this exceeds the undecided positions (a verification is cheaper than a marking).
 const SCAN_LOSSES: u64 = 4;
@@ -184,6 +193,10 @@ struct Generator<'a> {
     undecided: [u64; 2],
     /// The highest level a sub-ending value starts.
     max_sub: u32,
+    /// Per side to move and position, on tables of at most [`COUNTED`] indices: how many quiet moves
+    /// may still escape, as of the last verification less the won successors heard of since (never
+    /// more than the truth); a candidate is verified only when it reaches 0. [`UNCOUNTED`]: not known.
+    counters: Option<[Vec<AtomicU8>; 2]>,
 }
 
 impl<'a> Generator<'a> {
@@ -214,6 +227,10 @@ impl<'a> Generator<'a> {
             counts: [0, 0],
             undecided: [0, 0],
             max_sub: 0,
+            counters: (size <= COUNTED).then(|| {
+                let fresh = || (0..size).map(|_| AtomicU8::new(UNCOUNTED)).collect::<Vec<_>>();
+                [fresh(), fresh()]
+            }),
         }
     }
 
@@ -405,15 +422,16 @@ impl<'a> Generator<'a> {
         });
     }
 
-    /// Calls `f(q)` for the index of every predecessor, with `s` to move, of the fresh positions (the
-    /// other side to move, decided at `p - 1`) and of the sub-ending positions at level `p - 1`.
+    /// Calls `f(q, quiet)` for the index of every predecessor, with `s` to move, of the fresh
+    /// positions (the other side to move, decided at `p - 1`) and of the sub-ending positions at level
+    /// `p - 1`; `quiet` tells a quiet un-move from a pass or an un-capture.
     fn for_each_predecessor(
         &self,
         s: usize,
         p: u32,
         pass_ok: impl Fn(u64, &Squares) -> bool + Sync,
         touch: impl Fn(u64) + Sync,
-        f: impl Fn(u64) + Sync,
+        f: impl Fn(u64, bool) + Sync,
     ) {
         let t = self.t;
         let them = 1 - s;
@@ -430,7 +448,7 @@ impl<'a> Generator<'a> {
                 let sq = t.indexer.decode(x);
                 let o = t.moves.occupancy(&sq);
                 if null && pass_ok(x, &sq) {
-                    f(x);
+                    f(x, false);
                 }
                 let mut n = 0;
                 t.moves.for_each_unmove(&sq, &o, s, |m, from| {
@@ -440,11 +458,11 @@ impl<'a> Generator<'a> {
                             batch[n] = q;
                             n += 1;
                         } else {
-                            f(q);
+                            f(q, true);
                         }
                     })
                 });
-                batch[..n].iter().for_each(|&q| f(q));
+                batch[..n].iter().for_each(|&q| f(q, true));
             }
         });
         // Un-captures: s captured a man of `them`, reaching a sub-ending position with `them` to move.
@@ -477,7 +495,7 @@ impl<'a> Generator<'a> {
                                     csq[if k < j { k } else { k - 1 }]
                                 };
                             }
-                            t.indexer.for_each_stored(&q, &f);
+                            t.indexer.for_each_stored(&q, |q| f(q, false));
                         });
                     }
                 }
@@ -504,7 +522,7 @@ impl<'a> Generator<'a> {
             p,
             pass_ok,
             |q| t.prefetch(s, q),
-            |q| {
+            |q, _| {
                 if t.value(s, q) == DRAW {
                     self.decide(s, q, p);
                 }
@@ -547,14 +565,29 @@ impl<'a> Generator<'a> {
                 // move escapes it, and finding one needs no table access.
                 bare || !(p == 1 && t.moves.has_legal_quiet_move(sq, s)) && self.lost(s, q, sq, p)
             });
+            // A scan hears of no won successor: the counts are stale.
+            if let Some(c) = self.counters.as_ref().filter(|_| p > 1) {
+                c[s].par_iter().for_each(|x| x.store(UNCOUNTED, Relaxed));
+            }
             return;
         }
+        let counters = self.counters.as_ref().map(|c| &c[s]);
         self.for_each_predecessor(
             s,
             p,
             |_, _| true,
-            |q| self.cand.prefetch(q),
-            |q| {
+            |q| match counters {
+                Some(c) => crate::memory::prefetch(&c[q as usize]),
+                None => self.cand.prefetch(q),
+            },
+            |q, quiet| {
+                if let Some(c) = counters {
+                    // A quiet escape is still counted: not lost, nothing to verify.
+                    let left = if quiet { decrement(&c[q as usize]) } else { c[q as usize].load(Relaxed) };
+                    if left != 0 && left != UNCOUNTED {
+                        return;
+                    }
+                }
                 // The value is tested once per candidate, when verifying: the bitmap is smaller.
                 if self.cand.insert(q) {
                     let m = &self.cand_marks[(q / CHUNK) as usize];
@@ -569,8 +602,18 @@ impl<'a> Generator<'a> {
             .filter(|&c| self.cand_marks[c as usize].load(Relaxed))
             .collect();
         self.for_each_bit(&self.cand, &chunks, CHUNK, |q| {
-            if t.value(s, q) == DRAW && self.lost(s, q, &t.indexer.decode(q), p) {
+            if t.value(s, q) != DRAW {
+                return;
+            }
+            let sq = t.indexer.decode(q);
+            let (lost, escapes) = self.verify(s, q, &sq, p, counters.is_some());
+            if lost {
                 self.decide(s, q, p);
+            } else if let Some(c) = counters {
+                // A symmetric position hears of fewer won successors than it has moves to them
+                // (un-moves from a successor reach it once per orbit): it is verified every time.
+                let left = if t.indexer.is_symmetric(&sq) { 0 } else { escapes.min(u32::from(UNCOUNTED) - 1) };
+                c[q as usize].store(left as u8, Relaxed);
             }
         });
         chunks.par_iter().for_each(|&c| {
@@ -584,30 +627,59 @@ impl<'a> Generator<'a> {
 
     /// Whether undecided `q` (side `s` to move) is lost at level `p`.
     fn lost(&self, s: usize, q: u64, sq: &Squares, p: u32) -> bool {
+        self.verify(s, q, sq, p, false).0
+    }
+
+    /// Whether undecided `q` (side `s` to move) is lost at level `p`, and how many of its quiet moves
+    /// reach positions not won for the opponent (all of them with `count`; else it stops at the first
+    /// escape).
+    fn verify(&self, s: usize, q: u64, sq: &Squares, p: u32, count: bool) -> (bool, u32) {
         let t = self.t;
         let them = 1 - s;
         let o = t.moves.occupancy(sq);
         let royal = self.royal[them];
-        let all_lose = t.moves.for_each_move_last_first(sq, &o, s, |m, to, cap| {
-            if cap == NONE {
-                is_win(t.value(them, t.indexer.index_after_move(q, sq, m, to)))
+        let mut escapes = 0;
+        let mut escaped = false;
+        t.moves.for_each_move_last_first(sq, &o, s, |m, to, cap| {
+            let escape = if cap == NONE {
+                let e = !is_win(t.value(them, t.indexer.index_after_move(q, sq, m, to)));
+                escapes += u32::from(e);
+                e
             } else if usize::from(cap) == royal {
-                false
+                true
             } else {
                 let j = usize::from(cap);
-                let Some(sub) = t.captures[j].map(|i| &self.family[i]) else { return false };
-                let v = sub.value_at(them, &after_capture(sq, t.indexer.men(), m, to, j));
-                is_win(v) && self.sub_level(v).is_some_and(|l| l < p)
-            }
+                match t.captures[j].map(|i| &self.family[i]) {
+                    None => true,
+                    Some(sub) => {
+                        let v = sub.value_at(them, &after_capture(sq, t.indexer.men(), m, to, j));
+                        !(is_win(v) && self.sub_level(v).is_some_and(|l| l < p))
+                    }
+                }
+            };
+            escaped |= escape;
+            count || !escape
         });
-        if !all_lose {
-            return false;
+        if escaped {
+            return (false, escapes);
         }
         let legal = t.moves.has_legal_move(sq, s);
         if self.rules.null_move && s == BLACK && legal && !is_win(t.value(WHITE, q)) {
-            return false;
+            return (false, 0);
         }
-        legal || self.rules.stalemate_wins || t.moves.in_check(sq, o.occ, s)
+        (legal || self.rules.stalemate_wins || t.moves.in_check(sq, o.occ, s), 0)
+    }
+}
+
+/// A counter no verification has set yet.
+const UNCOUNTED: u8 = u8::MAX;
+
+/// Takes one from a set, non-zero counter and returns what is left (a zero or unset one unchanged).
+#[inline]
+fn decrement(c: &AtomicU8) -> u8 {
+    match c.fetch_update(Relaxed, Relaxed, |v| (v != 0 && v != UNCOUNTED).then(|| v - 1)) {
+        Ok(v) => v - 1,
+        Err(v) => v,
     }
 }
 

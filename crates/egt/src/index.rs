@@ -335,6 +335,19 @@ impl Indexer {
         self.is_valid(&sq).then_some(sq)
     }
 
+    /// Whether a transform other than the identity maps the position onto itself (each man onto an
+    /// identical man's square).
+    pub fn is_symmetric(&self, sq: &Squares) -> bool {
+        let g = &*self.group;
+        (0..g.order() as u8).filter(|&t| !g.is_identity(t)).any(|t| {
+            let mp = g.map_of(t);
+            self.slots.iter().all(|slot| {
+                let men = &sq[slot.first..slot.first + slot.k];
+                men.iter().fold(0u64, |a, &s| a | 1 << mp[usize::from(s)]) == men.iter().fold(0u64, |a, &s| a | 1 << s)
+            })
+        })
+    }
+
     /// Whether decoded squares are a real, canonical position (see [`Indexer::valid`]).
     #[inline]
     pub fn is_valid(&self, sq: &Squares) -> bool {

@@ -148,6 +148,13 @@ impl SymmetryGroup {
         self.transforms.len()
     }
 
+    /// Whether transform `t` is the identity.
+    #[inline]
+    pub fn is_identity(&self, t: u8) -> bool {
+        let tr = self.transforms[usize::from(t)];
+        !tr.swap && !tr.flip_files && !tr.flip_ranks
+    }
+
     /// The image of `sq` under transform `t`.
     #[inline]
     pub fn map(&self, t: u8, sq: u8) -> u8 {
