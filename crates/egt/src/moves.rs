@@ -436,3 +436,80 @@ impl MoveTables {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pieces::PieceSet;
+    use rand::{Rng, SeedableRng};
+
+    /// The un-capture origins are exactly the empty squares from which the man's forward moves
+    /// capture onto the square, and the quick legal-quiet-move test agrees with playing every quiet
+    /// move: on random placements of orthodox and fairy men (a limited rider, a one-way leaper, an
+    /// asymmetric piece) on 8x8, 5x5 and 6x5.
+    #[test]
+    fn uncaptures_and_quiet_legality_match_the_forward_moves() {
+        let mut pieces = PieceSet::orthodox();
+        pieces.add_betza('X', "fR3bNW").expect("X");
+        pieces.add_betza('Y', "fFbWsD").expect("Y");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for (name, files, ranks) in [("KQX.KRN", 8, 8), ("KYB.KXN", 5, 5), ("KRX.KYN", 6, 5)] {
+            let board = BoardShape::new(files, ranks).expect("board");
+            let material = Material::parse(name, &pieces).expect("material");
+            let mt = MoveTables::new(board, &material);
+            let men = material.men().len();
+            let n = board.squares() as u8;
+            for _ in 0..3000 {
+                let mut sq = [0u8; crate::material::MAX_MEN];
+                let mut used = 0u64;
+                for s in sq.iter_mut().take(men) {
+                    let mut x = rng.gen_range(0..n);
+                    while used & (1 << x) != 0 {
+                        x = rng.gen_range(0..n);
+                    }
+                    used |= 1 << x;
+                    *s = x;
+                }
+                let o = mt.occupancy(&sq);
+                for m in 0..men {
+                    // Forward: from every empty square, does man m capture onto its own square?
+                    let at = sq[m];
+                    let mut expected = Vec::new();
+                    for from in (0..n).filter(|&f| used & (1 << f) == 0) {
+                        let mut c = sq;
+                        c[m] = from;
+                        let co = mt.occupancy(&c);
+                        // Put an enemy man on `at` so that a capture there is generated.
+                        let mut side = co.side;
+                        side[1 - mt.sides[m]] |= 1 << at;
+                        let co = Occupancy { occ: co.occ | 1 << at, side };
+                        // `at` is occupied: a move landing there is a capture.
+                        let mut hits = false;
+                        mt.man_moves(&c, &co, m, |_, to, _| {
+                            hits |= to == at;
+                            true
+                        });
+                        if hits {
+                            expected.push(from);
+                        }
+                    }
+                    let mut got = Vec::new();
+                    mt.for_each_uncapture_origin(m, at, o.occ, |f| got.push(f));
+                    assert_eq!(got, expected, "{name} {sq:?} man {m}");
+                }
+                for side in 0..2 {
+                    let mut quiet_legal = false;
+                    mt.for_each_move(&sq, &o, side, |m, to, cap| {
+                        if cap == NONE {
+                            let mut c = sq;
+                            c[m] = to;
+                            quiet_legal |= !mt.in_check(&c, mt.occupied(&c), side);
+                        }
+                        true
+                    });
+                    assert_eq!(mt.has_legal_quiet_move(&sq, side), quiet_legal, "{name} {sq:?} side {side}");
+                }
+            }
+        }
+    }
+}
