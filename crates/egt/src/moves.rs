@@ -393,18 +393,13 @@ impl MoveTables {
         sq[..self.men.len()].iter().fold(0, |a, &s| a | 1u64 << s)
     }
 
-    /// Whether `side` has a legal quiet move (one capturing nothing, after which its royal cannot
-    /// be captured), computed from the men alone with the royal's moves first: no occupancy map.
+    /// Whether `side` has a legal quiet move (one capturing nothing), the royal's moves tried first.
+    /// Walks the quiet leaps and rides directly: level 1 of every table runs it on every position.
     pub fn has_legal_quiet_move(&self, sq: &Squares, side: usize) -> bool {
-        let n = self.men.len();
         let occ = self.occupied(sq);
         let royal = self.royal[side];
-        let safe = |m: usize, to: u8| {
-            let occ = (occ & !(1u64 << sq[m])) | (1u64 << to);
-            let king = if m == royal { to } else { sq[royal] };
-            !(0..n).any(|k| self.sides[k] != side && self.attacks(k, sq[k], king, occ))
-        };
-        let quiet = |m: usize| {
+        let safe = |m: usize, to: u8| self.leaves_royal_safe(sq, occ, side, m, to, NONE);
+        let quiet_legal = |m: usize| {
             let p = &self.pieces[self.men[m]];
             let from = sq[m];
             let mut leaps = p.leap_quiet[usize::from(from)] & !occ;
@@ -419,21 +414,23 @@ impl MoveTables {
                 .at(from)
                 .any(|(ray, q, _)| q && ray.iter().take_while(|&&to| occ & (1 << to) == 0).any(|&to| safe(m, to)))
         };
-        quiet(royal) || (0..n).any(|m| m != royal && self.sides[m] == side && quiet(m))
+        quiet_legal(royal) || (0..self.men.len()).any(|m| m != royal && self.sides[m] == side && quiet_legal(m))
     }
 
     /// Whether `side` has a legal move: one after which its royal cannot be captured.
     pub fn has_legal_move(&self, sq: &Squares, side: usize) -> bool {
         let o = self.occupancy(sq);
-        let them = 1 - side;
-        let n = self.men.len();
-        !self.for_each_move(sq, &o, side, |m, to, cap| {
-            let mut c = *sq;
-            c[m] = to;
-            let occ = (o.occ & !(1u64 << sq[m])) | (1u64 << to);
-            let king = c[self.royal[side]];
-            (0..n).any(|k| self.sides[k] == them && usize::from(cap) != k && self.attacks(k, c[k], king, occ))
-        })
+        !self.for_each_move(sq, &o, side, |m, to, cap| !self.leaves_royal_safe(sq, o.occ, side, m, to, cap))
+    }
+
+    /// Whether `side`'s royal cannot be captured after its man `m` moves to `to` capturing `cap`.
+    #[inline]
+    fn leaves_royal_safe(&self, sq: &Squares, occ: u64, side: usize, m: usize, to: u8, cap: u8) -> bool {
+        let occ = (occ & !(1u64 << sq[m])) | (1u64 << to);
+        let royal = self.royal[side];
+        let king = if m == royal { to } else { sq[royal] };
+        !(0..self.men.len())
+            .any(|k| self.sides[k] != side && usize::from(cap) != k && self.attacks(k, sq[k], king, occ))
     }
 }
 
