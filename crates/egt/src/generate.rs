@@ -26,7 +26,7 @@
 //! tables are identical for any thread count. What is undecided at the end is a draw. Under DTC a
 //! capture is a conversion: the sub-ending counts only as won (level 0) or lost (level 1).
 
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Arc;
 
 use crate::bitmap::Bitmap;
@@ -93,7 +93,8 @@ pub fn memory_needed(material: &Material, board: BoardShape) -> u64 {
     let group = SymmetryGroup::for_material(board, material);
     let sizes: Vec<u64> = plan(material).iter().map(|(m, _)| crate::index::Indexer::size_of(m, &group)).collect();
     let main = sizes.last().copied().unwrap_or(0);
-    let counters = sizes.iter().filter(|&&s| s <= COUNTED).max().map_or(0, |&s| 2 * s);
+    // Escape counters (a byte) and settled bits (a bit) per position and side on small tables.
+    let counters = sizes.iter().filter(|&&s| s <= COUNTED).max().map_or(0, |&s| 2 * s + s.div_ceil(4));
     sizes
         .iter()
         .fold(0u64, |a, &s| a.saturating_add(s.saturating_mul(2)))
@@ -191,13 +192,27 @@ struct Generator<'a> {
     counts: [u64; 2],
     /// Per side: valid positions not decided yet.
     undecided: [u64; 2],
+    /// Per side: positions lost so far.
+    lost: [u64; 2],
     /// The highest level a sub-ending value starts.
     max_sub: u32,
     /// Per side to move and position, on tables of at most [`COUNTED`] indices: how many quiet moves
     /// may still escape, as of the last verification less the won successors heard of since (never
     /// more than the truth); a candidate is verified only when it reaches 0. [`UNCOUNTED`]: not known.
     counters: Option<[Vec<AtomicU8>; 2]>,
+    /// Per side to move, on tables of at most [`COUNTED`] indices (where the counters are too): the
+    /// positions decided or invalid (a bit per position stays in a closer cache than the value bytes
+    /// un-moves would read). Un-moves on these tables are not batched for prefetching.
+    settled: Option<[Bitmap; 2]>,
+    /// Per worker thread (and one more for the calling thread): positions decided since the last
+    /// level ended, per side to move.
+    tallies: Vec<Tally>,
 }
+
+/// One thread's count of decisions per side to move, alone in its cache line.
+#[repr(align(64))]
+#[derive(Default)]
+struct Tally([AtomicU64; 2]);
 
 impl<'a> Generator<'a> {
     fn new(family: &'a [Table], t: &'a Table, rules: TableRules) -> Generator<'a> {
@@ -226,11 +241,14 @@ impl<'a> Generator<'a> {
             active: [Vec::new(), Vec::new()],
             counts: [0, 0],
             undecided: [0, 0],
+            lost: [0, 0],
             max_sub: 0,
             counters: (size <= COUNTED).then(|| {
                 let fresh = || (0..size).map(|_| AtomicU8::new(UNCOUNTED)).collect::<Vec<_>>();
                 [fresh(), fresh()]
             }),
+            settled: (size <= COUNTED).then(|| [Bitmap::new(size), Bitmap::new(size)]),
+            tallies: (0..=rayon::current_num_threads()).map(|_| Tally::default()).collect(),
         }
     }
 
@@ -310,6 +328,10 @@ impl<'a> Generator<'a> {
             let (w, b) = (self.counts[0], self.counts[1]);
             self.undecided[0] -= w;
             self.undecided[1] -= b;
+            if p % 2 == 1 {
+                self.lost[0] += w;
+                self.lost[1] += b;
+            }
             progress(&Progress::Level { material: name.clone(), plies: p, white: w, black: b });
             // Level p + 1 starts from what level p decided and from sub-ending values at level p.
             if w + b == 0 && p > max_sub {
@@ -330,10 +352,7 @@ impl<'a> Generator<'a> {
                 .into_par_iter()
                 .filter(|&c| u32::from(marks[c as usize].load(Relaxed)) == p + 1)
                 .collect();
-            self.counts[s] = active
-                .par_iter()
-                .map(|&c| self.run_of(c as usize, MARK).filter(|&i| u32::from(self.t.value(s, i)) == p).count() as u64)
-                .sum();
+            self.counts[s] = self.tallies.iter().map(|t| t.0[s].swap(0, Relaxed)).sum();
             self.active[s] = active;
         }
     }
@@ -367,6 +386,10 @@ impl<'a> Generator<'a> {
                     if !t.indexer.is_valid(sq) {
                         t.set(WHITE, idx, INVALID);
                         t.set(BLACK, idx, INVALID);
+                        if let Some(b) = &self.settled {
+                            b[WHITE].insert(idx);
+                            b[BLACK].insert(idx);
+                        }
                         return;
                     }
                     valid += 1;
@@ -386,14 +409,44 @@ impl<'a> Generator<'a> {
             .sum()
     }
 
-    /// Records a decision at level `p`.
+    /// Records a decision at level `p` of an undecided position (counted once when two threads
+    /// decide it at once).
     #[inline]
     fn decide(&self, s: usize, idx: u64, p: u32) {
-        self.t.set(s, idx, p as u8);
+        let fresh = match &self.settled {
+            Some(b) => {
+                self.t.set(s, idx, p as u8);
+                b[s].insert(idx)
+            }
+            None => self.t.claim(s, idx, p as u8),
+        };
+        if !fresh {
+            return;
+        }
+        let n = self.tallies.len() - 1;
+        self.tallies[rayon::current_thread_index().map_or(n, |i| i.min(n))].0[s].fetch_add(1, Relaxed);
         let m = &self.marks[s][(idx / MARK) as usize];
         let v = (p + 1) as u8;
         if m.load(Relaxed) != v {
             m.store(v, Relaxed);
+        }
+    }
+
+    /// Whether position `q` (side `s` to move) is still undecided (and valid).
+    #[inline]
+    fn open(&self, s: usize, q: u64) -> bool {
+        match &self.settled {
+            Some(b) => !b[s].contains(q),
+            None => self.t.value(s, q) == DRAW,
+        }
+    }
+
+    /// Hints the cache to fetch what [`Generator::open`] reads.
+    #[inline]
+    fn prefetch_open(&self, s: usize, q: u64) {
+        match &self.settled {
+            Some(b) => b[s].prefetch(q),
+            None => self.t.prefetch(s, q),
         }
     }
 
@@ -449,6 +502,13 @@ impl<'a> Generator<'a> {
                 let o = t.moves.occupancy(&sq);
                 if null && pass_ok(x, &sq) {
                     f(x, false);
+                }
+                if self.settled.is_some() {
+                    // A small table: the cache holds what the predecessors read.
+                    t.moves.for_each_unmove(&sq, &o, s, |m, from| {
+                        t.indexer.for_each_index_after_move(x, &sq, m, from, |q| f(q, true))
+                    });
+                    continue;
                 }
                 let mut n = 0;
                 t.moves.for_each_unmove(&sq, &o, s, |m, from| {
@@ -521,9 +581,9 @@ impl<'a> Generator<'a> {
             s,
             p,
             pass_ok,
-            |q| t.prefetch(s, q),
+            |q| self.prefetch_open(s, q),
             |q, _| {
-                if t.value(s, q) == DRAW {
+                if self.open(s, q) {
                     self.decide(s, q, p);
                 }
             },
@@ -560,13 +620,25 @@ impl<'a> Generator<'a> {
         let them = 1 - s;
         if p == 1 || self.counts[them] * SCAN_LOSSES > self.undecided[s] {
             let bare = p == 1 && s == BLACK && self.rules.bare_king_lost(&t.material);
+            // With counters, the scan of the side that has lost more so far (the one whose later loss
+            // levels verify many candidates) counts every quiet escape of the positions it does not
+            // decide; later levels then verify a candidate only once they are all won.
+            let counters = self.counters.as_ref().map(|c| &c[s]).filter(|_| p > 1 && self.lost[s] >= self.lost[them]);
             self.scan(s, p, |q, sq| {
                 // Level 0 holds only the positions where a royal can be captured: a legal quiet
                 // move escapes it, and finding one needs no table access.
-                bare || !(p == 1 && t.moves.has_legal_quiet_move(sq, s)) && self.lost(s, q, sq, p)
+                if bare || p == 1 && t.moves.has_legal_quiet_move(sq, s) {
+                    return bare;
+                }
+                let Some(c) = counters else { return self.lost(s, q, sq, p) };
+                let (lost, escapes) = self.verify(s, q, sq, p, true);
+                if !lost {
+                    c[q as usize].store(self.counter_after(sq, escapes), Relaxed);
+                }
+                lost
             });
-            // A scan hears of no won successor: the counts are stale.
-            if let Some(c) = self.counters.as_ref().filter(|_| p > 1) {
+            // A scan that counts no escapes hears of no won successor: the counts are stale.
+            if let Some(c) = self.counters.as_ref().filter(|_| p > 1 && counters.is_none()) {
                 c[s].par_iter().for_each(|x| x.store(UNCOUNTED, Relaxed));
             }
             return;
@@ -576,12 +648,12 @@ impl<'a> Generator<'a> {
             s,
             p,
             |_, _| true,
-            |q| match counters {
-                Some(c) => crate::memory::prefetch(&c[q as usize]),
-                None => self.cand.prefetch(q),
-            },
+            |q| self.cand.prefetch(q),
             |q, quiet| {
                 if let Some(c) = counters {
+                    if !self.open(s, q) {
+                        return;
+                    }
                     // A quiet escape is still counted: not lost, nothing to verify.
                     let left = if quiet { decrement(&c[q as usize]) } else { c[q as usize].load(Relaxed) };
                     if left != 0 && left != UNCOUNTED {
@@ -602,7 +674,7 @@ impl<'a> Generator<'a> {
             .filter(|&c| self.cand_marks[c as usize].load(Relaxed))
             .collect();
         self.for_each_bit(&self.cand, &chunks, CHUNK, |q| {
-            if t.value(s, q) != DRAW {
+            if !self.open(s, q) {
                 return;
             }
             let sq = t.indexer.decode(q);
@@ -610,10 +682,7 @@ impl<'a> Generator<'a> {
             if lost {
                 self.decide(s, q, p);
             } else if let Some(c) = counters {
-                // A symmetric position hears of fewer won successors than it has moves to them
-                // (un-moves from a successor reach it once per orbit): it is verified every time.
-                let left = if t.indexer.is_symmetric(&sq) { 0 } else { escapes.min(u32::from(UNCOUNTED) - 1) };
-                c[q as usize].store(left as u8, Relaxed);
+                c[q as usize].store(self.counter_after(&sq, escapes), Relaxed);
             }
         });
         chunks.par_iter().for_each(|&c| {
@@ -623,6 +692,18 @@ impl<'a> Generator<'a> {
                 self.cand.set_word(w as usize, 0);
             }
         });
+    }
+
+    /// The escape counter a position keeps after a verification that found `escapes` quiet escapes.
+    /// A symmetric position hears of fewer won successors than it has moves to them (un-moves from a
+    /// successor reach it once per orbit): it keeps 0 and is verified every time.
+    #[inline]
+    fn counter_after(&self, sq: &Squares, escapes: u32) -> u8 {
+        if self.t.indexer.is_symmetric(sq) {
+            0
+        } else {
+            escapes.min(u32::from(UNCOUNTED) - 1) as u8
+        }
     }
 
     /// Whether undecided `q` (side `s` to move) is lost at level `p`.
@@ -640,9 +721,13 @@ impl<'a> Generator<'a> {
         let royal = self.royal[them];
         let mut escapes = 0;
         let mut escaped = false;
+        // A successor the opponent has not won at level 0 (royal capture) shows a legal move.
+        let mut legal = false;
         t.moves.for_each_move_last_first(sq, &o, s, |m, to, cap| {
             let escape = if cap == NONE {
-                let e = !is_win(t.value(them, t.indexer.index_after_move(q, sq, m, to)));
+                let v = t.value(them, t.indexer.index_after_move(q, sq, m, to));
+                legal |= v != 0;
+                let e = !is_win(v);
                 escapes += u32::from(e);
                 e
             } else if usize::from(cap) == royal {
@@ -663,7 +748,8 @@ impl<'a> Generator<'a> {
         if escaped {
             return (false, escapes);
         }
-        let legal = t.moves.has_legal_move(sq, s);
+        // (Level 0 may also hold legal positions, `-b`'s bare royals: the test then decides.)
+        let legal = legal || t.moves.has_legal_move(sq, s);
         if self.rules.null_move && s == BLACK && legal && !is_win(t.value(WHITE, q)) {
             return (false, 0);
         }

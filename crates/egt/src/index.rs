@@ -60,6 +60,16 @@ pub struct Indexer {
     binom: [[u64; MAX_MEN + 1]; 65],
     /// Per man: its slot.
     slot_of: [usize; MAX_MEN],
+    /// Per man alone in a slot after the first: the slot's stride (0 for the others).
+    single_stride: [u64; MAX_MEN],
+    /// Whether every slot after the first holds a single man (no identical men): indices are then
+    /// a plain sum over the men.
+    all_single: bool,
+    /// Per man: its slot's stride.
+    man_stride: [u64; MAX_MEN],
+    /// The white royal's squares that only the identity keeps fundamental (off every symmetry line):
+    /// there a move of the second man keeps the storing transform too.
+    off_lines: u64,
 }
 
 impl Indexer {
@@ -139,7 +149,17 @@ impl Indexer {
                 slot_of[m] = i;
             }
         }
-        Indexer { group, men: n, slots, size: stride, binom, slot_of }
+        let mut single_stride = [0u64; MAX_MEN];
+        for slot in slots.iter().skip(1).filter(|s| s.k == 1) {
+            single_stride[slot.first] = slot.stride;
+        }
+        let off_lines = (0..squares as u8).filter(|&s| group.to_domain(s).len() == 1).fold(0, |a, s| a | 1u64 << s);
+        let all_single = slots.iter().all(|s| s.k == 1);
+        let mut man_stride = [0u64; MAX_MEN];
+        for slot in &slots {
+            man_stride[slot.first] = slot.stride;
+        }
+        Indexer { group, men: n, slots, size: stride, binom, slot_of, single_stride, all_single, man_stride, off_lines }
     }
 
     /// Number of indices (holes included).
@@ -160,12 +180,27 @@ impl Indexer {
     /// The value of slot `i` for the image of `sq` under transform `t`.
     #[inline]
     fn slot_value(&self, i: usize, t: u8, sq: &Squares) -> u64 {
-        let g = &*self.group;
-        let mp = g.map_of(t);
+        self.slot_value_in(i, self.group.map_of(t), sq)
+    }
+
+    /// The value of the second slot (the tie-break) for the image of `sq` under transform `t`.
+    #[inline]
+    fn second_value(&self, t: u8, sq: &Squares) -> u64 {
+        let slot = &self.slots[1];
+        if slot.k == 1 {
+            u64::from(self.group.map_of(t)[usize::from(sq[slot.first])])
+        } else {
+            self.slot_value(1, t, sq)
+        }
+    }
+
+    /// The value of slot `i` for the image of `sq` under the square map `mp`.
+    #[inline]
+    fn slot_value_in(&self, i: usize, mp: &[u8; 64], sq: &Squares) -> u64 {
         let map = |s: u8| mp[usize::from(s)];
         let slot = &self.slots[i];
         if slot.first == 0 {
-            g.domain_index(map(sq[0])) as u64
+            self.group.domain_index(map(sq[0])) as u64
         } else if slot.k == 1 {
             u64::from(map(sq[slot.first]))
         } else if slot.k == 2 {
@@ -183,7 +218,12 @@ impl Indexer {
     /// fundamental square).
     #[inline]
     fn raw_index(&self, t: u8, sq: &Squares) -> u64 {
-        (0..self.slots.len()).map(|i| self.slot_value(i, t, sq) * self.slots[i].stride).sum()
+        let mp = self.group.map_of(t);
+        if self.all_single {
+            let royal = self.group.domain_index(mp[usize::from(sq[0])]) as u64 * self.man_stride[0];
+            return (1..self.men).fold(royal, |a, m| a + u64::from(mp[usize::from(sq[m])]) * self.man_stride[m]);
+        }
+        (0..self.slots.len()).map(|i| self.slot_value_in(i, mp, sq) * self.slots[i].stride).sum()
     }
 
     /// The transform that stores a position: the first (the identity when it qualifies) of those that
@@ -195,9 +235,9 @@ impl Indexer {
             return ts[0];
         }
         let mut best = ts[0];
-        let mut low = self.slot_value(1, best, sq);
+        let mut low = self.second_value(best, sq);
         for &t in &ts[1..] {
-            let v = self.slot_value(1, t, sq);
+            let v = self.second_value(t, sq);
             if v < low {
                 low = v;
                 best = t;
@@ -212,18 +252,30 @@ impl Indexer {
         self.raw_index(self.transform(sq), sq)
     }
 
+    /// Whether a move of man `m` changes only its own single-man slot: a man outside the first two
+    /// slots, or the second with the royal off the symmetry lines, keeps the storing transform (the
+    /// identity). The index then changes by the stride times the squares moved.
+    #[inline(always)]
+    fn one_slot_move(&self, sq: &Squares, m: usize) -> Option<u64> {
+        let stride = self.single_stride[m];
+        (stride != 0 && (self.slot_of[m] >= 2 || self.off_lines >> sq[0] & 1 != 0)).then_some(stride)
+    }
+
     /// The canonical index of `sq` with man `m` moved to `to`, given `idx`, the index of `sq`.
-    ///
-    /// A move of a man outside the first two slots (or in the second, the royal being off the
-    /// symmetry lines) keeps the storing transform (the identity), so only its slot changes.
-    #[inline]
+    #[inline(always)]
     pub fn index_after_move(&self, idx: u64, sq: &Squares, m: usize, to: u8) -> u64 {
+        match self.one_slot_move(sq, m) {
+            Some(stride) => (idx + u64::from(to) * stride) - u64::from(sq[m]) * stride,
+            None => self.index_after_move_slow(idx, sq, m, to),
+        }
+    }
+
+    /// [`Indexer::index_after_move`] for the moves that change more than a single man's slot.
+    #[inline(never)]
+    fn index_after_move_slow(&self, idx: u64, sq: &Squares, m: usize, to: u8) -> u64 {
         let si = self.slot_of[m];
-        if si >= 2 || (si == 1 && self.group.to_domain(sq[0]).len() == 1) {
+        if si >= 2 || (si == 1 && self.off_lines >> sq[0] & 1 != 0) {
             let slot = &self.slots[si];
-            if slot.k == 1 {
-                return idx + u64::from(to) * slot.stride - u64::from(sq[m]) * slot.stride;
-            }
             if slot.k == 2 {
                 let other = sq[2 * slot.first + 1 - m];
                 return idx + rank2(to, other) * slot.stride - rank2(sq[m], other) * slot.stride;
@@ -243,11 +295,14 @@ impl Indexer {
 
     /// Calls `f` with every stored index of the position after man `m` moves to `to` (several when
     /// the result lies on a symmetry line with its second man tied: FairyGen keeps all such images).
-    #[inline]
+    #[inline(always)]
     pub fn for_each_index_after_move(&self, idx: u64, sq: &Squares, m: usize, to: u8, mut f: impl FnMut(u64)) {
+        if let Some(stride) = self.one_slot_move(sq, m) {
+            return f((idx + u64::from(to) * stride) - u64::from(sq[m]) * stride);
+        }
         let si = self.slot_of[m];
-        if si >= 2 || (si == 1 && self.group.to_domain(sq[0]).len() == 1) {
-            f(self.index_after_move(idx, sq, m, to));
+        if si >= 2 || (si == 1 && self.off_lines >> sq[0] & 1 != 0) {
+            f(self.index_after_move_slow(idx, sq, m, to));
         } else {
             let mut c = *sq;
             c[m] = to;
@@ -263,9 +318,9 @@ impl Indexer {
             f(self.raw_index(ts[0], sq));
             return;
         }
-        let low = ts.iter().map(|&t| self.slot_value(1, t, sq)).min().unwrap_or(0);
+        let low = ts.iter().map(|&t| self.second_value(t, sq)).min().unwrap_or(0);
         for &t in ts {
-            if self.slot_value(1, t, sq) == low {
+            if self.second_value(t, sq) == low {
                 f(self.raw_index(t, sq));
             }
         }
@@ -285,8 +340,8 @@ impl Indexer {
         let stored = if self.slots.len() < 2 {
             ts.len()
         } else {
-            let low = ts.iter().map(|&t| self.slot_value(1, t, sq)).min().unwrap_or(0);
-            ts.iter().filter(|&&t| self.slot_value(1, t, sq) == low).count()
+            let low = ts.iter().map(|&t| self.second_value(t, sq)).min().unwrap_or(0);
+            ts.iter().filter(|&&t| self.second_value(t, sq) == low).count()
         };
         self.group.order() as u64 / stored as u64
     }
@@ -338,6 +393,11 @@ impl Indexer {
     /// Whether a transform other than the identity maps the position onto itself (each man onto an
     /// identical man's square).
     pub fn is_symmetric(&self, sq: &Squares) -> bool {
+        // Such a transform fixes the white royal's (fundamental) square: none but the identity does
+        // when only one transform takes that square to the domain.
+        if self.group.to_domain(sq[0]).len() == 1 {
+            return false;
+        }
         let g = &*self.group;
         (0..g.order() as u8).filter(|&t| !g.is_identity(t)).any(|t| {
             let mp = g.map_of(t);
@@ -361,8 +421,8 @@ impl Indexer {
         // Stored: the second man's square is its smallest image under the royal's transforms.
         let ts = self.group.to_domain(sq[0]);
         let stored = ts.len() == 1 || self.slots.len() < 2 || {
-            let own = self.slot_value(1, 0, sq);
-            ts.iter().all(|&t| self.slot_value(1, t, sq) >= own)
+            let own = self.second_value(0, sq);
+            ts.iter().all(|&t| self.second_value(t, sq) >= own)
         };
         stored
     }

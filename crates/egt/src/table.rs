@@ -73,6 +73,12 @@ impl Table {
         self.values[stm][idx as usize].store(v, Relaxed);
     }
 
+    /// Stores `v` for an undecided position; returns whether it was undecided (generation only).
+    #[inline]
+    pub(crate) fn claim(&self, stm: usize, idx: u64, v: u8) -> bool {
+        self.values[stm][idx as usize].compare_exchange(DRAW, v, Relaxed, Relaxed).is_ok()
+    }
+
     /// Copies `len` stored bytes from `start` into `out`.
     pub fn copy_values(&self, stm: usize, start: u64, out: &mut [u8]) {
         for (o, v) in out.iter_mut().zip(&self.values[stm][start as usize..]) {
