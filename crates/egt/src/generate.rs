@@ -34,7 +34,6 @@ use crate::board::BoardShape;
 use crate::error::EgtError;
 use crate::index::Squares;
 use crate::material::{Material, BLACK, WHITE};
-use crate::moves::NONE;
 use crate::pieces::PieceSet;
 use crate::symmetry::SymmetryGroup;
 use crate::table::{Family, Table};
@@ -490,9 +489,8 @@ impl<'a> Generator<'a> {
         let them = 1 - s;
         let null = self.rules.null_move && s == BLACK;
         let v = (p - 1) as u8;
+        let batched = self.settled.is_none();
         self.active[them].par_iter().for_each(|&c| {
-            // A position's predecessors are gathered and their cache lines fetched together first:
-            // they lie far apart in a large table.
             let mut batch = [0u64; 128];
             for x in self.run_of(c as usize, MARK) {
                 if t.value(them, x) != v {
@@ -503,25 +501,25 @@ impl<'a> Generator<'a> {
                 if null && pass_ok(x, &sq) {
                     f(x, false);
                 }
-                if self.settled.is_some() {
-                    // A small table: the cache holds what the predecessors read.
-                    t.moves.for_each_unmove(&sq, &o, s, |m, from| {
-                        t.indexer.for_each_index_after_move(x, &sq, m, from, |q| f(q, true))
-                    });
-                    continue;
-                }
+                // On a large table, predecessors are gathered and their cache lines fetched together
+                // first (they lie far apart); a small table's cache holds what they read.
                 let mut n = 0;
-                t.moves.for_each_unmove(&sq, &o, s, |m, from| {
-                    t.indexer.for_each_index_after_move(x, &sq, m, from, |q| {
-                        if n < batch.len() {
-                            touch(q);
-                            batch[n] = q;
-                            n += 1;
-                        } else {
-                            f(q, true);
-                        }
-                    })
-                });
+                for m in (0..t.indexer.men()).filter(|&m| t.moves.side_of(m) == s) {
+                    let mut from = t.moves.unmove_origins(&sq, &o, m);
+                    while from != 0 {
+                        let at = from.trailing_zeros() as u8;
+                        from &= from - 1;
+                        t.indexer.for_each_index_after_move(x, &sq, m, at, |q| {
+                            if batched && n < batch.len() {
+                                touch(q);
+                                batch[n] = q;
+                                n += 1;
+                            } else {
+                                f(q, true);
+                            }
+                        });
+                    }
+                }
                 batch[..n].iter().for_each(|&q| f(q, true));
             }
         });
@@ -597,19 +595,32 @@ impl<'a> Generator<'a> {
         let target = (p - 1) as u8;
         let o = t.moves.occupancy(sq);
         let royal = self.royal[them];
-        let none = t.moves.for_each_move_last_first(sq, &o, s, |m, to, cap| {
-            if cap == NONE {
-                t.value(them, t.indexer.index_after_move(q, sq, m, to)) != target
-            } else if usize::from(cap) == royal {
-                true
-            } else {
-                let j = usize::from(cap);
-                let Some(sub) = t.captures[j].map(|i| &self.family[i]) else { return true };
-                let v = sub.value_at(them, &after_capture(sq, t.indexer.men(), m, to, j));
-                self.sub_level(v) != Some(p - 1)
+        // The last man's moves first: their successors share cache lines.
+        let wins = (0..t.indexer.men()).rev().filter(|&m| t.moves.side_of(m) == s).any(|m| {
+            let (mut quiet, mut caps) = t.moves.targets(sq, &o, m);
+            while quiet != 0 {
+                let to = quiet.trailing_zeros() as u8;
+                quiet &= quiet - 1;
+                if t.value(them, t.indexer.index_after_move(q, sq, m, to)) == target {
+                    return true;
+                }
             }
+            while caps != 0 {
+                let to = caps.trailing_zeros() as u8;
+                caps &= caps - 1;
+                let j = usize::from(t.moves.man_on(sq, to));
+                if j == royal {
+                    continue;
+                }
+                let Some(sub) = t.captures[j].map(|i| &self.family[i]) else { continue };
+                let v = sub.value_at(them, &after_capture(sq, t.indexer.men(), m, to, j));
+                if self.sub_level(v) == Some(p - 1) {
+                    return true;
+                }
+            }
+            false
         });
-        !none || (self.rules.null_move && s == BLACK && t.value(WHITE, q) == target && t.moves.has_legal_move(sq, s))
+        wins || (self.rules.null_move && s == BLACK && t.value(WHITE, q) == target && t.moves.has_legal_move(sq, s))
     }
 
     /// Step 3: losses at odd level `p` for side to move `s`: the undecided positions all of whose
@@ -723,28 +734,39 @@ impl<'a> Generator<'a> {
         let mut escaped = false;
         // A successor the opponent has not won at level 0 (royal capture) shows a legal move.
         let mut legal = false;
-        t.moves.for_each_move_last_first(sq, &o, s, |m, to, cap| {
-            let escape = if cap == NONE {
+        // The last man's moves first: their successors share cache lines.
+        for m in (0..t.indexer.men()).rev().filter(|&m| t.moves.side_of(m) == s) {
+            let (mut quiet, mut caps) = t.moves.targets(sq, &o, m);
+            while quiet != 0 {
+                let to = quiet.trailing_zeros() as u8;
+                quiet &= quiet - 1;
                 let v = t.value(them, t.indexer.index_after_move(q, sq, m, to));
                 legal |= v != 0;
-                let e = !is_win(v);
-                escapes += u32::from(e);
-                e
-            } else if usize::from(cap) == royal {
-                true
-            } else {
-                let j = usize::from(cap);
-                match t.captures[j].map(|i| &self.family[i]) {
-                    None => true,
-                    Some(sub) => {
-                        let v = sub.value_at(them, &after_capture(sq, t.indexer.men(), m, to, j));
-                        !(is_win(v) && self.sub_level(v).is_some_and(|l| l < p))
+                if !is_win(v) {
+                    escapes += 1;
+                    escaped = true;
+                    if !count {
+                        return (false, escapes);
                     }
                 }
-            };
-            escaped |= escape;
-            count || !escape
-        });
+            }
+            while caps != 0 {
+                let to = caps.trailing_zeros() as u8;
+                caps &= caps - 1;
+                let j = usize::from(t.moves.man_on(sq, to));
+                let escape = j == royal
+                    || t.captures[j].map(|i| &self.family[i]).is_none_or(|sub| {
+                        let v = sub.value_at(them, &after_capture(sq, t.indexer.men(), m, to, j));
+                        !(is_win(v) && self.sub_level(v).is_some_and(|l| l < p))
+                    });
+                if escape {
+                    escaped = true;
+                    if !count {
+                        return (false, escapes);
+                    }
+                }
+            }
+        }
         if escaped {
             return (false, escapes);
         }

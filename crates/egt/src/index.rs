@@ -318,9 +318,15 @@ impl Indexer {
             f(self.raw_index(ts[0], sq));
             return;
         }
-        let low = ts.iter().map(|&t| self.second_value(t, sq)).min().unwrap_or(0);
-        for &t in ts {
-            if self.second_value(t, sq) == low {
+        // The tie-break values, once each (the group has at most 8 transforms).
+        let mut second = [0u64; 8];
+        let mut low = u64::MAX;
+        for (v, &t) in second.iter_mut().zip(ts) {
+            *v = self.second_value(t, sq);
+            low = low.min(*v);
+        }
+        for (&v, &t) in second.iter().zip(ts) {
+            if v == low {
                 f(self.raw_index(t, sq));
             }
         }

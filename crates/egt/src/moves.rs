@@ -17,6 +17,27 @@ struct Ray {
     len: u8,
     quiet: bool,
     capture: bool,
+    /// The ray's squares as a set.
+    mask: u64,
+    /// Whether the squares ascend along the ray (a constant step on dense squares is monotonic).
+    up: bool,
+}
+
+impl Ray {
+    /// The squares ridden before the first occupied one, and that one (0 if none).
+    #[inline(always)]
+    fn ride(&self, occ: u64) -> (u64, u64) {
+        let blockers = self.mask & occ;
+        if blockers == 0 {
+            (self.mask, 0)
+        } else if self.up {
+            let b = blockers.trailing_zeros();
+            (self.mask & ((1u64 << b) - 1), 1u64 << b)
+        } else {
+            let b = 63 - blockers.leading_zeros();
+            (self.mask & ((u64::MAX << b) << 1), 1u64 << b)
+        }
+    }
 }
 
 /// Rays per square, flattened.
@@ -35,10 +56,19 @@ impl Rays {
             if sqs.is_empty() {
                 continue;
             }
-            self.rays.push(Ray { start: self.squares.len() as u32, len: sqs.len() as u8, quiet, capture });
+            let mask = sqs.iter().fold(0u64, |a, &t| a | 1 << t);
+            let up = sqs.len() < 2 || sqs[1] > sqs[0];
+            self.rays.push(Ray { start: self.squares.len() as u32, len: sqs.len() as u8, quiet, capture, mask, up });
             self.squares.extend(sqs);
         }
         self.of.push((first, self.rays.len() as u32));
+    }
+
+    /// The rays from `sq`.
+    #[inline(always)]
+    fn from(&self, sq: u8) -> &[Ray] {
+        let (a, b) = self.of[usize::from(sq)];
+        &self.rays[a as usize..b as usize]
     }
 
     #[inline]
@@ -218,13 +248,40 @@ impl MoveTables {
     /// The man standing on occupied square `to` (captures are rare: scanning the men beats keeping
     /// a map of the board per position).
     #[inline]
-    fn man_on(&self, sq: &Squares, to: u8) -> u8 {
+    pub fn man_on(&self, sq: &Squares, to: u8) -> u8 {
         sq[..self.men.len()].iter().position(|&s| s == to).map_or(NONE, |m| m as u8)
     }
 
     /// The board.
     pub fn board(&self) -> BoardShape {
         self.board
+    }
+
+    /// The side of man `m`.
+    #[inline]
+    pub fn side_of(&self, m: usize) -> usize {
+        self.sides[m]
+    }
+
+    /// The squares man `m` moves to without capturing, and those where it captures (the same moves
+    /// as [`MoveTables::for_each_move`] gives, as two sets: a caller's loop over them stays inline).
+    #[inline]
+    pub fn targets(&self, sq: &Squares, o: &Occupancy, m: usize) -> (u64, u64) {
+        let theirs = o.side[1 - self.sides[m]];
+        let p = &self.pieces[self.men[m]];
+        let from = sq[m];
+        let mut quiet = p.leap_quiet[usize::from(from)] & !o.occ;
+        let mut caps = p.leap_capture[usize::from(from)] & theirs;
+        for r in p.rays.from(from) {
+            let (free, blocker) = r.ride(o.occ);
+            if r.quiet {
+                quiet |= free;
+            }
+            if r.capture {
+                caps |= blocker & theirs;
+            }
+        }
+        (quiet, caps)
     }
 
     /// Calls `f(man, to, captured)` for every move of `side`'s men (`captured` is the man on `to` or
@@ -240,21 +297,8 @@ impl MoveTables {
         (0..self.men.len()).all(|m| self.sides[m] != side || self.man_moves(sq, o, m, &mut f))
     }
 
-    /// [`MoveTables::for_each_move`] with the men taken last first (the last man's moves stay
-    /// closest in the index, so an early stop there reads least memory).
-    #[inline]
-    pub fn for_each_move_last_first(
-        &self,
-        sq: &Squares,
-        o: &Occupancy,
-        side: usize,
-        mut f: impl FnMut(usize, u8, u8) -> bool,
-    ) -> bool {
-        (0..self.men.len()).rev().all(|m| self.sides[m] != side || self.man_moves(sq, o, m, &mut f))
-    }
-
     /// The moves of man `m` for [`MoveTables::for_each_move`].
-    #[inline]
+    #[inline(always)]
     fn man_moves(&self, sq: &Squares, o: &Occupancy, m: usize, mut f: impl FnMut(usize, u8, u8) -> bool) -> bool {
         let theirs = o.side[1 - self.sides[m]];
         let p = &self.pieces[self.men[m]];
@@ -292,29 +336,16 @@ impl MoveTables {
         true
     }
 
-    /// Calls `f(man, from)` for every quiet un-move of `side`'s men: the man could have come from `from`.
+    /// The squares man `m` could have come from by a quiet move: its quiet un-moves.
     #[inline]
-    pub fn for_each_unmove(&self, sq: &Squares, o: &Occupancy, side: usize, mut f: impl FnMut(usize, u8)) {
-        for m in 0..self.men.len() {
-            if self.sides[m] != side {
-                continue;
-            }
-            let p = &self.pieces[self.men[m]];
-            let at = sq[m];
-            let mut from = p.unleap_quiet[usize::from(at)] & !o.occ;
-            while from != 0 {
-                f(m, from.trailing_zeros() as u8);
-                from &= from - 1;
-            }
-            for (ray, _, _) in p.unrays.at(at) {
-                for &s in ray {
-                    if o.occ & (1 << s) != 0 {
-                        break;
-                    }
-                    f(m, s);
-                }
-            }
+    pub fn unmove_origins(&self, sq: &Squares, o: &Occupancy, m: usize) -> u64 {
+        let p = &self.pieces[self.men[m]];
+        let at = sq[m];
+        let mut from = p.unleap_quiet[usize::from(at)] & !o.occ;
+        for r in p.unrays.from(at) {
+            from |= r.ride(o.occ).0;
         }
+        from
     }
 
     /// Calls `f(from)` for every square from which man `m` (standing on `at`) could have captured
@@ -324,13 +355,8 @@ impl MoveTables {
     pub fn for_each_uncapture_origin(&self, m: usize, at: u8, occ: u64, mut f: impl FnMut(u8)) {
         let p = &self.pieces[self.men[m]];
         let mut origins = p.unleap_capture[usize::from(at)] & !occ;
-        for (ray, _, _) in p.uncapture_rays.at(at) {
-            for &s in ray {
-                if occ & (1 << s) != 0 {
-                    break;
-                }
-                origins |= 1 << s;
-            }
+        for r in p.uncapture_rays.from(at) {
+            origins |= r.ride(occ).0;
         }
         while origins != 0 {
             f(origins.trailing_zeros() as u8);
@@ -369,6 +395,21 @@ impl MoveTables {
         false
     }
 
+    /// The squares the men of `by` attack (could capture on) over occupancy `occ`.
+    #[inline]
+    fn attacked_by(&self, sq: &Squares, occ: u64, by: usize) -> u64 {
+        let mut set = 0;
+        for m in (0..self.men.len()).filter(|&m| self.sides[m] == by) {
+            let p = &self.pieces[self.men[m]];
+            set |= p.leap_capture[usize::from(sq[m])];
+            for r in p.rays.from(sq[m]).iter().filter(|r| r.capture) {
+                let (free, blocker) = r.ride(occ);
+                set |= free | blocker;
+            }
+        }
+        set
+    }
+
     /// Whether any man of `by` attacks square `target`.
     #[inline]
     pub fn side_attacks(&self, sq: &Squares, occ: u64, by: usize, target: u8) -> bool {
@@ -394,33 +435,43 @@ impl MoveTables {
     }
 
     /// Whether `side` has a legal quiet move (one capturing nothing), the royal's moves tried first.
-    /// Walks the quiet leaps and rides directly: level 1 of every table runs it on every position.
+    /// Level 1 of every table runs it on every position.
     pub fn has_legal_quiet_move(&self, sq: &Squares, side: usize) -> bool {
-        let occ = self.occupied(sq);
+        let o = self.occupancy(sq);
         let royal = self.royal[side];
-        let safe = |m: usize, to: u8| self.leaves_royal_safe(sq, occ, side, m, to, NONE);
-        let quiet_legal = |m: usize| {
-            let p = &self.pieces[self.men[m]];
-            let from = sq[m];
-            let mut leaps = p.leap_quiet[usize::from(from)] & !occ;
-            while leaps != 0 {
-                let to = leaps.trailing_zeros() as u8;
-                leaps &= leaps - 1;
-                if safe(m, to) {
+        // The royal's quiet moves: to a square no enemy man attacks once the royal has left its own.
+        if self.targets(sq, &o, royal).0 & !self.attacked_by(sq, o.occ & !(1u64 << sq[royal]), 1 - side) != 0 {
+            return true;
+        }
+        for m in (0..self.men.len()).filter(|&m| m != royal && self.sides[m] == side) {
+            let mut quiet = self.targets(sq, &o, m).0;
+            while quiet != 0 {
+                let to = quiet.trailing_zeros() as u8;
+                quiet &= quiet - 1;
+                if self.leaves_royal_safe(sq, o.occ, side, m, to, NONE) {
                     return true;
                 }
             }
-            p.rays
-                .at(from)
-                .any(|(ray, q, _)| q && ray.iter().take_while(|&&to| occ & (1 << to) == 0).any(|&to| safe(m, to)))
-        };
-        quiet_legal(royal) || (0..self.men.len()).any(|m| m != royal && self.sides[m] == side && quiet_legal(m))
+        }
+        false
     }
 
     /// Whether `side` has a legal move: one after which its royal cannot be captured.
     pub fn has_legal_move(&self, sq: &Squares, side: usize) -> bool {
         let o = self.occupancy(sq);
-        !self.for_each_move(sq, &o, side, |m, to, cap| !self.leaves_royal_safe(sq, o.occ, side, m, to, cap))
+        (0..self.men.len()).filter(|&m| self.sides[m] == side).any(|m| {
+            let (quiet, caps) = self.targets(sq, &o, m);
+            let mut all = quiet | caps;
+            while all != 0 {
+                let to = all.trailing_zeros() as u8;
+                all &= all - 1;
+                let cap = if caps >> to & 1 != 0 { self.man_on(sq, to) } else { NONE };
+                if self.leaves_royal_safe(sq, o.occ, side, m, to, cap) {
+                    return true;
+                }
+            }
+            false
+        })
     }
 
     /// Whether `side`'s royal cannot be captured after its man `m` moves to `to` capturing `cap`.
@@ -440,12 +491,12 @@ mod tests {
     use crate::pieces::PieceSet;
     use rand::{Rng, SeedableRng};
 
-    /// The un-capture origins are exactly the empty squares from which the man's forward moves
-    /// capture onto the square, and the quick legal-quiet-move test agrees with playing every quiet
-    /// move: on random placements of orthodox and fairy men (a limited rider, a one-way leaper, an
+    /// The un-capture and un-move origins are exactly the empty squares from which the man's forward
+    /// moves capture or move onto the square, the target sets are the forward moves, and the quick
+    /// legal-quiet-move test agrees with playing every quiet move: on random placements of orthodox and fairy men (a limited rider, a one-way leaper, an
     /// asymmetric piece) on 8x8, 5x5 and 6x5.
     #[test]
-    fn uncaptures_and_quiet_legality_match_the_forward_moves() {
+    fn move_sets_and_quiet_legality_match_the_forward_moves() {
         let mut pieces = PieceSet::orthodox();
         pieces.add_betza('X', "fR3bNW").expect("X");
         pieces.add_betza('Y', "fFbWsD").expect("Y");
@@ -493,6 +544,33 @@ mod tests {
                     let mut got = Vec::new();
                     mt.for_each_uncapture_origin(m, at, o.occ, |f| got.push(f));
                     assert_eq!(got, expected, "{name} {sq:?} man {m}");
+                    // The target sets are the forward moves, split by capture.
+                    let (mut quiet, mut caps) = (0u64, 0u64);
+                    mt.man_moves(&sq, &o, m, |_, to, cap| {
+                        if cap == NONE {
+                            quiet |= 1 << to;
+                        } else {
+                            caps |= 1 << to;
+                        }
+                        true
+                    });
+                    assert_eq!(mt.targets(&sq, &o, m), (quiet, caps), "{name} {sq:?} man {m}");
+                    // The un-move origins: empty squares from which a quiet move lands on `at`.
+                    let origins = (0..n).filter(|&f| used & (1 << f) == 0).fold(0u64, |a, from| {
+                        let mut c = sq;
+                        c[m] = from;
+                        let mut hits = false;
+                        mt.man_moves(&c, &mt.occupancy(&c), m, |_, to, cap| {
+                            hits |= to == at && cap == NONE;
+                            true
+                        });
+                        if hits {
+                            a | 1 << from
+                        } else {
+                            a
+                        }
+                    });
+                    assert_eq!(mt.unmove_origins(&sq, &o, m), origins, "{name} {sq:?} man {m}");
                 }
                 for side in 0..2 {
                     let mut quiet_legal = false;
