@@ -440,15 +440,6 @@ impl<'a> Generator<'a> {
         }
     }
 
-    /// Hints the cache to fetch what [`Generator::open`] reads.
-    #[inline]
-    fn prefetch_open(&self, s: usize, q: u64) {
-        match &self.settled {
-            Some(b) => b[s].prefetch(q),
-            None => self.t.prefetch(s, q),
-        }
-    }
-
     /// Decides at level `p` every undecided position of side `s` for which `test` holds.
     fn scan(&self, s: usize, p: u32, test: impl Fn(u64, &Squares) -> bool + Sync) {
         (0..self.chunks()).into_par_iter().for_each(|c| {
@@ -476,7 +467,8 @@ impl<'a> Generator<'a> {
 
     /// Calls `f(q, quiet)` for the index of every predecessor, with `s` to move, of the fresh
     /// positions (the other side to move, decided at `p - 1`) and of the sub-ending positions at level
-    /// `p - 1`; `quiet` tells a quiet un-move from a pass or an un-capture.
+    /// `p - 1`; `quiet` tells a quiet un-move from a pass or an un-capture. On large tables `touch(q)`
+    /// fetches what `f(q)` will read, a batch of predecessors ahead.
     fn for_each_predecessor(
         &self,
         s: usize,
@@ -579,7 +571,7 @@ impl<'a> Generator<'a> {
             s,
             p,
             pass_ok,
-            |q| self.prefetch_open(s, q),
+            |q| t.prefetch(s, q),
             |q, _| {
                 if self.open(s, q) {
                     self.decide(s, q, p);
