@@ -179,7 +179,6 @@ struct Generator<'a> {
     rules: TableRules,
     /// Distinct sub-endings per captured side: `subs[side]` are captures of that side's men.
     subs: [Vec<Capture<'a>>; 2],
-    royal: [usize; 2],
     cand: Bitmap,
     /// Per side and run of `MARK` positions: one more than the last level that decided a position
     /// there (0: none).
@@ -233,7 +232,6 @@ impl<'a> Generator<'a> {
             family,
             rules,
             subs,
-            royal: [t.material.royal(WHITE), t.material.royal(BLACK)],
             cand: Bitmap::new(size),
             marks: [marks(), marks()],
             cand_marks: (0..chunks).map(|_| AtomicBool::new(false)).collect(),
@@ -586,7 +584,6 @@ impl<'a> Generator<'a> {
         let them = 1 - s;
         let target = (p - 1) as u8;
         let o = t.moves.occupancy(sq);
-        let royal = self.royal[them];
         // The last man's moves first: their successors share cache lines.
         let wins = (0..t.indexer.men()).rev().filter(|&m| t.moves.side_of(m) == s).any(|m| {
             let (mut quiet, mut caps) = t.moves.targets(sq, &o, m);
@@ -600,12 +597,7 @@ impl<'a> Generator<'a> {
             while caps != 0 {
                 let to = caps.trailing_zeros() as u8;
                 caps &= caps - 1;
-                let j = usize::from(t.moves.man_on(sq, to));
-                if j == royal {
-                    continue;
-                }
-                let Some(sub) = t.captures[j].map(|i| &self.family[i]) else { continue };
-                let v = sub.value_at(them, &after_capture(sq, t.indexer.men(), m, to, j));
+                let Some(v) = self.capture_value(them, sq, m, to) else { continue };
                 if self.sub_level(v) == Some(p - 1) {
                     return true;
                 }
@@ -697,6 +689,16 @@ impl<'a> Generator<'a> {
         });
     }
 
+    /// The sub-ending value (`them` to move) after man `m` captures on `to`; `None` when the captured
+    /// man is a royal (the capture ends the game: no sub-ending).
+    #[inline]
+    fn capture_value(&self, them: usize, sq: &Squares, m: usize, to: u8) -> Option<u8> {
+        let t = self.t;
+        let j = usize::from(t.moves.man_on(sq, to));
+        let sub = &self.family[t.captures[j]?];
+        Some(sub.value_at(them, &after_capture(sq, t.indexer.men(), m, to, j)))
+    }
+
     /// The escape counter a position keeps after a verification that found `escapes` quiet escapes.
     /// A symmetric position hears of fewer won successors than it has moves to them (un-moves from a
     /// successor reach it once per orbit): it keeps 0 and is verified every time.
@@ -721,7 +723,6 @@ impl<'a> Generator<'a> {
         let t = self.t;
         let them = 1 - s;
         let o = t.moves.occupancy(sq);
-        let royal = self.royal[them];
         let mut escapes = 0;
         let mut escaped = false;
         // A successor the opponent has not won at level 0 (royal capture) shows a legal move.
@@ -745,12 +746,9 @@ impl<'a> Generator<'a> {
             while caps != 0 {
                 let to = caps.trailing_zeros() as u8;
                 caps &= caps - 1;
-                let j = usize::from(t.moves.man_on(sq, to));
-                let escape = j == royal
-                    || t.captures[j].map(|i| &self.family[i]).is_none_or(|sub| {
-                        let v = sub.value_at(them, &after_capture(sq, t.indexer.men(), m, to, j));
-                        !(is_win(v) && self.sub_level(v).is_some_and(|l| l < p))
-                    });
+                let escape = self
+                    .capture_value(them, sq, m, to)
+                    .is_none_or(|v| !(is_win(v) && self.sub_level(v).is_some_and(|l| l < p)));
                 if escape {
                     escaped = true;
                     if !count {

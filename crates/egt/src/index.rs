@@ -252,30 +252,31 @@ impl Indexer {
         self.raw_index(self.transform(sq), sq)
     }
 
-    /// Whether a move of man `m` changes only its own single-man slot: a man outside the first two
-    /// slots, or the second with the royal off the symmetry lines, keeps the storing transform (the
-    /// identity). The index then changes by the stride times the squares moved.
+    /// Whether a move of man `m` keeps the storing transform (the identity), so that only his slot
+    /// changes: a man outside the first two slots, or the second with the royal off the symmetry lines.
     #[inline(always)]
-    fn one_slot_move(&self, sq: &Squares, m: usize) -> Option<u64> {
-        let stride = self.single_stride[m];
-        (stride != 0 && (self.slot_of[m] >= 2 || self.off_lines >> sq[0] & 1 != 0)).then_some(stride)
+    fn keeps_transform(&self, sq: &Squares, m: usize) -> bool {
+        let si = self.slot_of[m];
+        si >= 2 || (si == 1 && self.off_lines >> sq[0] & 1 != 0)
     }
 
     /// The canonical index of `sq` with man `m` moved to `to`, given `idx`, the index of `sq`.
     #[inline(always)]
     pub fn index_after_move(&self, idx: u64, sq: &Squares, m: usize, to: u8) -> u64 {
-        match self.one_slot_move(sq, m) {
-            Some(stride) => (idx + u64::from(to) * stride) - u64::from(sq[m]) * stride,
-            None => self.index_after_move_slow(idx, sq, m, to),
+        let stride = self.single_stride[m];
+        if stride != 0 && self.keeps_transform(sq, m) {
+            // A single man's slot: the index changes by the stride times the squares moved.
+            (idx + u64::from(to) * stride) - u64::from(sq[m]) * stride
+        } else {
+            self.index_after_move_slow(idx, sq, m, to)
         }
     }
 
     /// [`Indexer::index_after_move`] for the moves that change more than a single man's slot.
     #[inline(never)]
     fn index_after_move_slow(&self, idx: u64, sq: &Squares, m: usize, to: u8) -> u64 {
-        let si = self.slot_of[m];
-        if si >= 2 || (si == 1 && self.off_lines >> sq[0] & 1 != 0) {
-            let slot = &self.slots[si];
+        if self.keeps_transform(sq, m) {
+            let slot = &self.slots[self.slot_of[m]];
             if slot.k == 2 {
                 let other = sq[2 * slot.first + 1 - m];
                 return idx + rank2(to, other) * slot.stride - rank2(sq[m], other) * slot.stride;
@@ -297,12 +298,8 @@ impl Indexer {
     /// the result lies on a symmetry line with its second man tied: FairyGen keeps all such images).
     #[inline(always)]
     pub fn for_each_index_after_move(&self, idx: u64, sq: &Squares, m: usize, to: u8, mut f: impl FnMut(u64)) {
-        if let Some(stride) = self.one_slot_move(sq, m) {
-            return f((idx + u64::from(to) * stride) - u64::from(sq[m]) * stride);
-        }
-        let si = self.slot_of[m];
-        if si >= 2 || (si == 1 && self.off_lines >> sq[0] & 1 != 0) {
-            f(self.index_after_move_slow(idx, sq, m, to));
+        if self.keeps_transform(sq, m) {
+            f(self.index_after_move(idx, sq, m, to));
         } else {
             let mut c = *sq;
             c[m] = to;

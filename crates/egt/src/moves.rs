@@ -492,9 +492,10 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     /// The un-capture and un-move origins are exactly the empty squares from which the man's forward
-    /// moves capture or move onto the square, the target sets are the forward moves, and the quick
-    /// legal-quiet-move test agrees with playing every quiet move: on random placements of orthodox and fairy men (a limited rider, a one-way leaper, an
-    /// asymmetric piece) on 8x8, 5x5 and 6x5.
+    /// moves capture or move onto the square, the target sets are the forward moves (walked square by
+    /// square by `man_moves`, the reference here), and the quick legal-quiet-move test agrees with
+    /// playing every quiet move: on random placements of orthodox and fairy men (a limited rider, a
+    /// one-way leaper, an asymmetric piece) on 8x8, 5x5 and 6x5.
     #[test]
     fn move_sets_and_quiet_legality_match_the_forward_moves() {
         let mut pieces = PieceSet::orthodox();
