@@ -1,7 +1,7 @@
 //! `fairylab match --white LEVEL --black LEVEL`: fairylab's own AI levels against each other,
 //! chance events (gifts, dice) and Probabilistic maps drawn from a seeded stream, colours alternating.
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use engine::montecarlo::MonteCarlo;
 use engine::params::SearchParams;
 use engine::tournament::score_stats;
@@ -94,6 +94,8 @@ pub(crate) struct Duel {
     pub max_plies: u32,
     pub concurrency: usize,
     pub hash_mb: usize,
+    /// Write every game in PGN (with its chance events) to this file as it ends.
+    pub pgn: Option<std::path::PathBuf>,
 }
 
 /// One finished game of an internal match.
@@ -110,6 +112,8 @@ pub(crate) struct Played {
     pub plies: usize,
     /// The last position.
     pub final_fen: String,
+    /// The game's record, where the match keeps one (`--pgn`).
+    pub record: Option<String>,
 }
 
 /// Plays game `number` (0-based): player A has White in even games; the chance stream of a
@@ -146,7 +150,29 @@ fn play(d: &Duel, number: u32) -> Result<Played> {
             .ok_or_else(|| anyhow!("the engine found no move in {}", pos.fen()))?;
         game.play_sampled(m, &mut rng).map_err(|e| anyhow!("game {}: {e}", number + 1))?;
     };
-    Ok(Played { number, a_white, winner, reason, plies: game.moves().len(), final_fen: game.position().fen() })
+    let record = d.pgn.as_ref().map(|_| {
+        let names = [d.levels[0], d.levels[1]].map(|l| l.name(d.variant).to_string());
+        let (white, black) = if a_white { (&names[0], &names[1]) } else { (&names[1], &names[0]) };
+        let tags = [
+            ("Event", format!("fairylab match: {} vs {}", names[0], names[1])),
+            ("Round", (number + 1).to_string()),
+            ("White", white.clone()),
+            ("Black", black.clone()),
+            ("Result", result_text(winner).to_string()),
+            ("Termination", reason.clone()),
+        ];
+        rules::record::write_pgn(&game, &tags.map(|(n, v)| (n.to_string(), v)))
+    });
+    Ok(Played { number, a_white, winner, reason, plies: game.moves().len(), final_fen: game.position().fen(), record })
+}
+
+/// A game's result as PGN writes it.
+fn result_text(winner: Option<Color>) -> &'static str {
+    match winner {
+        Some(Color::White) => "1-0",
+        Some(Color::Black) => "0-1",
+        None => "1/2-1/2",
+    }
 }
 
 /// Plays the match: a line per game on stderr, the summary on stdout.
@@ -157,21 +183,29 @@ pub(crate) fn run(d: &Duel) -> Result<ExitCode> {
         "match: {} vs {}, {}, {} games, {budget}, seed {}, {} at a time",
         names[0], names[1], d.variant.name, d.games, d.seed, d.concurrency
     );
-    run_games(names, &d.variant.name, &budget, d.games, d.concurrency, |n| play(d, n))
+    run_games(names, &d.variant.name, &budget, d.games, d.concurrency, d.pgn.as_deref(), |n| play(d, n))
 }
 
 /// Plays games `0..games` with `concurrency` threads, printing a line per game on stderr as it
 /// ends and the summary for player A (`names[0]`) on stdout: the score with its 95 % interval
-/// and the average length. Shared by every internal match (`predictor_match.rs` too).
+/// and the average length; with `pgn`, the records of the games that keep one, in the order they
+/// end. Shared by every internal match (`predictor_match.rs` too).
 pub(crate) fn run_games(
     names: [&str; 2],
     variant: &str,
     budget: &str,
     games: u32,
     concurrency: usize,
+    pgn: Option<&std::path::Path>,
     play: impl Fn(u32) -> Result<Played> + Sync,
 ) -> Result<ExitCode> {
     let [a, b] = names;
+    let mut pgn = match pgn {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path).with_context(|| format!("cannot create PGN file {}", path.display()))?,
+        )),
+        None => None,
+    };
     let next = AtomicU32::new(0);
     let (tx, rx) = mpsc::channel::<Result<Played>>();
     let (mut wins, mut draws, mut losses, mut plies) = (0u32, 0u32, 0u32, 0usize);
@@ -202,11 +236,7 @@ pub(crate) fn run_games(
                 None => draws += 1,
             }
             plies += g.plies;
-            let result = match g.winner {
-                Some(Color::White) => "1-0",
-                Some(Color::Black) => "0-1",
-                None => "1/2-1/2",
-            };
+            let result = result_text(g.winner);
             let (white, black) = if g.a_white { (a, b) } else { (b, a) };
             eprintln!(
                 "game {:>3}: {white} - {black} {result} ({}, {} plies)  {a}: +{wins} ={draws} -{losses}  final {}",
@@ -215,6 +245,12 @@ pub(crate) fn run_games(
                 g.plies,
                 g.final_fen
             );
+            if let (Some(out), Some(record)) = (pgn.as_mut(), &g.record) {
+                out.write_all(record.as_bytes())
+                    .and_then(|()| out.write_all(b"\n"))
+                    .and_then(|()| out.flush())
+                    .context("cannot write the PGN file")?;
+            }
         }
         Ok(())
     })?;

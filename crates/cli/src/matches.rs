@@ -147,11 +147,14 @@ pub(crate) fn run(args: &MatchArgs) -> Result<ExitCode> {
 
 /// A match between fairylab's own AI levels.
 fn internal(args: &MatchArgs, white: &str, black: &str) -> Result<ExitCode> {
-    if args.tc.is_some() || args.openings.is_some() || args.pgn.is_some() {
-        bail!("--tc, --openings and --pgn apply to UCI matches, not to --white/--black AI levels");
+    if args.tc.is_some() || args.openings.is_some() {
+        bail!("--tc and --openings apply to UCI matches, not to --white/--black AI levels");
     }
     let variant = crate::variant(&args.variant)?;
     if variant.simultaneous {
+        if args.pgn.is_some() {
+            bail!("--pgn does not apply to Predictor chess players (their records are in the play server)");
+        }
         if args.nodes.is_some() {
             bail!("--nodes does not apply to Predictor chess players: use --movetime (per ply)");
         }
@@ -177,6 +180,7 @@ fn internal(args: &MatchArgs, white: &str, black: &str) -> Result<ExitCode> {
         max_plies: args.max_plies,
         concurrency: args.concurrency as usize,
         hash_mb: 16,
+        pgn: args.pgn.clone(),
     })
 }
 

@@ -67,7 +67,15 @@ fn play(m: &PredictorMatch, number: u32) -> Result<Played> {
         };
         game.play(&w, &b, None).map_err(|e| anyhow!("game {}: {e}", number + 1))?;
     };
-    Ok(Played { number, a_white, winner, reason, plies: game.plies().len(), final_fen: game.position().fen() })
+    Ok(Played {
+        number,
+        a_white,
+        winner,
+        reason,
+        plies: game.plies().len(),
+        final_fen: game.position().fen(),
+        record: None,
+    })
 }
 
 /// Plays the match: a line per game on stderr, the summary on stdout.
@@ -78,5 +86,5 @@ pub(crate) fn run(m: &PredictorMatch) -> Result<ExitCode> {
         "match: {} vs {}, {}, {} games, {budget}, seed {}, {} at a time",
         names[0], names[1], m.variant.name, m.games, m.seed, m.concurrency
     );
-    crate::duel::run_games(names, &m.variant.name, &budget, m.games, m.concurrency, |n| play(m, n))
+    crate::duel::run_games(names, &m.variant.name, &budget, m.games, m.concurrency, None, |n| play(m, n))
 }

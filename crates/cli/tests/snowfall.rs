@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_bad_input, assert_ok, fairylab, stdout};
+use common::{assert_bad_input, assert_ok, fairylab, stderr, stdout, temp_path};
 use serde_json::Value;
 
 /// The seed's mate example rebuilt (tests/data/snowfall-gifts.txt, `mate-by-diagonal-drop`).
@@ -103,4 +103,45 @@ fn an_internal_match_with_a_node_budget_depends_only_on_its_seed() {
     assert_eq!(stdout(&a), stdout(&b));
     assert!(stdout(&a).contains("engine vs blind (snowfall, 300 nodes per move): 2 games"), "{}", stdout(&a));
     assert_bad_input(&["match", "--variant", "snowfall", "--white", "engine", "--black", "psychic"], "psychic");
+}
+
+#[test]
+fn an_internal_match_writes_its_games_with_their_gifts() {
+    let pgn = temp_path("snowfall-match", "games.pgn");
+    let pgn_arg = pgn.to_str().expect("UTF-8 path");
+    let o = fairylab(&[
+        "match",
+        "--variant",
+        "snowfall",
+        "--snowfall",
+        "24",
+        "--white",
+        "engine",
+        "--black",
+        "blind",
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--max-plies",
+        "60",
+        "--seed",
+        "3",
+        "--pgn",
+        pgn_arg,
+    ]);
+    assert_ok(&o);
+    let text = std::fs::read_to_string(&pgn).expect("the PGN file");
+    let games = rules::record::read_records(&text).expect("the records read back");
+    assert_eq!(games.len(), 2, "{text}");
+    // Each record replays to the final position the match reported, gifts included.
+    let log = stderr(&o);
+    let finals: Vec<&str> = log.lines().filter_map(|l| l.split(" final ").nth(1)).collect();
+    for r in &games {
+        let fen = r.game.position().fen();
+        assert!(finals.contains(&fen.as_str()), "{fen} not among {finals:?}");
+        assert_eq!(r.tag("SnowFall"), Some("24"));
+        assert!(r.tag("White").is_some_and(|w| w == "engine" || w == "blind"));
+    }
+    assert!(text.contains(" gift W:"), "no gift in 120 plies at 24 %: {text}");
 }

@@ -102,7 +102,8 @@ pub enum Report {
 struct State {
     tt: Tt,
     history: History,
-    evaluators: HashMap<usize, Arc<Evaluator>>,
+    /// By variant and win scale (`SearchParams::win_scale`).
+    evaluators: HashMap<(usize, i32), Arc<Evaluator>>,
 }
 
 impl State {
@@ -110,9 +111,9 @@ impl State {
         Box::new(State { tt: Tt::new(mb), history: History::default(), evaluators: HashMap::new() })
     }
 
-    fn evaluator(&mut self, v: &'static Variant) -> Arc<Evaluator> {
-        let key = v as *const Variant as usize;
-        self.evaluators.entry(key).or_insert_with(|| Arc::new(Evaluator::new(v))).clone()
+    fn evaluator(&mut self, v: &'static Variant, win_scale: i32) -> Arc<Evaluator> {
+        let key = (v as *const Variant as usize, win_scale);
+        self.evaluators.entry(key).or_insert_with(|| Arc::new(Evaluator::new(v).win_scaled(win_scale))).clone()
     }
 }
 
@@ -184,7 +185,8 @@ impl Engine {
     /// The evaluator for a variant.
     pub fn evaluator(&mut self, v: &'static Variant) -> Arc<Evaluator> {
         self.wait();
-        self.state.as_mut().map_or_else(|| Arc::new(Evaluator::new(v)), |s| s.evaluator(v))
+        let scale = self.params.unwrap_or_else(|| SearchParams::for_variant(v)).win_scale;
+        self.state.as_mut().map_or_else(|| Arc::new(Evaluator::new(v).win_scaled(scale)), |s| s.evaluator(v, scale))
     }
 
     /// Searches `pos` (reached after the positions hashed in `game`, oldest first) within
@@ -290,8 +292,8 @@ fn run(
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     let start = Instant::now();
-    let eval = state.evaluator(pos.variant());
     let params = params.unwrap_or_else(|| SearchParams::for_variant(pos.variant()));
+    let eval = state.evaluator(pos.variant(), params.win_scale);
     state.tt.new_search();
     state.history.new_search();
     let budget = limits.budget(pos.turn());

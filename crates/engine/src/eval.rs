@@ -79,6 +79,8 @@ pub struct Evaluator {
     bishop: Option<Role>,
     /// Roles other than pawn and king, with their mobility and king-attack weights.
     piece_terms: Vec<PieceTerms>,
+    /// Expectimax players: the value is `s tanh(v / s)` of the centipawn value `v` (0: `v`).
+    win_scale: i32,
 }
 
 /// The pawn-only terms of one pawn placement.
@@ -275,7 +277,24 @@ impl Evaluator {
             orth_riders,
             bishop,
             piece_terms,
+            win_scale: 0,
         }
+    }
+
+    /// The evaluator of a player that averages values over chance outcomes: a centipawn value
+    /// `v` becomes `s tanh(v / s)`, which is `s (2 W(v) - 1)` for the winning chance
+    /// `W(v) = 1 / (1 + e^(-2v/s))`. An average over outcomes is then an expected winning
+    /// chance rather than an expected material balance: a sure +450 is worth more than an even
+    /// chance of +900 or 0, as it should be. Near 0 the scale is centipawns (the slope is 1),
+    /// and the order of positions is unchanged. `s = 0` keeps centipawns.
+    pub fn win_scaled(mut self, s: i32) -> Evaluator {
+        self.win_scale = s.max(0);
+        self
+    }
+
+    /// The scale `s` of [`Evaluator::win_scaled`] (0: centipawns).
+    pub fn win_scale(&self) -> i32 {
+        self.win_scale
     }
 
     /// The variant this evaluator was built for.
@@ -511,8 +530,12 @@ impl Evaluator {
         if pawn_count[strong] == 0 && !self.variant.drops && material[strong] - material[1 - strong] <= 350 {
             v /= 4;
         }
-        let v = if pos.turn() == Color::White { v } else { -v };
-        v + TEMPO
+        let v = if pos.turn() == Color::White { v } else { -v } + TEMPO;
+        if self.win_scale > 0 {
+            let s = f64::from(self.win_scale);
+            return (s * (f64::from(v) / s).tanh()).round() as Value;
+        }
+        v
     }
 
     /// The terms that depend on the pawns alone: doubled and isolated pawns, and which
@@ -563,6 +586,39 @@ mod tests {
     fn eval(variant: &str, fen: &str) -> Value {
         let v = variants::by_name(variant).unwrap();
         Evaluator::new(v).evaluate(&Position::from_fen(v, fen).unwrap())
+    }
+
+    #[test]
+    fn win_scaled_values_keep_their_order_within_the_scale() {
+        let v = variants::by_name("chess").unwrap();
+        let (plain, scaled) = (Evaluator::new(v), Evaluator::new(v).win_scaled(600));
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1",
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "4k3/8/8/8/8/8/8/QQQQK3 b - - 0 1",
+            "r3k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        ];
+        let mut pairs: Vec<(Value, Value)> = fens
+            .iter()
+            .map(|f| {
+                let pos = Position::from_fen(v, f).unwrap();
+                (plain.evaluate(&pos), scaled.evaluate(&pos))
+            })
+            .collect();
+        for &(p, s) in &pairs {
+            assert!(s.abs() <= 600, "{p} -> {s}");
+            assert_eq!(s.signum(), p.signum(), "{p} -> {s}");
+            assert_eq!(s, (600.0 * (f64::from(p) / 600.0).tanh()).round() as Value);
+            // Near 0 the scale is centipawns; far from it, compressed.
+            assert!(s.abs() <= p.abs() && (p.abs() > 60 || p.abs() - s.abs() <= 1), "{p} -> {s}");
+        }
+        pairs.sort();
+        assert!(pairs.windows(2).all(|w| w[0].1 <= w[1].1), "order kept: {pairs:?}");
+        assert!(pairs[0].0 < -2000 && pairs[0].1 <= -590, "four queens up is nearly a sure win: {pairs:?}");
+        assert_eq!(scaled.win_scale(), 600);
+        assert_eq!(plain.win_scale(), 0);
     }
 
     #[test]

@@ -12,9 +12,11 @@ use rules::chance::{ChanceRule, Distribution, Event, Probability};
 use rules::gift::{self, Gift, Gifts, Kind};
 use rules::{Move, MoveList, Position};
 
-/// The bounds every child value lies within.
+/// The bounds every child value lies within (centipawn evaluations).
 const LOWER: i64 = -(MATE as i64);
 const UPPER: i64 = MATE as i64;
+/// How far beyond the largest win-scaled evaluation a mate counts in chance nodes.
+pub const MATE_MARGIN: Value = 20;
 /// Quiescence plies after which chance outcomes are valued statically.
 const MAX_CHANCE_QPLY: usize = 3;
 /// The scale of the win-probability model of a gift risk: a value `v` wins with probability
@@ -145,26 +147,27 @@ impl Searcher<'_> {
         let depth_of = |i: usize| if w[i].0 == Event::Failure { depth - reduction } else { depth };
         let n = children.len();
         let (alpha, beta) = (alpha as i64, beta as i64);
+        let (lowest, highest) = self.utility_bounds();
 
         // Step 1. Star2 probing: one move of each outcome's position gives an upper bound
         // on that outcome's value; their weighted sum may already fail low.
-        let mut upper = vec![UPPER; n];
+        let mut upper = vec![highest; n];
         if self.params.star2 && n > 1 {
             let mut known = 0i64; // Σ w_j upper_j over probed outcomes
             let mut rest = d; // weight not yet probed
             for i in 0..n {
                 rest -= w[i].1;
                 // Fails low if this outcome's value is at most `a`.
-                let a = ceil_div((alpha + 1) * d - known - rest * UPPER, w[i].1) - 1;
+                let a = ceil_div((alpha + 1) * d - known - rest * highest, w[i].1) - 1;
                 if let Some(lb) = self.probe(pos, &children[i], depth_of(i), ply, clamp_value(-a - 1)) {
-                    upper[i] = -(lb as i64);
+                    upper[i] = self.utility(-lb) as i64;
                 }
                 if self.aborted {
                     return 0;
                 }
                 known += w[i].1 * upper[i];
-                if known + rest * UPPER < (alpha + 1) * d {
-                    return (known + rest * UPPER).div_euclid(d) as Value;
+                if known + rest * highest < (alpha + 1) * d {
+                    return (known + rest * highest).div_euclid(d) as Value;
                 }
             }
         }
@@ -172,15 +175,16 @@ impl Searcher<'_> {
         // Step 2. Star1: search the outcomes in turn with windows narrowed by what is known.
         let mut sum = 0i64; // Σ w_j v_j over searched outcomes
         let mut upper_rest: i64 = (0..n).map(|j| w[j].1 * upper[j]).sum();
-        let mut lower_rest: i64 = d * LOWER;
+        let mut lower_rest: i64 = d * lowest;
         for i in 0..n {
             let wi = w[i].1;
             upper_rest -= wi * upper[i];
-            lower_rest -= wi * LOWER;
+            lower_rest -= wi * lowest;
             let a = ceil_div((alpha + 1) * d - sum - upper_rest, wi) - 1;
             let b = ceil_div(beta * d - sum - lower_rest, wi);
             let (lo, hi) = (clamp_value(a), clamp_value(b));
-            let v = self.child_value(pos, &children[i], depth_of(i), ply, lo, hi, false) as i64;
+            let v = self.child_value(pos, &children[i], depth_of(i), ply, lo, hi, false);
+            let v = self.utility(v) as i64;
             if self.aborted {
                 return 0;
             }
@@ -311,9 +315,33 @@ impl Searcher<'_> {
             } else {
                 -self.qsearch(&c, ply + 1, -INFINITE, INFINITE, qply + 1)
             };
-            sum += wi * v as i64;
+            sum += wi * self.utility(v) as i64;
         }
         sum.div_euclid(d) as Value
+    }
+
+    /// What a chance node averages for an outcome's value `v`: `v` itself, except that with a
+    /// win-scaled evaluation (`SearchParams::win_scale` = `s`: every evaluation within `±s`)
+    /// a mate counts `±(s + MATE_MARGIN)`, a won game just beyond any evaluation. A 3 % chance
+    /// of losing the king then costs 3 % of a game, not 3 % of 32,000 centipawns. The map is
+    /// non-decreasing, so fail-soft bounds keep their meaning; the values it returns lie within
+    /// [`Searcher::utility_bounds`].
+    #[inline]
+    pub(crate) fn utility(&self, v: Value) -> Value {
+        let s = self.params.win_scale;
+        if s <= 0 || v.abs() < MATE_BOUND {
+            v
+        } else {
+            v.signum() * (s + MATE_MARGIN)
+        }
+    }
+
+    /// The least and the greatest value [`Searcher::utility`] returns.
+    fn utility_bounds(&self) -> (i64, i64) {
+        match self.params.win_scale {
+            s if s > 0 => (-i64::from(s + MATE_MARGIN), i64::from(s + MATE_MARGIN)),
+            _ => (LOWER, UPPER),
+        }
     }
 }
 

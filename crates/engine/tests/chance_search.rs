@@ -5,8 +5,8 @@
 //! probability 1/2, or 3/10: 500 positions at depths 1 to 3), in coin-flip chess (100 at 1 to 2)
 //! and in Probabilistic chess, each position with its own random map (500 at depths 1 to 3).
 
-use engine::expectimax::weights;
-use engine::score::{Value, MATE};
+use engine::expectimax::{weights, MATE_MARGIN};
+use engine::score::{Value, MATE, MATE_BOUND};
 use engine::{Engine, Evaluator, Limits, SearchParams};
 use rand::Rng;
 use rules::chance::ChanceRule;
@@ -21,7 +21,18 @@ fn chance_gardner(n: u64, d: u64) -> &'static Variant {
     load(r).expect("valid variant")
 }
 
-/// Plain expectiminimax to `depth`, with the same terminal rules as the search.
+/// What a chance node averages for an outcome worth `v` when the evaluation is win-scaled by
+/// `s`: a mate counts `±(s + MATE_MARGIN)` (`s = 0`: `v` as it is).
+fn utility(v: Value, s: i32) -> Value {
+    if s > 0 && v.abs() >= MATE_BOUND {
+        v.signum() * (s + MATE_MARGIN)
+    } else {
+        v
+    }
+}
+
+/// Plain expectiminimax to `depth`, with the same terminal rules as the search; a move with
+/// one outcome is a plain move, a move with several the average of their utilities.
 fn expectiminimax(pos: &Position, depth: u32, ply: usize, path: &mut Vec<u64>, eval: &Evaluator) -> Value {
     let v = pos.variant();
     let check_matters = !v.self_check && v.win == WinCondition::Checkmate;
@@ -54,11 +65,13 @@ fn expectiminimax(pos: &Position, depth: u32, ply: usize, path: &mut Vec<u64>, e
     path.push(pos.hash());
     for &m in &moves {
         let (w, d) = weights(pos.chance(m).outcomes());
+        let chance = w.len() > 1;
         let mut sum = 0i64;
         for (event, wi) in w {
             let mut child = pos.clone();
             child.play_event(m, event);
-            sum += wi * -(expectiminimax(&child, depth - 1, ply + 1, path, eval) as i64);
+            let v = -expectiminimax(&child, depth - 1, ply + 1, path, eval);
+            sum += wi * if chance { utility(v, eval.win_scale()) } else { v } as i64;
         }
         best = best.max(sum.div_euclid(d) as Value);
     }
@@ -91,9 +104,13 @@ fn random_positions(v: &'static Variant, count: usize, seed: u64, max_plies: u32
 }
 
 fn check_variant(v: &'static Variant, count: usize, seed: u64, max_plies: u32, max_depth: u32) {
-    let eval = Evaluator::new(v);
+    let params = SearchParams::exact(v);
+    // Dice variants search with a win-scaled evaluation and mates as utilities: the
+    // reference values them the same way.
+    assert!(params.win_scale > 0, "{} is a dice variant", v.name);
+    let eval = Evaluator::new(v).win_scaled(params.win_scale);
     let mut engine = Engine::with_hash(4);
-    engine.set_params(Some(SearchParams::exact(v)));
+    engine.set_params(Some(params));
     let mut mismatches = Vec::new();
     for pos in random_positions(v, count, seed, max_plies) {
         engine.clear();
