@@ -77,27 +77,18 @@ fn bad_odds_input_is_one_error_line() {
     assert_bad_input(&["perft", "--variant", "chess", "--snowfall", "12", "--depth", "1"], "--snowfall");
 }
 
+/// `fairylab match` between the gift-aware and the blind engine, two games at 300 nodes a move,
+/// with `extra` arguments.
+fn engine_vs_blind<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["match", "--variant", "snowfall", "--white", "engine", "--black", "blind"];
+    args.extend_from_slice(&["--games", "2", "--nodes", "300"]);
+    args.extend_from_slice(extra);
+    args
+}
+
 #[test]
 fn an_internal_match_with_a_node_budget_depends_only_on_its_seed() {
-    let args = [
-        "match",
-        "--variant",
-        "snowfall",
-        "--white",
-        "engine",
-        "--black",
-        "blind",
-        "--games",
-        "2",
-        "--nodes",
-        "300",
-        "--max-plies",
-        "40",
-        "--seed",
-        "5",
-        "--concurrency",
-        "2",
-    ];
+    let args = engine_vs_blind(&["--max-plies", "40", "--seed", "5", "--concurrency", "2"]);
     let (a, b) = (fairylab(&args), fairylab(&args));
     assert_ok(&a);
     assert_eq!(stdout(&a), stdout(&b));
@@ -109,27 +100,7 @@ fn an_internal_match_with_a_node_budget_depends_only_on_its_seed() {
 fn an_internal_match_writes_its_games_with_their_gifts() {
     let pgn = temp_path("snowfall-match", "games.pgn");
     let pgn_arg = pgn.to_str().expect("UTF-8 path");
-    let o = fairylab(&[
-        "match",
-        "--variant",
-        "snowfall",
-        "--snowfall",
-        "24",
-        "--white",
-        "engine",
-        "--black",
-        "blind",
-        "--games",
-        "2",
-        "--nodes",
-        "300",
-        "--max-plies",
-        "60",
-        "--seed",
-        "3",
-        "--pgn",
-        pgn_arg,
-    ]);
+    let o = fairylab(&engine_vs_blind(&["--snowfall", "24", "--max-plies", "60", "--seed", "3", "--pgn", pgn_arg]));
     assert_ok(&o);
     let text = std::fs::read_to_string(&pgn).expect("the PGN file");
     let games = rules::record::read_records(&text).expect("the records read back");
