@@ -103,7 +103,7 @@ struct State {
     tt: Tt,
     history: History,
     /// By variant and win scale (`SearchParams::win_scale`).
-    evaluators: HashMap<(usize, i32), Arc<Evaluator>>,
+    evaluators: HashMap<(usize, i32, i32), Arc<Evaluator>>,
 }
 
 impl State {
@@ -111,9 +111,9 @@ impl State {
         Box::new(State { tt: Tt::new(mb), history: History::default(), evaluators: HashMap::new() })
     }
 
-    fn evaluator(&mut self, v: &'static Variant, win_scale: i32) -> Arc<Evaluator> {
-        let key = (v as *const Variant as usize, win_scale);
-        self.evaluators.entry(key).or_insert_with(|| Arc::new(Evaluator::new(v).win_scaled(win_scale))).clone()
+    fn evaluator(&mut self, v: &'static Variant, params: &SearchParams) -> Arc<Evaluator> {
+        let key = (v as *const Variant as usize, params.win_scale, params.gift_horizon);
+        self.evaluators.entry(key).or_insert_with(|| Arc::new(Evaluator::for_params(v, params))).clone()
     }
 }
 
@@ -185,8 +185,8 @@ impl Engine {
     /// The evaluator for a variant.
     pub fn evaluator(&mut self, v: &'static Variant) -> Arc<Evaluator> {
         self.wait();
-        let scale = self.params.unwrap_or_else(|| SearchParams::for_variant(v)).win_scale;
-        self.state.as_mut().map_or_else(|| Arc::new(Evaluator::new(v).win_scaled(scale)), |s| s.evaluator(v, scale))
+        let params = self.params.unwrap_or_else(|| SearchParams::for_variant(v));
+        self.state.as_mut().map_or_else(|| Arc::new(Evaluator::for_params(v, &params)), |s| s.evaluator(v, &params))
     }
 
     /// Searches `pos` (reached after the positions hashed in `game`, oldest first) within
@@ -293,7 +293,7 @@ fn run(
 ) -> SearchResult {
     let start = Instant::now();
     let params = params.unwrap_or_else(|| SearchParams::for_variant(pos.variant()));
-    let eval = state.evaluator(pos.variant(), params.win_scale);
+    let eval = state.evaluator(pos.variant(), &params);
     state.tt.new_search();
     state.history.new_search();
     let budget = limits.budget(pos.turn());

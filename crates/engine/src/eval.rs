@@ -49,6 +49,8 @@ const THREAT_BY_PAWN: Pair = Pair::new(60, 40);
 const THREAT_BY_LESSER: Pair = Pair::new(40, 35);
 /// A piece attacked and not defended.
 const HANGING: Pair = Pair::new(30, 20);
+/// A piece still to come as a gift is worth this share (in percent) of one on the board.
+const GIFT_VALUE_PERCENT: i32 = 50;
 /// A passed pawn whose stop square is occupied keeps this share (in 1/4) of its bonus.
 const BLOCKED_PASSER_QUARTERS: i32 = 2;
 
@@ -81,6 +83,20 @@ pub struct Evaluator {
     piece_terms: Vec<PieceTerms>,
     /// Expectimax players: the value is `s tanh(v / s)` of the centipawn value `v` (0: `v`).
     win_scale: i32,
+    /// Gift variants, for a player that expects gifts: what each role's gifts to come are worth.
+    gift_outlook: Vec<GiftOutlook>,
+}
+
+/// The gifts of one role a player can expect ([`Evaluator::gift_aware`]).
+#[derive(Debug, Clone, Copy)]
+struct GiftOutlook {
+    role: Role,
+    /// The most a player may hold of the role, board and hand together.
+    cap: i32,
+    /// Pieces expected over the horizon, uncapped, in hundredths.
+    expected: i32,
+    /// The value of one piece still to come.
+    value: i32,
 }
 
 /// The pawn-only terms of one pawn placement.
@@ -278,7 +294,37 @@ impl Evaluator {
             bishop,
             piece_terms,
             win_scale: 0,
+            gift_outlook: Vec::new(),
         }
+    }
+
+    /// The evaluator of a player that expects SnowFall gifts over the next `plies` plies:
+    /// each side gains the value of the pieces it can expect from them, as far as its caps
+    /// leave room (a player holding two queens receives none), at [`GIFT_VALUE_PERCENT`] of a
+    /// piece on the board. Gifts come to both players alike, so the term only counts where a
+    /// cap binds: trading a capped kind reopens its room, capturing it reopens the enemy's.
+    /// Other variants: unchanged.
+    pub fn gift_aware(mut self, plies: i32) -> Evaluator {
+        let rules::chance::ChanceRule::Gifts { percent } = self.variant.chance else { return self };
+        if plies <= 0 {
+            return self;
+        }
+        // Pieces per event and player, the mover's and the opponent's share averaged.
+        let mut per_event = [0f64; 5];
+        for (mine, theirs, p) in rules::gift::raw_outcomes() {
+            let p = *p.numer() as f64 / *p.denom() as f64;
+            for k in rules::gift::Kind::ALL {
+                per_event[k as usize] += p * f64::from(mine.count(k) + theirs.count(k)) / 2.0;
+            }
+        }
+        let events = f64::from(percent) / 100.0 * f64::from(plies);
+        for k in rules::gift::Kind::ALL {
+            let Some(role) = self.variant.role_by_letter(k.letter()) else { continue };
+            let expected = (per_event[k as usize] * events * 100.0).round() as i32;
+            let value = self.roles[role.index()].mg * GIFT_VALUE_PERCENT / 100;
+            self.gift_outlook.push(GiftOutlook { role, cap: i32::from(k.cap()), expected, value });
+        }
+        self
     }
 
     /// The evaluator of a player that averages values over chance outcomes: a centipawn value
@@ -290,6 +336,11 @@ impl Evaluator {
     pub fn win_scaled(mut self, s: i32) -> Evaluator {
         self.win_scale = s.max(0);
         self
+    }
+
+    /// The evaluator a search with `params` uses: win-scaled and gift-aware as they say.
+    pub fn for_params(v: &'static Variant, params: &crate::params::SearchParams) -> Evaluator {
+        Evaluator::new(v).win_scaled(params.win_scale).gift_aware(params.gift_horizon)
     }
 
     /// The scale `s` of [`Evaluator::win_scaled`] (0: centipawns).
@@ -349,6 +400,16 @@ impl Evaluator {
                     material[ci] += self.roles[ri].mg * (n + in_hand);
                     non_pawn_count[ci] += (n + in_hand) as u32;
                 }
+            }
+        }
+
+        // Step 1b. Gifts to come, as far as the caps leave room.
+        for g in &self.gift_outlook {
+            for c in Color::ALL {
+                let have = (board.pieces(c, g.role).count() + u32::from(pos.hand(c).count(g.role))) as i32;
+                let room = (g.cap - have).max(0) * 100;
+                let v = g.value * room.min(g.expected) / 100;
+                score[c.index()] += Pair::new(v, v);
             }
         }
 
@@ -722,5 +783,34 @@ mod tests {
         assert!(eval("chess", "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1") < -700);
         // A knight in hand counts in crazyhouse.
         assert!(eval("crazyhouse", "rnbqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[N] w KQkq - 0 1") > 500);
+    }
+
+    #[test]
+    fn gifts_to_come_count_where_the_caps_leave_room() {
+        let v = variants::snowfall::variant(20);
+        let (plain, aware) = (Evaluator::new(v), Evaluator::new(v).gift_aware(30));
+        let at = |fen: &str| Position::from_fen(v, fen).unwrap();
+        // Equal room on both sides: the gifts to come cancel.
+        let start = Position::start(v);
+        assert_eq!(aware.evaluate(&start), plain.evaluate(&start));
+        // White holds two queens (one in hand): only Black can still receive one. The seed's
+        // rates: 7/100 for the mover and 6/100 for the other player, so 13/200 per event on
+        // average; 20 % of 30 plies is 6 events, 39/100 of a queen.
+        let queen = plain.roles[v.role_by_letter('q').unwrap().index()].mg;
+        let expected = -(queen * GIFT_VALUE_PERCENT / 100) * 39 / 100;
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q] w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q] b KQkq - 0 1",
+        ] {
+            let pos = at(fen);
+            let sign = if pos.turn() == Color::White { 1 } else { -1 };
+            // (Within a centipawn: the phase taper rounds.)
+            let diff = aware.evaluate(&pos) - plain.evaluate(&pos);
+            assert!((diff - sign * expected).abs() <= 1, "{fen}: {diff} against {}", sign * expected);
+        }
+        // Other variants ignore it.
+        let chess = variants::by_name("chess").unwrap();
+        let pos = Position::from_fen(chess, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RQBQKBNR w KQkq - 0 1").unwrap();
+        assert_eq!(Evaluator::new(chess).gift_aware(30).evaluate(&pos), Evaluator::new(chess).evaluate(&pos));
     }
 }
