@@ -10,7 +10,7 @@ pub const WIN_SCALE: i32 = 900;
 
 /// The plies of SnowFall gifts the evaluation of a gift-aware player expects
 /// ([`SearchParams::gift_horizon`]). Measured against the blind engine (100 ms, seed 2026):
-/// 57.0 % [50.2, 63.8] over 200 games with 30 plies; 52 % after 95 games with 40 plies and
+/// 57.0 % [50.2, 63.8] over 200 games with 30 plies; 52.5 % over 100 games with 40 plies and
 /// future pieces at 80 % of their value; 54.0 and 56.5 % over 100 games without the term.
 pub const GIFT_HORIZON: i32 = 30;
 
