@@ -102,7 +102,8 @@ pub enum Report {
 struct State {
     tt: Tt,
     history: History,
-    /// By variant and win scale (`SearchParams::win_scale`).
+    /// By variant and the parameters the evaluator reads (`Evaluator::for_params`: win scale
+    /// and gift horizon).
     evaluators: HashMap<(usize, i32, i32), Arc<Evaluator>>,
 }
 

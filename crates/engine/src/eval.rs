@@ -83,14 +83,13 @@ pub struct Evaluator {
     piece_terms: Vec<PieceTerms>,
     /// Expectimax players: the value is `s tanh(v / s)` of the centipawn value `v` (0: `v`).
     win_scale: i32,
-    /// Gift variants, for a player that expects gifts: what each role's gifts to come are worth.
-    gift_outlook: Vec<GiftOutlook>,
+    /// Gift variants, for a player that expects gifts: per role, what its gifts to come are worth.
+    gift_outlook: [Option<GiftOutlook>; MAX_ROLES],
 }
 
 /// The gifts of one role a player can expect ([`Evaluator::gift_aware`]).
 #[derive(Debug, Clone, Copy)]
 struct GiftOutlook {
-    role: Role,
     /// The most a player may hold of the role, board and hand together.
     cap: i32,
     /// Pieces expected over the horizon, uncapped, in hundredths.
@@ -294,7 +293,7 @@ impl Evaluator {
             bishop,
             piece_terms,
             win_scale: 0,
-            gift_outlook: Vec::new(),
+            gift_outlook: [None; MAX_ROLES],
         }
     }
 
@@ -322,7 +321,7 @@ impl Evaluator {
             let Some(role) = self.variant.role_by_letter(k.letter()) else { continue };
             let expected = (per_event[k as usize] * events * 100.0).round() as i32;
             let value = self.roles[role.index()].mg * GIFT_VALUE_PERCENT / 100;
-            self.gift_outlook.push(GiftOutlook { role, cap: i32::from(k.cap()), expected, value });
+            self.gift_outlook[role.index()] = Some(GiftOutlook { cap: i32::from(k.cap()), expected, value });
         }
         self
     }
@@ -396,20 +395,16 @@ impl Evaluator {
                     score[ci] += Pair::new(self.hand[ri].mg * in_hand, self.hand[ri].eg * in_hand);
                 }
                 phase += self.phase_weight[ri] * (n + in_hand);
+                // Gifts to come, as far as the caps leave room.
+                if let Some(g) = self.gift_outlook[ri] {
+                    let room = (g.cap - n - in_hand).max(0) * 100;
+                    let v = g.value * room.min(g.expected) / 100;
+                    score[ci] += Pair::new(v, v);
+                }
                 if !self.roles[ri].pawn && !self.roles[ri].royal {
                     material[ci] += self.roles[ri].mg * (n + in_hand);
                     non_pawn_count[ci] += (n + in_hand) as u32;
                 }
-            }
-        }
-
-        // Step 1b. Gifts to come, as far as the caps leave room.
-        for g in &self.gift_outlook {
-            for c in Color::ALL {
-                let have = (board.pieces(c, g.role).count() + u32::from(pos.hand(c).count(g.role))) as i32;
-                let room = (g.cap - have).max(0) * 100;
-                let v = g.value * room.min(g.expected) / 100;
-                score[c.index()] += Pair::new(v, v);
             }
         }
 
