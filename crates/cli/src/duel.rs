@@ -87,7 +87,8 @@ pub(crate) struct Duel {
     pub random_maps: bool,
     pub levels: [Level; 2],
     pub games: u32,
-    pub movetime: Duration,
+    /// Time per move of player A, then of player B (different for a time-odds match).
+    pub movetime: [Duration; 2],
     /// A node budget per move instead of `movetime` (reproducible from the seed).
     pub nodes: Option<u64>,
     pub seed: u64,
@@ -144,7 +145,8 @@ fn play(d: &Duel, number: u32) -> Result<Played> {
             break (None, format!("adjudicated a draw after {} plies", d.max_plies));
         }
         let pos = game.position();
-        let limits = d.nodes.map_or(Limits::movetime(d.movetime), Limits::nodes);
+        let player = usize::from((pos.turn() == Color::White) != a_white);
+        let limits = d.nodes.map_or(Limits::movetime(d.movetime[player]), Limits::nodes);
         let m = players[pos.turn().index()]
             .choose(pos, game.hashes(), limits)
             .ok_or_else(|| anyhow!("the engine found no move in {}", pos.fen()))?;
@@ -178,7 +180,12 @@ fn result_text(winner: Option<Color>) -> &'static str {
 /// Plays the match: a line per game on stderr, the summary on stdout.
 pub(crate) fn run(d: &Duel) -> Result<ExitCode> {
     let names = d.levels.map(|l| l.name(d.variant));
-    let budget = d.nodes.map_or(format!("{} ms per move", d.movetime.as_millis()), |n| format!("{n} nodes per move"));
+    let [time_a, time_b] = d.movetime.map(|t| t.as_millis());
+    let budget = match d.nodes {
+        Some(n) => format!("{n} nodes per move"),
+        None if time_a == time_b => format!("{time_a} ms per move"),
+        None => format!("{time_a} ms against {time_b} ms per move"),
+    };
     eprintln!(
         "match: {} vs {}, {}, {} games, {budget}, seed {}, {} at a time",
         names[0], names[1], d.variant.name, d.games, d.seed, d.concurrency

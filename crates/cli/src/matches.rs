@@ -67,6 +67,10 @@ pub(crate) struct MatchArgs {
     /// Milliseconds per move (`go movetime`).
     #[arg(long, value_name = "MS", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     movetime: u64,
+    /// Internal matches: player B's milliseconds per move, for a time-odds match (default:
+    /// --movetime). Calibrates a score: how much a doubling of time is worth in the variant.
+    #[arg(long, value_name = "MS", requires = "white", conflicts_with = "nodes", value_parser = clap::value_parser!(u64).range(1..))]
+    movetime2: Option<u64>,
     /// A clock instead of a fixed time per move: seconds per game plus increment, e.g. `10+0.1`.
     #[arg(long, value_name = "BASE+INC")]
     tc: Option<String>,
@@ -155,8 +159,8 @@ fn internal(args: &MatchArgs, white: &str, black: &str) -> Result<ExitCode> {
         if args.pgn.is_some() {
             bail!("--pgn does not apply to Predictor chess players (their records are in the play server)");
         }
-        if args.nodes.is_some() {
-            bail!("--nodes does not apply to Predictor chess players: use --movetime (per ply)");
+        if args.nodes.is_some() || args.movetime2.is_some() {
+            bail!("--nodes and --movetime2 do not apply to Predictor chess players: use --movetime (per ply)");
         }
         return crate::predictor_match::run(&crate::predictor_match::PredictorMatch {
             variant,
@@ -174,7 +178,7 @@ fn internal(args: &MatchArgs, white: &str, black: &str) -> Result<ExitCode> {
         random_maps: rules::variants::probabilistic::options(variant).is_some(),
         levels: [crate::duel::Level::parse(white)?, crate::duel::Level::parse(black)?],
         games: args.games,
-        movetime: Duration::from_millis(args.movetime),
+        movetime: [args.movetime, args.movetime2.unwrap_or(args.movetime)].map(Duration::from_millis),
         nodes: args.nodes,
         seed: args.seed.unwrap_or(0),
         max_plies: args.max_plies,

@@ -97,6 +97,15 @@ fn an_internal_match_with_a_node_budget_depends_only_on_its_seed() {
 }
 
 #[test]
+fn a_time_odds_match_gives_each_player_its_time() {
+    let args = ["match", "--variant", "snowfall", "--white", "blind", "--black", "blind", "--games", "2"];
+    let o = fairylab(&[&args[..], &["--movetime", "20", "--movetime2", "10", "--max-plies", "6"]].concat());
+    assert_ok(&o);
+    assert!(stdout(&o).contains("blind vs blind (snowfall, 20 ms against 10 ms per move): 2 games"), "{}", stdout(&o));
+    assert_bad_input(&[&args[..], &["--nodes", "300", "--movetime2", "10"]].concat(), "--movetime2");
+}
+
+#[test]
 fn an_internal_match_writes_its_games_with_their_gifts() {
     let pgn = temp_path("snowfall-match", "games.pgn");
     let pgn_arg = pgn.to_str().expect("UTF-8 path");
