@@ -457,10 +457,7 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
     let mut rng = rules::chance::seeded_rng(a.seed);
     if rules::variants::snowfall::percent(v).is_some() && a.variant.snowfall.is_none() {
         // A SnowFall game draws its percentage when it starts (RULINGS § SnowFall 1).
-        let range = rules::variants::snowfall::PERCENTS;
-        let n =
-            *range.start() + rules::chance::uniform_below(&mut rng, u128::from(range.end() - range.start() + 1)) as u8;
-        v = rules::variants::snowfall::variant(n);
+        v = rules::variants::snowfall::variant(rules::variants::snowfall::draw_percent(&mut rng));
     }
     if let Some(n) = rules::variants::snowfall::percent(v) {
         writeln!(std::io::stdout(), "SnowFall: {n} % (a gift event after every move with this probability)")?;

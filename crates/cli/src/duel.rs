@@ -85,6 +85,9 @@ pub(crate) struct Duel {
     /// Probabilistic chess: each pair of games draws its own square map from the pair's seed
     /// (both games of a pair share it); otherwise every game starts from `start`.
     pub random_maps: bool,
+    /// SnowFall without `--snowfall`: each pair of games draws its percentage from the pair's
+    /// seed (both games of a pair share it), as a SnowFall game does when it starts.
+    pub random_percent: bool,
     pub levels: [Level; 2],
     pub games: u32,
     /// Time per move of player A, then of player B (different for a time-odds match).
@@ -123,16 +126,22 @@ fn play(d: &Duel, number: u32) -> Result<Played> {
     let a_white = number % 2 == 0;
     let by_color = if a_white { [d.levels[0], d.levels[1]] } else { [d.levels[1], d.levels[0]] };
     let pair_seed = d.seed.wrapping_add(u64::from(number / 2));
-    let mut players = [0u64, 1].map(|c| by_color[c as usize].player(d.variant, d.hash_mb, pair_seed ^ (c << 32)));
     let mut rng = seeded_rng(pair_seed);
-    let start = if d.random_maps {
-        rules::variants::probabilistic::start(
+    let (variant, start) = if d.random_maps {
+        (
             d.variant,
-            &rules::variants::probabilistic::random_map(d.variant, &mut rng),
+            rules::variants::probabilistic::start(
+                d.variant,
+                &rules::variants::probabilistic::random_map(d.variant, &mut rng),
+            ),
         )
+    } else if d.random_percent {
+        let v = rules::variants::snowfall::variant(rules::variants::snowfall::draw_percent(&mut rng));
+        (v, Position::start(v))
     } else {
-        d.start.clone()
+        (d.variant, d.start.clone())
     };
+    let mut players = [0u64, 1].map(|c| by_color[c as usize].player(variant, d.hash_mb, pair_seed ^ (c << 32)));
     let mut game = Game::new(start);
     let (winner, reason) = loop {
         if let Some(o) = game.outcome() {
@@ -186,8 +195,16 @@ pub(crate) fn run(d: &Duel) -> Result<ExitCode> {
         None if time_a == time_b => format!("{time_a} ms per move"),
         None => format!("{time_a} ms against {time_b} ms per move"),
     };
+    let percent = match rules::variants::snowfall::percent(d.variant) {
+        Some(_) if d.random_percent => {
+            let range = rules::variants::snowfall::PERCENTS;
+            format!(" (SnowFall % drawn from {}..={} for each pair of games)", range.start(), range.end())
+        }
+        Some(n) => format!(" (SnowFall {n} %)"),
+        None => String::new(),
+    };
     eprintln!(
-        "match: {} vs {}, {}, {} games, {budget}, seed {}, {} at a time",
+        "match: {} vs {}, {}{percent}, {} games, {budget}, seed {}, {} at a time",
         names[0], names[1], d.variant.name, d.games, d.seed, d.concurrency
     );
     run_games(names, &d.variant.name, &budget, d.games, d.concurrency, d.pgn.as_deref(), |n| play(d, n))

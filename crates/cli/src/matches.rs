@@ -176,6 +176,7 @@ fn internal(args: &MatchArgs, white: &str, black: &str) -> Result<ExitCode> {
         variant,
         start: Position::start(variant),
         random_maps: rules::variants::probabilistic::options(variant).is_some(),
+        random_percent: rules::variants::snowfall::percent(variant).is_some() && args.variant.snowfall.is_none(),
         levels: [crate::duel::Level::parse(white)?, crate::duel::Level::parse(black)?],
         games: args.games,
         movetime: [args.movetime, args.movetime2.unwrap_or(args.movetime)].map(Duration::from_millis),

@@ -106,6 +106,27 @@ fn a_time_odds_match_gives_each_player_its_time() {
 }
 
 #[test]
+fn each_pair_of_match_games_draws_its_snowfall_percentage() {
+    let pgn = temp_path("snowfall-match", "drawn.pgn");
+    let pgn_arg = pgn.to_str().expect("UTF-8 path");
+    let players = ["match", "--variant", "snowfall", "--white", "engine", "--black", "blind", "--nodes", "300"];
+    let o = fairylab(&[&players[..], &["--games", "6", "--max-plies", "2", "--seed", "40", "--pgn", pgn_arg]].concat());
+    assert_ok(&o);
+    assert!(stderr(&o).contains("(SnowFall % drawn from 10..=24 for each pair of games)"), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&pgn).expect("the PGN file");
+    let games = rules::record::read_records(&text).expect("the records read back");
+    assert_eq!(games.len(), 6, "{text}");
+    for r in &games {
+        // Game n (1-based) belongs to pair (n - 1) / 2, whose stream is seeded with 40 + pair.
+        let round: u64 = r.tag("Round").and_then(|n| n.parse().ok()).expect("a round number");
+        let mut rng = rules::chance::seeded_rng(40 + (round - 1) / 2);
+        let drawn = rules::variants::snowfall::draw_percent(&mut rng);
+        assert_eq!(r.tag("SnowFall"), Some(drawn.to_string().as_str()), "game {round}");
+        assert!(rules::variants::snowfall::PERCENTS.contains(&drawn));
+    }
+}
+
+#[test]
 fn an_internal_match_writes_its_games_with_their_gifts() {
     let pgn = temp_path("snowfall-match", "games.pgn");
     let pgn_arg = pgn.to_str().expect("UTF-8 path");

@@ -292,11 +292,7 @@ async fn create_game(
             let n = match c.snowfall {
                 Some(n) if n <= 100 => n,
                 Some(n) => return Err(ApiError::bad(format!("snowfall {n} is not a percentage (0 to 100)"))),
-                None => {
-                    let range = rules::variants::snowfall::PERCENTS;
-                    let span = u128::from(range.end() - range.start() + 1);
-                    *range.start() + rules::chance::uniform_below(&mut setup, span) as u8
-                }
+                None => rules::variants::snowfall::draw_percent(&mut setup),
             };
             options["snowfall"] = json!(n);
             variant_of(&base.name, &options).ok_or_else(|| ApiError::bad("snowfall percentage"))?

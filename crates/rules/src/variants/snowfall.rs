@@ -13,6 +13,13 @@ pub const PERCENTS: std::ops::RangeInclusive<u8> = 10..=24;
 /// The percentage of the listed `snowfall` variant: the seed's mate example uses 17.
 pub const DEFAULT_PERCENT: u8 = 17;
 
+/// A game's SnowFall percentage, drawn uniformly from [`PERCENTS`] as the game starts
+/// (RULINGS § SnowFall 1).
+pub fn draw_percent<R: rand::RngCore + ?Sized>(rng: &mut R) -> u8 {
+    let span = u128::from(PERCENTS.end() - PERCENTS.start() + 1);
+    PERCENTS.start() + crate::chance::uniform_below(rng, span) as u8
+}
+
 /// The rules of SnowFall chess with a gift probability of `percent` % (clamped to 100).
 pub fn rules(percent: u8) -> Rules {
     let mut r = super::chess::rules();
