@@ -26,6 +26,10 @@ pub(crate) enum Level {
     Blind,
     /// Seeded playouts of the blind engine's top moves ([`engine::montecarlo`]).
     MonteCarlo,
+    /// Research only: the engine, without chance nodes, told the chance outcome each of its root
+    /// moves will draw from the referee's stream (`Engine::set_root_events`). Not a fair player:
+    /// it measures how much anticipating chance could be worth at most.
+    Oracle,
 }
 
 impl Level {
@@ -34,7 +38,10 @@ impl Level {
             "engine" | "expectimax" | "aware" => Ok(Level::Engine),
             "blind" => Ok(Level::Blind),
             "montecarlo" | "monte-carlo" => Ok(Level::MonteCarlo),
-            _ => bail!("unknown AI level '{s}' (use engine, also called expectimax or aware; blind; or montecarlo)"),
+            "oracle" => Ok(Level::Oracle),
+            _ => bail!(
+                "unknown AI level '{s}' (use engine, also called expectimax or aware; blind; montecarlo; or oracle)"
+            ),
         }
     }
 
@@ -45,6 +52,7 @@ impl Level {
             Level::Engine => "engine",
             Level::Blind => "blind",
             Level::MonteCarlo => "montecarlo",
+            Level::Oracle => "oracle",
         }
     }
 
@@ -59,6 +67,10 @@ impl Level {
             Level::Engine => engine(SearchParams::for_variant(v)),
             Level::Blind => engine(SearchParams::blind(v)),
             Level::MonteCarlo => Player::MonteCarlo(Box::new(MonteCarlo::new(seed))),
+            Level::Oracle => match engine(SearchParams { chance_plies: 0, ..SearchParams::for_variant(v) }) {
+                Player::Engine(e) => Player::Oracle(e),
+                p => p,
+            },
         }
     }
 }
@@ -66,13 +78,24 @@ impl Level {
 /// A level at play.
 enum Player {
     Engine(Box<Engine>),
+    Oracle(Box<Engine>),
     MonteCarlo(Box<MonteCarlo>),
 }
 
 impl Player {
-    fn choose(&mut self, pos: &Position, game: &[u64], limits: Limits) -> Option<rules::Move> {
+    fn choose(
+        &mut self,
+        pos: &Position,
+        game: &[u64],
+        limits: Limits,
+        events: impl FnOnce() -> Vec<(rules::Move, rules::chance::Event)>,
+    ) -> Option<rules::Move> {
         match self {
             Player::Engine(e) => e.search(pos.clone(), game, limits, |_| {}).best,
+            Player::Oracle(e) => {
+                e.set_root_events(events());
+                e.search(pos.clone(), game, limits, |_| {}).best
+            }
             Player::MonteCarlo(mc) => mc.choose(pos, game, limits),
         }
     }
@@ -157,7 +180,9 @@ fn play(d: &Duel, number: u32) -> Result<Played> {
         let player = usize::from((pos.turn() == Color::White) != a_white);
         let limits = d.nodes.map_or(Limits::movetime(d.movetime[player]), Limits::nodes);
         let m = players[pos.turn().index()]
-            .choose(pos, game.hashes(), limits)
+            .choose(pos, game.hashes(), limits, || {
+                pos.legal_moves().into_iter().map(|m| (m, *pos.chance(m).sample(&mut rng.clone()))).collect()
+            })
             .ok_or_else(|| anyhow!("the engine found no move in {}", pos.fen()))?;
         game.play_sampled(m, &mut rng).map_err(|e| anyhow!("game {}: {e}", number + 1))?;
     };

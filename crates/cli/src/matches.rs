@@ -33,8 +33,10 @@ pub(crate) struct MatchArgs {
     #[arg(long, value_name = "CMD", required_unless_present_any = ["white", "black"])]
     engine2: Option<String>,
     /// Instead of UCI engines: fairylab's AI level for player A, White in odd games (`engine`,
-    /// alias `expectimax`: chance outcomes as chance nodes; `blind`: as if chance played no part).
-    /// Chance events are drawn by the referee from `--seed`.
+    /// alias `expectimax`: chance outcomes as chance nodes; `blind`: as if chance played no part;
+    /// `montecarlo`: dice playouts; `oracle`, research only: the engine told the outcome each of
+    /// its moves will draw, a ceiling for anticipating chance). Chance events are drawn by the
+    /// referee from `--seed`.
     #[arg(long, value_name = "LEVEL", requires = "black", conflicts_with_all = ["engine1", "engine2"])]
     white: Option<String>,
     /// fairylab's AI level for player B (see --white).

@@ -105,17 +105,36 @@ fn a_time_odds_match_gives_each_player_its_time() {
     assert_bad_input(&[&args[..], &["--nodes", "300", "--movetime2", "10"]].concat(), "--movetime2");
 }
 
-#[test]
-fn each_pair_of_match_games_draws_its_snowfall_percentage() {
-    let pgn = temp_path("snowfall-match", "drawn.pgn");
+/// Runs `fairylab match` with `args` and `--pgn` to a file named `name`: its output and the
+/// records it wrote, read back.
+fn match_with_records(name: &str, args: &[&str]) -> (std::process::Output, Vec<rules::record::Record>) {
+    let pgn = temp_path("snowfall-match", name);
     let pgn_arg = pgn.to_str().expect("UTF-8 path");
-    let players = ["match", "--variant", "snowfall", "--white", "engine", "--black", "blind", "--nodes", "300"];
-    let o = fairylab(&[&players[..], &["--games", "6", "--max-plies", "2", "--seed", "40", "--pgn", pgn_arg]].concat());
+    let o = fairylab(&[args, &["--pgn", pgn_arg]].concat());
     assert_ok(&o);
-    assert!(stderr(&o).contains("(SnowFall % drawn from 10..=24 for each pair of games)"), "{}", stderr(&o));
     let text = std::fs::read_to_string(&pgn).expect("the PGN file");
     let games = rules::record::read_records(&text).expect("the records read back");
-    assert_eq!(games.len(), 6, "{text}");
+    (o, games)
+}
+
+#[test]
+fn the_oracle_level_plays_with_the_gifts_it_will_draw() {
+    let players = ["match", "--variant", "snowfall", "--white", "oracle", "--black", "blind", "--nodes", "300"];
+    let (o, games) = match_with_records("oracle.pgn", &[&players[..], &["--games", "2", "--max-plies", "8"]].concat());
+    assert!(stdout(&o).contains("oracle vs blind (snowfall"), "{}", stdout(&o));
+    assert_eq!(games.len(), 2);
+    assert!(games.iter().any(|r| r.tag("White") == Some("oracle")));
+}
+
+#[test]
+fn each_pair_of_match_games_draws_its_snowfall_percentage() {
+    let players = ["match", "--variant", "snowfall", "--white", "engine", "--black", "blind", "--nodes", "300"];
+    let (o, games) = match_with_records(
+        "drawn.pgn",
+        &[&players[..], &["--games", "6", "--max-plies", "2", "--seed", "40"]].concat(),
+    );
+    assert!(stderr(&o).contains("(SnowFall % drawn from 10..=24 for each pair of games)"), "{}", stderr(&o));
+    assert_eq!(games.len(), 6);
     for r in &games {
         // Game n (1-based) belongs to pair (n - 1) / 2, whose stream is seeded with 40 + pair.
         let round: u64 = r.tag("Round").and_then(|n| n.parse().ok()).expect("a round number");
@@ -128,13 +147,9 @@ fn each_pair_of_match_games_draws_its_snowfall_percentage() {
 
 #[test]
 fn an_internal_match_writes_its_games_with_their_gifts() {
-    let pgn = temp_path("snowfall-match", "games.pgn");
-    let pgn_arg = pgn.to_str().expect("UTF-8 path");
-    let o = fairylab(&engine_vs_blind(&["--snowfall", "24", "--max-plies", "60", "--seed", "3", "--pgn", pgn_arg]));
-    assert_ok(&o);
-    let text = std::fs::read_to_string(&pgn).expect("the PGN file");
-    let games = rules::record::read_records(&text).expect("the records read back");
-    assert_eq!(games.len(), 2, "{text}");
+    let (o, games) =
+        match_with_records("games.pgn", &engine_vs_blind(&["--snowfall", "24", "--max-plies", "60", "--seed", "3"]));
+    assert_eq!(games.len(), 2);
     // Each record replays to the final position the match reported, gifts included.
     let log = stderr(&o);
     let finals: Vec<&str> = log.lines().filter_map(|l| l.split(" final ").nth(1)).collect();
@@ -144,5 +159,6 @@ fn an_internal_match_writes_its_games_with_their_gifts() {
         assert_eq!(r.tag("SnowFall"), Some("24"));
         assert!(r.tag("White").is_some_and(|w| w == "engine" || w == "blind"));
     }
-    assert!(text.contains(" gift W:"), "no gift in 120 plies at 24 %: {text}");
+    let gifts = games.iter().flat_map(|r| r.game.events()).filter(|e| matches!(e, rules::chance::Event::Gift(_)));
+    assert!(gifts.count() > 0, "no gift read back from 120 plies at 24 %");
 }

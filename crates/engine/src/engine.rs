@@ -125,6 +125,7 @@ pub struct Engine {
     params: Option<SearchParams>,
     hash_mb: usize,
     tablebase: Option<Arc<Tablebase>>,
+    root_events: Vec<(u32, rules::chance::Event)>,
 }
 
 impl Default for Engine {
@@ -134,6 +135,14 @@ impl Default for Engine {
 }
 
 impl Engine {
+    /// The chance outcome of each root move, known in advance: the next searches play these
+    /// outcomes at the root instead of the plain move (moves not listed: the plain move).
+    /// Research only, for `fairylab match --white oracle`: what anticipating chance could be
+    /// worth at most. Empty (the default): none.
+    pub fn set_root_events(&mut self, events: Vec<(Move, rules::chance::Event)>) {
+        self.root_events = events.into_iter().map(|(m, e)| (m.raw(), e)).collect();
+    }
+
     /// An engine with the default table size.
     pub fn new() -> Engine {
         Engine::with_hash(DEFAULT_MB)
@@ -141,7 +150,14 @@ impl Engine {
 
     /// An engine with a table of `mb` MiB.
     pub fn with_hash(mb: usize) -> Engine {
-        Engine { state: Some(State::new(mb)), running: None, params: None, hash_mb: mb, tablebase: None }
+        Engine {
+            state: Some(State::new(mb)),
+            running: None,
+            params: None,
+            hash_mb: mb,
+            tablebase: None,
+            root_events: Vec::new(),
+        }
     }
 
     /// Endgame tables the search probes as exact knowledge (`None`: none).
@@ -204,13 +220,16 @@ impl Engine {
         let stop = AtomicBool::new(false);
         let params = self.params;
         let tb = self.tablebase.clone();
+        let root_events = &self.root_events;
         let result = std::thread::scope(|scope| {
             let state = &mut state;
             let stop = &stop;
             let handle = std::thread::Builder::new()
                 .name("search".into())
                 .stack_size(SEARCH_STACK)
-                .spawn_scoped(scope, move || run(state, params, tb.as_deref(), &pos, game, limits, stop, &mut on_info));
+                .spawn_scoped(scope, move || {
+                    run(state, params, tb.as_deref(), &pos, game, limits, stop, &mut on_info, root_events)
+                });
             match handle {
                 Ok(h) => h.join().ok(),
                 Err(_) => None,
@@ -236,9 +255,17 @@ impl Engine {
         let params = self.params;
         let tb = self.tablebase.clone();
         let spawned = std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK).spawn(move || {
-            let result = run(&mut state, params, tb.as_deref(), &pos, &game, limits, &flag, &mut |i: &Info| {
-                report(Report::Info(i.clone()))
-            });
+            let result = run(
+                &mut state,
+                params,
+                tb.as_deref(),
+                &pos,
+                &game,
+                limits,
+                &flag,
+                &mut |i: &Info| report(Report::Info(i.clone())),
+                &[],
+            );
             if limits.infinite {
                 while !flag.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(2));
@@ -291,6 +318,7 @@ fn run(
     limits: Limits,
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
+    root_events: &[(u32, rules::chance::Event)],
 ) -> SearchResult {
     let start = Instant::now();
     let params = params.unwrap_or_else(|| SearchParams::for_variant(pos.variant()));
@@ -307,6 +335,7 @@ fn run(
     let tt = &state.tt;
     let mut searcher = Searcher::new(tt, &eval, params, &mut state.history, stop, game);
     searcher.tablebase = tablebase.and_then(|t| t.bind(pos.variant()));
+    searcher.root_events = root_events.to_vec();
     searcher.set_limits(limits.nodes, budget.map(|(_, hard)| start + hard));
     let mut prev: Value = 0;
     for depth in 1..=max_depth {

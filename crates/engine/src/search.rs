@@ -86,6 +86,8 @@ pub struct Searcher<'a> {
     pub(crate) corrections: std::collections::HashMap<(u64, u32), Value>,
     /// Gift-event outcomes by (board-plus-hand counts, mover).
     pub(crate) gift_outcomes: std::collections::HashMap<([[u8; 5]; 2], u8), GiftOutcomes>,
+    /// Root moves whose chance outcome is known in advance (a research oracle).
+    pub(crate) root_events: Vec<(u32, rules::chance::Event)>,
 }
 
 impl<'a> Searcher<'a> {
@@ -131,6 +133,7 @@ impl<'a> Searcher<'a> {
             tablebase: None,
             corrections: std::collections::HashMap::new(),
             gift_outcomes: std::collections::HashMap::new(),
+            root_events: Vec::new(),
         }
     }
 
@@ -610,6 +613,12 @@ impl<'a> Searcher<'a> {
 
             let mut child = pos.clone();
             child.play_unchecked(m);
+            if ply == 0 {
+                if let Some(&(_, e)) = self.root_events.iter().find(|(r, _)| *r == m.raw()) {
+                    child = pos.clone();
+                    child.play_event(m, e);
+                }
+            }
             self.tt.prefetch(child.hash());
             crate::tt::prefetch(&self.eval_cache[child.hash() as usize & (EVAL_CACHE - 1)]);
             // Approximate chance nodes (SnowFall's gifts) take no distribution here: see below.

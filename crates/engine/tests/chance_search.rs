@@ -4,6 +4,7 @@
 //! Positions: random playouts in two chance variants on 5x5 (every move succeeds with
 //! probability 1/2, or 3/10: 500 positions at depths 1 to 3), in coin-flip chess (100 at 1 to 2)
 //! and in Probabilistic chess, each position with its own random map (500 at depths 1 to 3).
+//! Also: root outcomes known in advance (the research oracle) are searched in place of chance.
 
 use engine::expectimax::{weights, MATE_MARGIN};
 use engine::score::{Value, MATE, MATE_BOUND};
@@ -189,4 +190,28 @@ fn pruning_actually_prunes() {
     }
     let full = tree(&pos, 3);
     assert!(r.nodes < full, "search visited {} nodes, the full tree has {full}", r.nodes);
+}
+
+#[test]
+fn root_events_known_in_advance_are_searched_in_place_of_chance() {
+    // The research oracle (`fairylab match --white oracle`): every root move of White's is
+    // told it will be followed by a queen for White, and the search values the root so.
+    let v = rules::variants::snowfall::variant(17);
+    let pos = Position::start(v);
+    let mut engine = engine::Engine::new();
+    engine.set_params(Some(engine::SearchParams { chance_plies: 0, ..engine::SearchParams::for_variant(v) }));
+    let plain = engine.search(pos.clone(), &[], engine::Limits::depth(4), |_| {}).value;
+    let queen = rules::gift::Gifts::from_parts(
+        rules::Color::White,
+        rules::gift::Gift::NONE.with(rules::gift::Kind::Queen),
+        rules::gift::Gift::NONE,
+    );
+    let events = pos.legal_moves().into_iter().map(|m| (m, rules::chance::Event::Gift(queen))).collect();
+    engine.set_root_events(events);
+    engine.clear();
+    let told = engine.search(pos.clone(), &[], engine::Limits::depth(4), |_| {}).value;
+    assert!(told > plain + 600, "a queen in hand after every move: {plain} -> {told}");
+    engine.set_root_events(Vec::new());
+    engine.clear();
+    assert_eq!(engine.search(pos, &[], engine::Limits::depth(4), |_| {}).value, plain);
 }
