@@ -59,18 +59,15 @@ impl Level {
     /// A player of this level; `seed` feeds the Monte Carlo playouts.
     fn player(self, v: &Variant, hash_mb: usize, seed: u64) -> Player {
         let engine = |params: SearchParams| {
-            let mut e = Engine::with_hash(hash_mb);
+            let mut e = Box::new(Engine::with_hash(hash_mb));
             e.set_params(Some(params));
-            Player::Engine(Box::new(e))
+            e
         };
         match self {
-            Level::Engine => engine(SearchParams::for_variant(v)),
-            Level::Blind => engine(SearchParams::blind(v)),
+            Level::Engine => Player::Engine(engine(SearchParams::for_variant(v))),
+            Level::Blind => Player::Engine(engine(SearchParams::blind(v))),
             Level::MonteCarlo => Player::MonteCarlo(Box::new(MonteCarlo::new(seed))),
-            Level::Oracle => match engine(SearchParams { chance_plies: 0, ..SearchParams::for_variant(v) }) {
-                Player::Engine(e) => Player::Oracle(e),
-                p => p,
-            },
+            Level::Oracle => Player::Oracle(engine(SearchParams { chance_plies: 0, ..SearchParams::for_variant(v) })),
         }
     }
 }

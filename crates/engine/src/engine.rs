@@ -254,6 +254,7 @@ impl Engine {
         let flag = stop.clone();
         let params = self.params;
         let tb = self.tablebase.clone();
+        let root_events = self.root_events.clone();
         let spawned = std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK).spawn(move || {
             let result = run(
                 &mut state,
@@ -264,7 +265,7 @@ impl Engine {
                 limits,
                 &flag,
                 &mut |i: &Info| report(Report::Info(i.clone())),
-                &[],
+                &root_events,
             );
             if limits.infinite {
                 while !flag.load(Ordering::Relaxed) {
