@@ -611,13 +611,12 @@ impl<'a> Searcher<'a> {
                 }
             }
 
+            // A root outcome known in advance (the research oracle) is played in place of the move.
+            let known = if ply == 0 { self.root_events.iter().find(|(r, _)| *r == m.raw()) } else { None };
             let mut child = pos.clone();
-            child.play_unchecked(m);
-            if ply == 0 {
-                if let Some(&(_, e)) = self.root_events.iter().find(|(r, _)| *r == m.raw()) {
-                    child = pos.clone();
-                    child.play_event(m, e);
-                }
+            match known {
+                Some(&(_, e)) => child.play_event(m, e),
+                None => child.play_unchecked(m),
             }
             self.tt.prefetch(child.hash());
             crate::tt::prefetch(&self.eval_cache[child.hash() as usize & (EVAL_CACHE - 1)]);

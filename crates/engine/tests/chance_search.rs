@@ -198,9 +198,9 @@ fn root_events_known_in_advance_are_searched_in_place_of_chance() {
     // told it will be followed by a queen for White, and the search values the root so.
     let v = rules::variants::snowfall::variant(17);
     let pos = Position::start(v);
-    let mut engine = engine::Engine::new();
-    engine.set_params(Some(engine::SearchParams { chance_plies: 0, ..engine::SearchParams::for_variant(v) }));
-    let plain = engine.search(pos.clone(), &[], engine::Limits::depth(4), |_| {}).value;
+    let mut engine = Engine::new();
+    engine.set_params(Some(SearchParams { chance_plies: 0, ..SearchParams::for_variant(v) }));
+    let plain = engine.search(pos.clone(), &[], Limits::depth(4), |_| {}).value;
     let queen = rules::gift::Gifts::from_parts(
         rules::Color::White,
         rules::gift::Gift::NONE.with(rules::gift::Kind::Queen),
@@ -209,9 +209,9 @@ fn root_events_known_in_advance_are_searched_in_place_of_chance() {
     let events = pos.legal_moves().into_iter().map(|m| (m, rules::chance::Event::Gift(queen))).collect();
     engine.set_root_events(events);
     engine.clear();
-    let told = engine.search(pos.clone(), &[], engine::Limits::depth(4), |_| {}).value;
+    let told = engine.search(pos.clone(), &[], Limits::depth(4), |_| {}).value;
     assert!(told > plain + 600, "a queen in hand after every move: {plain} -> {told}");
     engine.set_root_events(Vec::new());
     engine.clear();
-    assert_eq!(engine.search(pos, &[], engine::Limits::depth(4), |_| {}).value, plain);
+    assert_eq!(engine.search(pos, &[], Limits::depth(4), |_| {}).value, plain);
 }
