@@ -30,6 +30,10 @@ pub(crate) enum Level {
     /// moves will draw from the referee's stream (`Engine::set_root_events`). Not a fair player:
     /// it measures how much anticipating chance could be worth at most.
     Oracle,
+    /// Research only: the engine, without chance nodes, that knows the referee's stream and so
+    /// the outcome of every chance event in its search, at every ply
+    /// (`Engine::set_chance_stream`): what anticipating all chance could be worth at most.
+    Seer,
 }
 
 impl Level {
@@ -39,8 +43,9 @@ impl Level {
             "blind" => Ok(Level::Blind),
             "montecarlo" | "monte-carlo" => Ok(Level::MonteCarlo),
             "oracle" => Ok(Level::Oracle),
+            "seer" => Ok(Level::Seer),
             _ => bail!(
-                "unknown AI level '{s}' (use engine, also called expectimax or aware; blind; montecarlo; or oracle)"
+                "unknown AI level '{s}' (use engine, also called expectimax or aware; blind; montecarlo; oracle; or seer)"
             ),
         }
     }
@@ -53,6 +58,7 @@ impl Level {
             Level::Blind => "blind",
             Level::MonteCarlo => "montecarlo",
             Level::Oracle => "oracle",
+            Level::Seer => "seer",
         }
     }
 
@@ -68,6 +74,7 @@ impl Level {
             Level::Blind => Player::Engine(engine(SearchParams::blind(v))),
             Level::MonteCarlo => Player::MonteCarlo(Box::new(MonteCarlo::new(seed))),
             Level::Oracle => Player::Oracle(engine(SearchParams { chance_plies: 0, ..SearchParams::for_variant(v) })),
+            Level::Seer => Player::Seer(engine(SearchParams { chance_plies: 0, ..SearchParams::for_variant(v) })),
         }
     }
 }
@@ -76,6 +83,7 @@ impl Level {
 enum Player {
     Engine(Box<Engine>),
     Oracle(Box<Engine>),
+    Seer(Box<Engine>),
     MonteCarlo(Box<MonteCarlo>),
 }
 
@@ -85,12 +93,19 @@ impl Player {
         pos: &Position,
         game: &[u64],
         limits: Limits,
-        events: impl FnOnce() -> Vec<(rules::Move, rules::chance::Event)>,
+        stream: &rand_chacha::ChaCha8Rng,
     ) -> Option<rules::Move> {
         match self {
             Player::Engine(e) => e.search(pos.clone(), game, limits, |_| {}).best,
             Player::Oracle(e) => {
-                e.set_root_events(events());
+                // The event each root move would draw from the referee's stream.
+                let events =
+                    pos.legal_moves().into_iter().map(|m| (m, *pos.chance(m).sample(&mut stream.clone()))).collect();
+                e.set_root_events(events);
+                e.search(pos.clone(), game, limits, |_| {}).best
+            }
+            Player::Seer(e) => {
+                e.set_chance_stream(Some(stream.clone()));
                 e.search(pos.clone(), game, limits, |_| {}).best
             }
             Player::MonteCarlo(mc) => mc.choose(pos, game, limits),
@@ -177,9 +192,7 @@ fn play(d: &Duel, number: u32) -> Result<Played> {
         let player = usize::from((pos.turn() == Color::White) != a_white);
         let limits = d.nodes.map_or(Limits::movetime(d.movetime[player]), Limits::nodes);
         let m = players[pos.turn().index()]
-            .choose(pos, game.hashes(), limits, || {
-                pos.legal_moves().into_iter().map(|m| (m, *pos.chance(m).sample(&mut rng.clone()))).collect()
-            })
+            .choose(pos, game.hashes(), limits, &rng)
             .ok_or_else(|| anyhow!("the engine found no move in {}", pos.fen()))?;
         game.play_sampled(m, &mut rng).map_err(|e| anyhow!("game {}: {e}", number + 1))?;
     };

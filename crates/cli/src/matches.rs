@@ -35,8 +35,9 @@ pub(crate) struct MatchArgs {
     /// Instead of UCI engines: fairylab's AI level for player A, White in odd games (`engine`,
     /// alias `expectimax`: chance outcomes as chance nodes; `blind`: as if chance played no part;
     /// `montecarlo`: dice playouts; `oracle`, research only: the engine told the outcome each of
-    /// its moves will draw, a ceiling for anticipating chance). Chance events are drawn by the
-    /// referee from `--seed`.
+    /// its moves will draw, a ceiling for anticipating the next event; `seer`, research only: the
+    /// engine that knows every event the referee's stream will draw, at every ply of its search).
+    /// Chance events are drawn by the referee from `--seed`.
     #[arg(long, value_name = "LEVEL", requires = "black", conflicts_with_all = ["engine1", "engine2"])]
     white: Option<String>,
     /// fairylab's AI level for player B (see --white).

@@ -127,6 +127,19 @@ fn the_oracle_level_plays_with_the_gifts_it_will_draw() {
 }
 
 #[test]
+fn the_seer_level_plays_knowing_every_gift_to_come() {
+    let players = ["match", "--variant", "snowfall", "--white", "seer", "--black", "blind", "--nodes", "300"];
+    let (o, games) = match_with_records("seer.pgn", &[&players[..], &["--games", "2", "--max-plies", "8"]].concat());
+    assert!(stdout(&o).contains("seer vs blind (snowfall"), "{}", stdout(&o));
+    assert_eq!(games.len(), 2);
+    assert!(games.iter().any(|r| r.tag("Black") == Some("seer")));
+    assert_bad_input(
+        &["match", "--variant", "snowfall", "--white", "seers", "--black", "blind", "--games", "2"],
+        "unknown AI level 'seers'",
+    );
+}
+
+#[test]
 fn each_pair_of_match_games_draws_its_snowfall_percentage() {
     let players = ["match", "--variant", "snowfall", "--white", "engine", "--black", "blind", "--nodes", "300"];
     let (o, games) = match_with_records(

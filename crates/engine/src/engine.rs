@@ -125,7 +125,17 @@ pub struct Engine {
     params: Option<SearchParams>,
     hash_mb: usize,
     tablebase: Option<Arc<Tablebase>>,
-    root_events: Vec<(u32, rules::chance::Event)>,
+    foresight: Foresight,
+}
+
+/// Chance outcomes known in advance (research only; see [`Engine::set_root_events`] and
+/// [`Engine::set_chance_stream`]).
+#[derive(Clone, Default)]
+pub(crate) struct Foresight {
+    /// The outcome of each root move, by raw move.
+    pub(crate) root_events: Vec<(u32, rules::chance::Event)>,
+    /// The referee's chance stream as it stands before the root move's event.
+    pub(crate) stream: Option<rand_chacha::ChaCha8Rng>,
 }
 
 impl Default for Engine {
@@ -140,7 +150,18 @@ impl Engine {
     /// Research only, for `fairylab match --white oracle`: what anticipating chance could be
     /// worth at most. Empty (the default): none.
     pub fn set_root_events(&mut self, events: Vec<(Move, rules::chance::Event)>) {
-        self.root_events = events.into_iter().map(|(m, e)| (m.raw(), e)).collect();
+        self.foresight.root_events = events.into_iter().map(|(m, e)| (m.raw(), e)).collect();
+    }
+
+    /// The referee's chance stream, as it stands before the event of the move to be chosen:
+    /// the next searches play, after every move of every line (quiescence included), the
+    /// outcome that stream would draw at that ply of the game, as a clairvoyant would. Exact
+    /// while each event takes one 64-bit draw, as [`rules::chance::Distribution::sample`] does
+    /// but for a rejection about once in 2^40 draws. Research only, for `fairylab match --white
+    /// seer`: what anticipating every chance event could be worth at most. `None` (the
+    /// default): none.
+    pub fn set_chance_stream(&mut self, stream: Option<rand_chacha::ChaCha8Rng>) {
+        self.foresight.stream = stream;
     }
 
     /// An engine with the default table size.
@@ -156,7 +177,7 @@ impl Engine {
             params: None,
             hash_mb: mb,
             tablebase: None,
-            root_events: Vec::new(),
+            foresight: Foresight::default(),
         }
     }
 
@@ -220,7 +241,7 @@ impl Engine {
         let stop = AtomicBool::new(false);
         let params = self.params;
         let tb = self.tablebase.clone();
-        let root_events = &self.root_events;
+        let foresight = &self.foresight;
         let result = std::thread::scope(|scope| {
             let state = &mut state;
             let stop = &stop;
@@ -228,7 +249,7 @@ impl Engine {
                 .name("search".into())
                 .stack_size(SEARCH_STACK)
                 .spawn_scoped(scope, move || {
-                    run(state, params, tb.as_deref(), &pos, game, limits, stop, &mut on_info, root_events)
+                    run(state, params, tb.as_deref(), &pos, game, limits, stop, &mut on_info, foresight)
                 });
             match handle {
                 Ok(h) => h.join().ok(),
@@ -254,7 +275,7 @@ impl Engine {
         let flag = stop.clone();
         let params = self.params;
         let tb = self.tablebase.clone();
-        let root_events = self.root_events.clone();
+        let foresight = self.foresight.clone();
         let spawned = std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK).spawn(move || {
             let result = run(
                 &mut state,
@@ -265,7 +286,7 @@ impl Engine {
                 limits,
                 &flag,
                 &mut |i: &Info| report(Report::Info(i.clone())),
-                &root_events,
+                &foresight,
             );
             if limits.infinite {
                 while !flag.load(Ordering::Relaxed) {
@@ -319,7 +340,7 @@ fn run(
     limits: Limits,
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
-    root_events: &[(u32, rules::chance::Event)],
+    foresight: &Foresight,
 ) -> SearchResult {
     let start = Instant::now();
     let params = params.unwrap_or_else(|| SearchParams::for_variant(pos.variant()));
@@ -336,7 +357,10 @@ fn run(
     let tt = &state.tt;
     let mut searcher = Searcher::new(tt, &eval, params, &mut state.history, stop, game);
     searcher.tablebase = tablebase.and_then(|t| t.bind(pos.variant()));
-    searcher.root_events = root_events.to_vec();
+    searcher.root_events = foresight.root_events.clone();
+    if let Some(stream) = &foresight.stream {
+        searcher.foresee(stream);
+    }
     searcher.set_limits(limits.nodes, budget.map(|(_, hard)| start + hard));
     let mut prev: Value = 0;
     for depth in 1..=max_depth {

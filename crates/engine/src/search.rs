@@ -88,6 +88,10 @@ pub struct Searcher<'a> {
     pub(crate) gift_outcomes: std::collections::HashMap<([[u8; 5]; 2], u8), GiftOutcomes>,
     /// Root moves whose chance outcome is known in advance (a research oracle).
     pub(crate) root_events: Vec<(u32, rules::chance::Event)>,
+    /// A clairvoyant's chance stream (research): its state before the event of each ply.
+    stream: Vec<rand_chacha::ChaCha8Rng>,
+    /// The events that stream draws, by (ply, board-plus-hand counts after the move, mover).
+    foreseen: std::collections::HashMap<(usize, [[u8; 5]; 2], u8), Event>,
 }
 
 impl<'a> Searcher<'a> {
@@ -134,6 +138,42 @@ impl<'a> Searcher<'a> {
             corrections: std::collections::HashMap::new(),
             gift_outcomes: std::collections::HashMap::new(),
             root_events: Vec::new(),
+            stream: Vec::new(),
+            foreseen: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Knows the referee's chance stream from the root on (see `Engine::set_chance_stream`):
+    /// each event takes one 64-bit draw.
+    pub(crate) fn foresee(&mut self, stream: &rand_chacha::ChaCha8Rng) {
+        use rand::RngCore;
+        let mut s = stream.clone();
+        self.stream = (0..MAX_PLY + 2)
+            .map(|_| {
+                let at = s.clone();
+                s.next_u64();
+                at
+            })
+            .collect();
+        self.foreseen.clear();
+    }
+
+    /// Gives `child`, reached by a move at `ply`, the gifts a foreseen stream draws there.
+    fn play_foreseen(&mut self, child: &mut Position, ply: usize) {
+        let Some(at) = self.stream.get(ply) else { return };
+        let rules::chance::ChanceRule::Gifts { percent } = child.variant().chance else { return };
+        let mover = !child.turn();
+        let key = (ply, rules::gift::counts(child), mover.index() as u8);
+        let event = match self.foreseen.get(&key) {
+            Some(&e) => e,
+            None => {
+                let e = *rules::gift::distribution(child, percent).sample(&mut at.clone());
+                self.foreseen.insert(key, e);
+                e
+            }
+        };
+        if let Event::Gift(g) = event {
+            child.receive_gifts(g);
         }
     }
 
@@ -616,7 +656,10 @@ impl<'a> Searcher<'a> {
             let mut child = pos.clone();
             match known {
                 Some(&(_, e)) => child.play_event(m, e),
-                None => child.play_unchecked(m),
+                None => {
+                    child.play_unchecked(m);
+                    self.play_foreseen(&mut child, ply);
+                }
             }
             self.tt.prefetch(child.hash());
             crate::tt::prefetch(&self.eval_cache[child.hash() as usize & (EVAL_CACHE - 1)]);
@@ -872,6 +915,7 @@ impl<'a> Searcher<'a> {
             } else {
                 let mut child = pos.clone();
                 child.play_unchecked(m);
+                self.play_foreseen(&mut child, ply);
                 self.tt.prefetch(child.hash());
                 -self.qsearch(&child, ply + 1, -beta, -alpha, qply + 1)
             };

@@ -215,3 +215,105 @@ fn root_events_known_in_advance_are_searched_in_place_of_chance() {
     engine.clear();
     assert_eq!(engine.search(pos, &[], Limits::depth(4), |_| {}).value, plain);
 }
+
+/// The referee's stream before each of the next `plies` events: one 64-bit draw an event.
+fn stream_by_ply(seed: u64, plies: usize) -> Vec<rand_chacha::ChaCha8Rng> {
+    use rand::RngCore;
+    let mut s = rules::chance::seeded_rng(seed);
+    (0..plies)
+        .map(|_| {
+            let at = s.clone();
+            s.next_u64();
+            at
+        })
+        .collect()
+}
+
+/// Minimax to `depth` where the move at `ply` is followed by the event `stream[ply]` draws.
+fn foreseen_minimax(
+    pos: &Position,
+    depth: u32,
+    ply: usize,
+    eval: &Evaluator,
+    stream: &[rand_chacha::ChaCha8Rng],
+) -> Value {
+    if depth == 0 {
+        return eval.evaluate(pos);
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return if pos.is_check() { -MATE + ply as Value } else { 0 };
+    }
+    let mut best = Value::MIN;
+    for &m in &moves {
+        let mut child = pos.clone();
+        child.play_event(m, *pos.chance(m).sample(&mut stream[ply].clone()));
+        best = best.max(-foreseen_minimax(&child, depth - 1, ply + 1, eval, stream));
+    }
+    best
+}
+
+#[test]
+fn the_referee_stream_takes_one_draw_an_event() {
+    // What the research seer (`Engine::set_chance_stream`) relies on: the event after the
+    // k-th move of a game is what the stream, advanced by k draws, samples from its distribution.
+    let v = rules::variants::snowfall::variant(24);
+    for seed in 0..20 {
+        let stream = stream_by_ply(seed, 120);
+        let mut rng = rules::chance::seeded_rng(seed);
+        let mut moves_rng = rules::chance::seeded_rng(1000 + seed);
+        let mut pos = Position::start(v);
+        for (k, at) in stream.iter().enumerate() {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[moves_rng.gen_range(0..moves.len())];
+            let expected = *pos.chance(m).sample(&mut at.clone());
+            assert_eq!(pos.play_sampled(m, &mut rng), expected, "seed {seed}, ply {k}: {}", pos.fen());
+        }
+    }
+}
+
+#[test]
+fn a_seer_searches_the_event_its_stream_draws_at_every_ply() {
+    // SnowFall positions with hands (random playouts, gifts at 24 %), each searched by the
+    // engine told the referee's stream and by a minimax that plays, after each move, what that
+    // stream draws at its ply: the same value at depths 1 and 2.
+    let v = rules::variants::snowfall::variant(24);
+    let params = SearchParams { chance_plies: 0, ..SearchParams::exact(v) };
+    let eval = Evaluator::for_params(v, &params);
+    let mut engine = Engine::with_hash(4);
+    engine.set_params(Some(params));
+    let mut rng = rules::chance::seeded_rng(77);
+    let (mut checked, mut gifted) = (0, 0);
+    while checked < 24 {
+        let mut pos = Position::start(v);
+        for _ in 0..rng.gen_range(6..30) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_sampled(moves[rng.gen_range(0..moves.len())], &mut rng);
+        }
+        if !pos.has_legal_move() || pos.legal_moves().len() > 150 {
+            continue;
+        }
+        let seed = rng.gen::<u64>();
+        let stream = stream_by_ply(seed, 4);
+        engine.set_chance_stream(Some(rules::chance::seeded_rng(seed)));
+        for depth in 1..=2 {
+            engine.clear();
+            let got = engine.search(pos.clone(), &[], Limits::depth(depth), |_| {}).value;
+            let plain = foreseen_minimax(&pos, depth, 0, &eval, &stream);
+            assert_eq!(got, plain, "{} depth {depth}, stream {seed}", pos.fen());
+        }
+        // The stream matters: with no events the value is the plain one.
+        engine.set_chance_stream(None);
+        engine.clear();
+        let blind = engine.search(pos.clone(), &[], Limits::depth(2), |_| {}).value;
+        gifted += usize::from(blind != foreseen_minimax(&pos, 2, 0, &eval, &stream));
+        checked += 1;
+    }
+    assert!(gifted >= 3, "the stream changed the value in {gifted} of {checked} positions");
+}
