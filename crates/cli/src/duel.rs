@@ -69,12 +69,14 @@ impl Level {
             e.set_params(Some(params));
             e
         };
+        let foreseeing = SearchParams { chance_plies: 0, ..SearchParams::for_variant(v) };
         match self {
             Level::Engine => Player::Engine(engine(SearchParams::for_variant(v))),
             Level::Blind => Player::Engine(engine(SearchParams::blind(v))),
             Level::MonteCarlo => Player::MonteCarlo(Box::new(MonteCarlo::new(seed))),
-            Level::Oracle => Player::Oracle(engine(SearchParams { chance_plies: 0, ..SearchParams::for_variant(v) })),
-            Level::Seer => Player::Seer(engine(SearchParams { chance_plies: 0, ..SearchParams::for_variant(v) })),
+            // The research levels know the outcomes: no chance nodes of their own.
+            Level::Oracle => Player::Oracle(engine(foreseeing)),
+            Level::Seer => Player::Seer(engine(foreseeing)),
         }
     }
 }

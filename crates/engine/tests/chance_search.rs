@@ -4,7 +4,8 @@
 //! Positions: random playouts in two chance variants on 5x5 (every move succeeds with
 //! probability 1/2, or 3/10: 500 positions at depths 1 to 3), in coin-flip chess (100 at 1 to 2)
 //! and in Probabilistic chess, each position with its own random map (500 at depths 1 to 3).
-//! Also: root outcomes known in advance (the research oracle) are searched in place of chance.
+//! Also: root outcomes known in advance (the research oracle) are searched in place of chance,
+//! and a known chance stream (the research seer) gives every ply of the search its event.
 
 use engine::expectimax::{weights, MATE_MARGIN};
 use engine::score::{Value, MATE, MATE_BOUND};
