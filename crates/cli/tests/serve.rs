@@ -344,6 +344,10 @@ fn hostile_requests(url: &str) {
         Some(json!({ "variant": "nope", "white": "me", "black": "ai" })),
         "unknown variant",
     );
+    // A SnowFall percentage outside 0..=100, or given to a variant without gifts.
+    let snowfall = |variant: &str, n: u64| json!({ "variant": variant, "white": "me", "black": "ai", "snowfall": n });
+    refuse(400, "POST", "/api/games", None, Some(snowfall("snowfall", 101)), "not a percentage");
+    refuse(400, "POST", "/api/games", None, Some(snowfall("chess", 17)), "no snowfall option");
     let sql = "x'); DROP TABLE games; --";
     refuse(
         400,
