@@ -47,9 +47,9 @@ fn run() -> Result<(), String> {
         for (i, (&m, &event)) in game.moves().iter().zip(game.events()).enumerate() {
             if i % every == every / 2 && pos.has_legal_move() {
                 let mut best = [None, None];
+                let params = [SearchParams::for_variant(pos.variant()), SearchParams::blind(pos.variant())];
                 for (k, engine) in engines.iter_mut().enumerate() {
-                    let v = pos.variant();
-                    engine.set_params(Some(if k == 0 { SearchParams::for_variant(v) } else { SearchParams::blind(v) }));
+                    engine.set_params(Some(params[k]));
                     engine.clear();
                     let r = engine.search(pos.clone(), &[], Limits::movetime(Duration::from_millis(ms)), |_| {});
                     depth[k] += u64::from(r.depth);
