@@ -24,6 +24,11 @@ pub(crate) enum Level {
     /// The same engine searching as if every move had its plain outcome (no gifts arrive,
     /// every move succeeds).
     Blind,
+    /// Research only: SnowFall's next gift event searched as exact Star1/Star2 chance nodes
+    /// after every root move, valued in winning chances, instead of the engine's approximation
+    /// (the drop-mate risk); elsewhere the same as `Engine`. About a hundred times the blind
+    /// engine's nodes at equal depth: for matches at a fixed depth (`--depth`).
+    Exact,
     /// Seeded playouts of the blind engine's top moves ([`engine::montecarlo`]).
     MonteCarlo,
     /// Research only: the engine, without chance nodes, told the chance outcome each of its root
@@ -41,11 +46,12 @@ impl Level {
         match s.to_ascii_lowercase().as_str() {
             "engine" | "expectimax" | "aware" => Ok(Level::Engine),
             "blind" => Ok(Level::Blind),
+            "exact" => Ok(Level::Exact),
             "montecarlo" | "monte-carlo" => Ok(Level::MonteCarlo),
             "oracle" => Ok(Level::Oracle),
             "seer" => Ok(Level::Seer),
             _ => bail!(
-                "unknown AI level '{s}' (use engine, also called expectimax or aware; blind; montecarlo; oracle; or seer)"
+                "unknown AI level '{s}' (use engine, also called expectimax or aware; blind; montecarlo; exact; oracle; or seer)"
             ),
         }
     }
@@ -56,6 +62,7 @@ impl Level {
             Level::Engine if rules::variants::probabilistic::options(v).is_some() => "expectimax",
             Level::Engine => "engine",
             Level::Blind => "blind",
+            Level::Exact => "exact",
             Level::MonteCarlo => "montecarlo",
             Level::Oracle => "oracle",
             Level::Seer => "seer",
@@ -73,12 +80,25 @@ impl Level {
         match self {
             Level::Engine => Player::Engine(engine(SearchParams::for_variant(v))),
             Level::Blind => Player::Engine(engine(SearchParams::blind(v))),
+            Level::Exact => Player::Engine(engine(exact(v))),
             Level::MonteCarlo => Player::MonteCarlo(Box::new(MonteCarlo::new(seed))),
             // The research levels know the outcomes: no chance nodes of their own.
             Level::Oracle => Player::Oracle(engine(foreseeing)),
             Level::Seer => Player::Seer(engine(foreseeing)),
         }
     }
+}
+
+/// The `exact` level's parameters: SnowFall's next gift event as Star1/Star2 chance nodes,
+/// valued in winning chances as the engine weighs its drop-mate risk (a logistic of scale 200 is
+/// `s tanh(v / s)` with `s` = 400), so that a drop mate counts as a lost game and not as
+/// -32,000 centipawns; elsewhere the engine's own.
+fn exact(v: &Variant) -> SearchParams {
+    let p = SearchParams::for_variant(v);
+    if !p.chance_correction {
+        return p;
+    }
+    SearchParams { chance_correction: false, win_scale: 400, ..p }
 }
 
 /// A level at play.
@@ -131,6 +151,8 @@ pub(crate) struct Duel {
     pub movetime: [Duration; 2],
     /// A node budget per move instead of `movetime` (reproducible from the seed).
     pub nodes: Option<u64>,
+    /// A fixed depth per move instead of `movetime` (players compared at equal depth).
+    pub depth: Option<u32>,
     pub seed: u64,
     pub max_plies: u32,
     pub concurrency: usize,
@@ -192,7 +214,11 @@ fn play(d: &Duel, number: u32) -> Result<Played> {
         }
         let pos = game.position();
         let player = usize::from((pos.turn() == Color::White) != a_white);
-        let limits = d.nodes.map_or(Limits::movetime(d.movetime[player]), Limits::nodes);
+        let limits = match (d.nodes, d.depth) {
+            (Some(n), _) => Limits::nodes(n),
+            (None, Some(depth)) => Limits::depth(depth),
+            (None, None) => Limits::movetime(d.movetime[player]),
+        };
         let m = players[pos.turn().index()]
             .choose(pos, game.hashes(), limits, &rng)
             .ok_or_else(|| anyhow!("the engine found no move in {}", pos.fen()))?;
@@ -227,10 +253,11 @@ fn result_text(winner: Option<Color>) -> &'static str {
 pub(crate) fn run(d: &Duel) -> Result<ExitCode> {
     let names = d.levels.map(|l| l.name(d.variant));
     let [time_a, time_b] = d.movetime.map(|t| t.as_millis());
-    let budget = match d.nodes {
-        Some(n) => format!("{n} nodes per move"),
-        None if time_a == time_b => format!("{time_a} ms per move"),
-        None => format!("{time_a} ms against {time_b} ms per move"),
+    let budget = match (d.nodes, d.depth) {
+        (Some(n), _) => format!("{n} nodes per move"),
+        (None, Some(depth)) => format!("depth {depth} per move"),
+        _ if time_a == time_b => format!("{time_a} ms per move"),
+        _ => format!("{time_a} ms against {time_b} ms per move"),
     };
     let percent = match rules::variants::snowfall::percent(d.variant) {
         Some(_) if d.random_percent => {

@@ -34,7 +34,10 @@ pub(crate) struct MatchArgs {
     engine2: Option<String>,
     /// Instead of UCI engines: fairylab's AI level for player A, White in odd games (`engine`,
     /// alias `expectimax`: chance outcomes as chance nodes; `blind`: as if chance played no part;
-    /// `montecarlo`: dice playouts; `oracle`, research only: the engine told the outcome each of
+    /// `montecarlo`: dice playouts; `exact`, research only: SnowFall's next gift event as exact
+    /// Star1/Star2 chance nodes after the root moves, in winning chances, in place of the
+    /// engine's drop-mate risk (elsewhere the engine), slow, for `--depth` matches; `oracle`,
+    /// research only: the engine told the outcome each of
     /// its moves will draw, a ceiling for anticipating the next event; `seer`, research only: the
     /// engine that knows every event the referee's stream will draw, at every ply of its search).
     /// Chance events are drawn by the referee from `--seed`.
@@ -47,6 +50,10 @@ pub(crate) struct MatchArgs {
     /// only on its seed.
     #[arg(long, value_name = "N", requires = "white", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
+    /// Internal matches: a fixed search depth per move instead of --movetime (plies), so that
+    /// players of unequal speed are compared at equal search depth; reproducible from the seed.
+    #[arg(long, value_name = "PLIES", requires = "white", conflicts_with_all = ["nodes", "movetime2"], value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: Option<u32>,
     /// Internal matches: games played at once (each engine searches on one thread).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     concurrency: u32,
@@ -162,8 +169,8 @@ fn internal(args: &MatchArgs, white: &str, black: &str) -> Result<ExitCode> {
         if args.pgn.is_some() {
             bail!("--pgn does not apply to Predictor chess players (their records are in the play server)");
         }
-        if args.nodes.is_some() || args.movetime2.is_some() {
-            bail!("--nodes and --movetime2 do not apply to Predictor chess players: use --movetime (per ply)");
+        if args.nodes.is_some() || args.movetime2.is_some() || args.depth.is_some() {
+            bail!("--nodes, --depth and --movetime2 do not apply to Predictor chess players: use --movetime (per ply)");
         }
         return crate::predictor_match::run(&crate::predictor_match::PredictorMatch {
             variant,
@@ -184,6 +191,7 @@ fn internal(args: &MatchArgs, white: &str, black: &str) -> Result<ExitCode> {
         games: args.games,
         movetime: [args.movetime, args.movetime2.unwrap_or(args.movetime)].map(Duration::from_millis),
         nodes: args.nodes,
+        depth: args.depth,
         seed: args.seed.unwrap_or(0),
         max_plies: args.max_plies,
         concurrency: args.concurrency as usize,

@@ -140,6 +140,21 @@ fn the_seer_level_plays_knowing_every_gift_to_come() {
 }
 
 #[test]
+fn the_exact_level_plays_at_a_fixed_depth_against_the_blind_engine() {
+    let players = ["match", "--variant", "snowfall", "--white", "exact", "--black", "blind", "--depth", "2"];
+    let args = [&players[..], &["--games", "2", "--max-plies", "12", "--seed", "8"]].concat();
+    let (o, games) = match_with_records("exact.pgn", &args);
+    assert!(stdout(&o).contains("exact vs blind (snowfall, depth 2 per move): 2 games"), "{}", stdout(&o));
+    assert_eq!(games.len(), 2);
+    assert!(games.iter().any(|r| r.tag("White") == Some("exact")));
+    // A fixed depth is as reproducible as a node budget.
+    let again = fairylab(&args);
+    assert_eq!(stdout(&o), stdout(&again));
+    assert_bad_input(&[&players[..], &["--nodes", "300"]].concat(), "--nodes");
+    assert_bad_input(&[&players[..3], &["--depth", "0"]].concat(), "--depth");
+}
+
+#[test]
 fn each_pair_of_match_games_draws_its_snowfall_percentage() {
     let players = ["match", "--variant", "snowfall", "--white", "engine", "--black", "blind", "--nodes", "300"];
     let (o, games) = match_with_records(
