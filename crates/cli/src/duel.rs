@@ -24,11 +24,13 @@ pub(crate) enum Level {
     /// The same engine searching as if every move had its plain outcome (no gifts arrive,
     /// every move succeeds).
     Blind,
-    /// Research only: SnowFall's next gift event searched as exact Star1/Star2 chance nodes
-    /// after every root move, valued in winning chances, instead of the engine's approximation
-    /// (the drop-mate risk); elsewhere the same as `Engine`. About a hundred times the blind
-    /// engine's nodes at equal depth: for matches at a fixed depth (`--depth`).
-    Exact,
+    /// Research only: SnowFall's gift events searched as exact Star1/Star2 chance nodes after
+    /// every move of the first plies (1 for `exact`, 2 for `exact2`: the next event and the one
+    /// after the opponent's reply), valued in winning chances, instead of the engine's
+    /// approximation (the drop-mate risk); elsewhere the same as `Engine`. About a hundred
+    /// (`exact`) or a thousand (`exact2`) times the blind engine's nodes at equal depth: for
+    /// matches at a fixed depth (`--depth`).
+    Exact(u8),
     /// Seeded playouts of the blind engine's top moves ([`engine::montecarlo`]).
     MonteCarlo,
     /// Research only: the engine, without chance nodes, told the chance outcome each of its root
@@ -46,12 +48,13 @@ impl Level {
         match s.to_ascii_lowercase().as_str() {
             "engine" | "expectimax" | "aware" => Ok(Level::Engine),
             "blind" => Ok(Level::Blind),
-            "exact" => Ok(Level::Exact),
+            "exact" => Ok(Level::Exact(1)),
+            "exact2" => Ok(Level::Exact(2)),
             "montecarlo" | "monte-carlo" => Ok(Level::MonteCarlo),
             "oracle" => Ok(Level::Oracle),
             "seer" => Ok(Level::Seer),
             _ => bail!(
-                "unknown AI level '{s}' (use engine, also called expectimax or aware; blind; montecarlo; exact; oracle; or seer)"
+                "unknown AI level '{s}' (use engine, also called expectimax or aware; blind; montecarlo; exact or exact2; oracle; or seer)"
             ),
         }
     }
@@ -62,7 +65,8 @@ impl Level {
             Level::Engine if rules::variants::probabilistic::options(v).is_some() => "expectimax",
             Level::Engine => "engine",
             Level::Blind => "blind",
-            Level::Exact => "exact",
+            Level::Exact(1) => "exact",
+            Level::Exact(_) => "exact2",
             Level::MonteCarlo => "montecarlo",
             Level::Oracle => "oracle",
             Level::Seer => "seer",
@@ -80,7 +84,7 @@ impl Level {
         match self {
             Level::Engine => Player::Engine(engine(SearchParams::for_variant(v))),
             Level::Blind => Player::Engine(engine(SearchParams::blind(v))),
-            Level::Exact => Player::Engine(engine(exact(v))),
+            Level::Exact(plies) => Player::Engine(engine(exact(v, plies.into()))),
             Level::MonteCarlo => Player::MonteCarlo(Box::new(MonteCarlo::new(seed))),
             // The research levels know the outcomes: no chance nodes of their own.
             Level::Oracle => Player::Oracle(engine(foreseeing)),
@@ -89,16 +93,16 @@ impl Level {
     }
 }
 
-/// The `exact` level's parameters: SnowFall's next gift event as Star1/Star2 chance nodes,
-/// valued in winning chances as the engine weighs its drop-mate risk (a logistic of scale 200 is
-/// `s tanh(v / s)` with `s` = 400), so that a drop mate counts as a lost game and not as
-/// -32,000 centipawns; elsewhere the engine's own.
-fn exact(v: &Variant) -> SearchParams {
+/// The `exact` levels' parameters: SnowFall's gift events of the first `plies` as Star1/Star2
+/// chance nodes, valued in winning chances as the engine weighs its drop-mate risk (a logistic
+/// of scale 200 is `s tanh(v / s)` with `s` = 400), so that a drop mate counts as a lost game
+/// and not as -32,000 centipawns; elsewhere the engine's own.
+fn exact(v: &Variant, plies: usize) -> SearchParams {
     let p = SearchParams::for_variant(v);
     if !p.chance_correction {
         return p;
     }
-    SearchParams { chance_correction: false, win_scale: 400, ..p }
+    SearchParams { chance_correction: false, chance_plies: plies, win_scale: 400, ..p }
 }
 
 /// A level at play.

@@ -150,6 +150,11 @@ fn the_exact_level_plays_at_a_fixed_depth_against_the_blind_engine() {
     // A fixed depth is as reproducible as a node budget.
     let again = fairylab(&args);
     assert_eq!(stdout(&o), stdout(&again));
+    // Its two-ply form searches the gift after the opponent's reply as well.
+    let two = ["match", "--variant", "snowfall", "--white", "blind", "--black", "exact2", "--depth", "1"];
+    let o = fairylab(&[&two[..], &["--games", "2", "--max-plies", "6"]].concat());
+    assert_ok(&o);
+    assert!(stdout(&o).contains("blind vs exact2 (snowfall, depth 1 per move): 2 games"), "{}", stdout(&o));
     assert_bad_input(&[&players[..], &["--nodes", "300"]].concat(), "--nodes");
     assert_bad_input(&[&players[..3], &["--depth", "0"]].concat(), "--depth");
 }
