@@ -29,7 +29,8 @@ pub(crate) enum Level {
     /// after the opponent's reply), valued in winning chances, instead of the engine's
     /// approximation (the drop-mate risk); elsewhere the same as `Engine`. About a hundred
     /// (`exact`) or a thousand (`exact2`) times the blind engine's nodes at equal depth: for
-    /// matches at a fixed depth (`--depth`).
+    /// matches at a fixed depth (`--depth`). `exact0`, their control, is the blind engine with
+    /// their win-scaled evaluation.
     Exact(u8),
     /// Seeded playouts of the blind engine's top moves ([`engine::montecarlo`]).
     MonteCarlo,
@@ -48,13 +49,14 @@ impl Level {
         match s.to_ascii_lowercase().as_str() {
             "engine" | "expectimax" | "aware" => Ok(Level::Engine),
             "blind" => Ok(Level::Blind),
+            "exact0" => Ok(Level::Exact(0)),
             "exact" => Ok(Level::Exact(1)),
             "exact2" => Ok(Level::Exact(2)),
             "montecarlo" | "monte-carlo" => Ok(Level::MonteCarlo),
             "oracle" => Ok(Level::Oracle),
             "seer" => Ok(Level::Seer),
             _ => bail!(
-                "unknown AI level '{s}' (use engine, also called expectimax or aware; blind; montecarlo; exact or exact2; oracle; or seer)"
+                "unknown AI level '{s}' (use engine, also called expectimax or aware; blind; montecarlo; exact, exact2 or exact0; oracle; or seer)"
             ),
         }
     }
@@ -65,6 +67,7 @@ impl Level {
             Level::Engine if rules::variants::probabilistic::options(v).is_some() => "expectimax",
             Level::Engine => "engine",
             Level::Blind => "blind",
+            Level::Exact(0) => "exact0",
             Level::Exact(1) => "exact",
             Level::Exact(_) => "exact2",
             Level::MonteCarlo => "montecarlo",
@@ -96,13 +99,16 @@ impl Level {
 /// The `exact` levels' parameters: SnowFall's gift events of the first `plies` as Star1/Star2
 /// chance nodes, valued in winning chances as the engine weighs its drop-mate risk (a logistic
 /// of scale 200 is `s tanh(v / s)` with `s` = 400), so that a drop mate counts as a lost game
-/// and not as -32,000 centipawns; elsewhere the engine's own.
+/// and not as -32,000 centipawns; elsewhere the engine's own. With no plies (`exact0`), the
+/// blind engine with that evaluation: the control that tells the chance nodes' effect from
+/// the evaluation's.
 fn exact(v: &Variant, plies: usize) -> SearchParams {
     let p = SearchParams::for_variant(v);
     if !p.chance_correction {
         return p;
     }
-    SearchParams { chance_correction: false, chance_plies: plies, win_scale: 400, ..p }
+    let gift_horizon = if plies == 0 { 0 } else { p.gift_horizon };
+    SearchParams { chance_correction: false, chance_plies: plies, win_scale: 400, gift_horizon, ..p }
 }
 
 /// A level at play.

@@ -36,9 +36,10 @@ pub(crate) struct MatchArgs {
     /// alias `expectimax`: chance outcomes as chance nodes; `blind`: as if chance played no part;
     /// `montecarlo`: dice playouts; `exact`, research only: SnowFall's next gift event as exact
     /// Star1/Star2 chance nodes after the root moves, in winning chances, in place of the
-    /// engine's drop-mate risk (elsewhere the engine), slow, for `--depth` matches; `oracle`,
-    /// research only: the engine told the outcome each of
-    /// its moves will draw, a ceiling for anticipating the next event; `seer`, research only: the
+    /// engine's drop-mate risk, slow, for `--depth` matches; `exact2`: the event after the
+    /// opponent's reply too; `exact0`: their control, the blind engine with their evaluation;
+    /// `oracle`, research only: the engine told the outcome each of its moves will draw, a
+    /// ceiling for anticipating the next event; `seer`, research only: the
     /// engine that knows every event the referee's stream will draw, at every ply of its search).
     /// Chance events are drawn by the referee from `--seed`.
     #[arg(long, value_name = "LEVEL", requires = "black", conflicts_with_all = ["engine1", "engine2"])]

@@ -155,6 +155,20 @@ fn the_exact_level_plays_at_a_fixed_depth_against_the_blind_engine() {
     let o = fairylab(&[&two[..], &["--games", "2", "--max-plies", "6"]].concat());
     assert_ok(&o);
     assert!(stdout(&o).contains("blind vs exact2 (snowfall, depth 1 per move): 2 games"), "{}", stdout(&o));
+    let o = fairylab(&[
+        "match",
+        "--variant",
+        "snowfall",
+        "--white",
+        "exact0",
+        "--black",
+        "blind",
+        "--depth",
+        "1",
+        "--max-plies",
+        "6",
+    ]);
+    assert!(stdout(&o).contains("exact0 vs blind (snowfall, depth 1 per move): 2 games"), "{}", stdout(&o));
     assert_bad_input(&[&players[..], &["--nodes", "300"]].concat(), "--nodes");
     assert_bad_input(&[&players[..3], &["--depth", "0"]].concat(), "--depth");
 }
