@@ -1,5 +1,6 @@
-//! Property tests of the rules core's invariants on random playouts in chess, crazyhouse and
-//! gardner: incremental hash, FEN round-trip, legal = king-safe pseudo-legal, copy-make.
+//! Property tests of the rules core's invariants on random playouts in chess, crazyhouse, gardner
+//! and SnowFall (gifts sampled into the hands): incremental hash, FEN round-trip, legal =
+//! king-safe pseudo-legal, copy-make, and SnowFall's caps.
 //!
 //! A playout is a start position plus a list of move choices (each taken modulo the number of
 //! legal moves), so proptest shrinks a failure to the shortest game that still shows it.
@@ -13,6 +14,8 @@
 //! and chess and gardner keep no piece state).
 
 use proptest::prelude::*;
+use rules::chance::{seeded_rng, Event};
+use rules::gift::{self, Kind};
 use rules::{variants, Color, Move, MoveList, Position};
 
 /// The longest playout, in plies.
@@ -117,6 +120,70 @@ fn playout(variant: &str, start: usize, choices: &[u32]) -> Result<(), TestCaseE
     check_position(&pos)
 }
 
+/// The caps of the SnowFall rulings (board and hand together, per player): two full sets.
+const CAPS: [(Kind, u8); 5] =
+    [(Kind::Pawn, 16), (Kind::Knight, 4), (Kind::Bishop, 4), (Kind::Rook, 4), (Kind::Queen, 2)];
+
+/// Plays out `choices` in SnowFall at `percent` %, every move's gift event drawn from the seeded
+/// generator, and checks every position on the way: the invariants above, that a gift never
+/// lifts a count past its cap, and that only a gift event ever grows a hand.
+fn snowfall_playout(percent: u8, seed: u64, choices: &[u32]) -> Result<(), TestCaseError> {
+    let v = variants::snowfall::variant(percent);
+    let mut pos = Position::start(v);
+    let mut rng = seeded_rng(seed);
+    for &c in choices {
+        check_position(&pos)?;
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Ok(());
+        }
+        let m: Move = moves[c as usize % moves.len()];
+        let hands_before = pos.board_fen();
+        let mut moved = pos.clone();
+        moved.play_unchecked(m);
+        let mid = gift::counts(&moved);
+        let event = pos.play_sampled(m, &mut rng);
+        let after = gift::counts(&pos);
+        for color in [Color::White, Color::Black] {
+            for (kind, cap) in CAPS {
+                // A promotion may pass a cap; a gift may not add to a count at or past it.
+                let (was, now) = (mid[color.index()][kind as usize], after[color.index()][kind as usize]);
+                prop_assert!(
+                    now <= cap.max(was),
+                    "{:?} holds {} {:?} after {:?} ({:?}) from {}, above the cap {}",
+                    color,
+                    now,
+                    kind,
+                    m,
+                    event,
+                    hands_before,
+                    cap
+                );
+            }
+        }
+        match event {
+            Event::Gift(g) => {
+                let board = |p: &Position| p.board_fen().split('[').next().unwrap_or_default().to_string();
+                prop_assert_eq!(board(&pos), board(&moved), "a gift changed the board");
+                for color in [Color::White, Color::Black] {
+                    for kind in Kind::ALL {
+                        let (was, now) = (mid[color.index()][kind as usize], after[color.index()][kind as usize]);
+                        prop_assert_eq!(
+                            now,
+                            was + g.of(color).count(kind),
+                            "{:?} {:?}: the hand is not the gift",
+                            color,
+                            kind
+                        );
+                    }
+                }
+            }
+            _ => prop_assert!(after == mid && pos == moved, "no gift, yet {} differs from the move alone", pos.fen()),
+        }
+    }
+    check_position(&pos)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
@@ -133,5 +200,10 @@ proptest! {
     #[test]
     fn gardner_invariants(choices in prop::collection::vec(any::<u32>(), 0..MAX_PLIES)) {
         playout("gardner", 0, &choices)?;
+    }
+
+    #[test]
+    fn snowfall_invariants(percent in 10u8..=60, seed in any::<u64>(), choices in prop::collection::vec(any::<u32>(), 0..MAX_PLIES)) {
+        snowfall_playout(percent, seed, &choices)?;
     }
 }
