@@ -42,6 +42,13 @@ pub(crate) enum Level {
     /// the outcome of every chance event in its search, at every ply
     /// (`Engine::set_chance_stream`): what anticipating all chance could be worth at most.
     Seer,
+    /// Research only: perfect-information Monte Carlo, the fair use of the seer's search. Each
+    /// move, this many streams (`sampled`: 8, `sampledN`: N) drawn from the player's own
+    /// generator (never the referee's), each searched as the seer searches its stream, from a
+    /// cleared table, with the full limits; the move most of them chose is played, ties to the
+    /// better mean value. That many times the seer's nodes: for matches at a fixed depth
+    /// (`--depth`).
+    Sampled(u16),
 }
 
 impl Level {
@@ -55,8 +62,13 @@ impl Level {
             "montecarlo" | "monte-carlo" => Ok(Level::MonteCarlo),
             "oracle" => Ok(Level::Oracle),
             "seer" => Ok(Level::Seer),
+            "sampled" => Ok(Level::Sampled(8)),
+            l if l.starts_with("sampled") => match l["sampled".len()..].parse::<u16>() {
+                Ok(n @ 1..=1024) => Ok(Level::Sampled(n)),
+                _ => bail!("bad AI level '{s}': sampledN takes a number of futures from 1 to 1024, e.g. sampled32"),
+            },
             _ => bail!(
-                "unknown AI level '{s}' (use engine, also called expectimax or aware; blind; montecarlo; exact, exact2 or exact0; oracle; or seer)"
+                "unknown AI level '{s}' (use engine, also called expectimax or aware; blind; montecarlo; exact, exact2 or exact0; oracle; seer; or sampled, sampledN)"
             ),
         }
     }
@@ -73,6 +85,7 @@ impl Level {
             Level::MonteCarlo => "montecarlo",
             Level::Oracle => "oracle",
             Level::Seer => "seer",
+            Level::Sampled(_) => "sampled",
         }
     }
 
@@ -92,6 +105,7 @@ impl Level {
             // The research levels know the outcomes: no chance nodes of their own.
             Level::Oracle => Player::Oracle(engine(foreseeing)),
             Level::Seer => Player::Seer(engine(foreseeing)),
+            Level::Sampled(n) => Player::Sampled(engine(foreseeing), seed, n.into()),
         }
     }
 }
@@ -116,6 +130,8 @@ enum Player {
     Engine(Box<Engine>),
     Oracle(Box<Engine>),
     Seer(Box<Engine>),
+    /// The engine, the player's own seed from which its futures are drawn, and their number.
+    Sampled(Box<Engine>, u64, u64),
     MonteCarlo(Box<MonteCarlo>),
 }
 
@@ -139,6 +155,27 @@ impl Player {
             Player::Seer(e) => {
                 e.set_chance_stream(Some(stream.clone()));
                 e.search(pos.clone(), game, limits, |_| {}).best
+            }
+            Player::Sampled(e, seed, futures) => {
+                // Votes and summed values per move, in the order first chosen.
+                let mut tally: Vec<(rules::Move, i64, i64)> = Vec::new();
+                for future in 0..*futures {
+                    e.clear();
+                    e.set_chance_stream(Some(seeded_rng(
+                        *seed ^ pos.hash() ^ future.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                    )));
+                    let r = e.search(pos.clone(), game, limits, |_| {});
+                    let Some(best) = r.best else { continue };
+                    match tally.iter_mut().find(|(m, _, _)| *m == best) {
+                        Some(t) => {
+                            t.1 += 1;
+                            t.2 += i64::from(r.value);
+                        }
+                        None => tally.push((best, 1, i64::from(r.value))),
+                    }
+                }
+                // Most votes, then the better mean value (sums compared across equal counts).
+                tally.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(a.2.cmp(&b.2))).map(|(m, _, _)| m)
             }
             Player::MonteCarlo(mc) => mc.choose(pos, game, limits),
         }

@@ -174,6 +174,21 @@ fn the_exact_level_plays_at_a_fixed_depth_against_the_blind_engine() {
 }
 
 #[test]
+fn the_sampled_level_searches_futures_of_its_own_at_a_fixed_depth() {
+    let players = ["match", "--variant", "snowfall", "--white", "sampled4", "--black", "blind", "--depth", "2"];
+    let args = [&players[..], &["--games", "2", "--max-plies", "16", "--seed", "9", "--snowfall", "24"]].concat();
+    let (o, games) = match_with_records("sampled.pgn", &args);
+    assert!(stdout(&o).contains("sampled vs blind (snowfall, depth 2 per move): 2 games"), "{}", stdout(&o));
+    assert_eq!(games.len(), 2);
+    assert!(games.iter().any(|r| r.tag("Black") == Some("sampled")));
+    // Its futures come from its own seed, itself from the match's: reproducible.
+    assert_eq!(stdout(&o), stdout(&fairylab(&args)));
+    for bad in ["sampled0", "sampled2000", "sampledx"] {
+        assert_bad_input(&["match", "--variant", "snowfall", "--white", bad, "--black", "blind"], "sampledN");
+    }
+}
+
+#[test]
 fn each_pair_of_match_games_draws_its_snowfall_percentage() {
     let players = ["match", "--variant", "snowfall", "--white", "engine", "--black", "blind", "--nodes", "300"];
     let (o, games) = match_with_records(
