@@ -40,7 +40,9 @@ pub(crate) struct MatchArgs {
     /// opponent's reply too; `exact0`: their control, the blind engine with their evaluation;
     /// `oracle`, research only: the engine told the outcome each of its moves will draw, a
     /// ceiling for anticipating the next event; `seer`, research only: the
-    /// engine that knows every event the referee's stream will draw, at every ply of its search).
+    /// engine that knows every event the referee's stream will draw, at every ply of its search;
+    /// `sampled` or `sampledN`, research only: 8 or N futures drawn from its own generator, each
+    /// searched as the seer searches, the move most of them chose played; for `--depth` matches).
     /// Chance events are drawn by the referee from `--seed`.
     #[arg(long, value_name = "LEVEL", requires = "black", conflicts_with_all = ["engine1", "engine2"])]
     white: Option<String>,
