@@ -100,24 +100,36 @@ fn check_position(pos: &Position) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// Plays out `choices` from start FEN number `start` and checks every position on the way.
-fn playout(variant: &str, start: usize, choices: &[u32]) -> Result<(), TestCaseError> {
-    let v = variants::by_name(variant).unwrap_or_else(|| panic!("variant {variant} missing"));
-    let fens = starts(variant);
-    let fen = &fens[start % fens.len()];
-    let mut pos = Position::from_fen(v, fen).map_err(|e| TestCaseError::fail(format!("bad start {fen}: {e}")))?;
+/// Plays `choices` from `pos` (each taken modulo the number of legal moves), each move by
+/// `play`, and checks every position on the way.
+fn walk(
+    mut pos: Position,
+    choices: &[u32],
+    mut play: impl FnMut(&mut Position, Move) -> Result<(), TestCaseError>,
+) -> Result<(), TestCaseError> {
     for &c in choices {
         check_position(&pos)?;
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return Ok(());
         }
-        let m: Move = moves[c as usize % moves.len()];
+        play(&mut pos, moves[c as usize % moves.len()])?;
+    }
+    check_position(&pos)
+}
+
+/// Plays out `choices` from start FEN number `start` and checks every position on the way.
+fn playout(variant: &str, start: usize, choices: &[u32]) -> Result<(), TestCaseError> {
+    let v = variants::by_name(variant).unwrap_or_else(|| panic!("variant {variant} missing"));
+    let fens = starts(variant);
+    let fen = &fens[start % fens.len()];
+    let pos = Position::from_fen(v, fen).map_err(|e| TestCaseError::fail(format!("bad start {fen}: {e}")))?;
+    walk(pos, choices, |pos, m| {
         let before = pos.hash();
         pos.play_unchecked(m);
         prop_assert_ne!(before, pos.hash(), "a move left the hash unchanged");
-    }
-    check_position(&pos)
+        Ok(())
+    })
 }
 
 /// The caps of the SnowFall rulings (board and hand together, per player): two full sets.
@@ -128,22 +140,14 @@ const CAPS: [(Kind, u8); 5] =
 /// generator, and checks every position on the way: the invariants above, that a gift never
 /// lifts a count past its cap, and that only a gift event ever grows a hand.
 fn snowfall_playout(percent: u8, seed: u64, choices: &[u32]) -> Result<(), TestCaseError> {
-    let v = variants::snowfall::variant(percent);
-    let mut pos = Position::start(v);
     let mut rng = seeded_rng(seed);
-    for &c in choices {
-        check_position(&pos)?;
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return Ok(());
-        }
-        let m: Move = moves[c as usize % moves.len()];
+    walk(Position::start(variants::snowfall::variant(percent)), choices, |pos, m| {
         let hands_before = pos.board_fen();
         let mut moved = pos.clone();
         moved.play_unchecked(m);
         let mid = gift::counts(&moved);
         let event = pos.play_sampled(m, &mut rng);
-        let after = gift::counts(&pos);
+        let after = gift::counts(pos);
         for color in [Color::White, Color::Black] {
             for (kind, cap) in CAPS {
                 // A promotion may pass a cap; a gift may not add to a count at or past it.
@@ -164,7 +168,7 @@ fn snowfall_playout(percent: u8, seed: u64, choices: &[u32]) -> Result<(), TestC
         match event {
             Event::Gift(g) => {
                 let board = |p: &Position| p.board_fen().split('[').next().unwrap_or_default().to_string();
-                prop_assert_eq!(board(&pos), board(&moved), "a gift changed the board");
+                prop_assert_eq!(board(pos), board(&moved), "a gift changed the board");
                 for color in [Color::White, Color::Black] {
                     for kind in Kind::ALL {
                         let (was, now) = (mid[color.index()][kind as usize], after[color.index()][kind as usize]);
@@ -178,10 +182,10 @@ fn snowfall_playout(percent: u8, seed: u64, choices: &[u32]) -> Result<(), TestC
                     }
                 }
             }
-            _ => prop_assert!(after == mid && pos == moved, "no gift, yet {} differs from the move alone", pos.fen()),
+            _ => prop_assert!(after == mid && *pos == moved, "no gift, yet {} differs from the move alone", pos.fen()),
         }
-    }
-    check_position(&pos)
+        Ok(())
+    })
 }
 
 proptest! {
