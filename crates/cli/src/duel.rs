@@ -156,27 +156,7 @@ impl Player {
                 e.set_chance_stream(Some(stream.clone()));
                 e.search(pos.clone(), game, limits, |_| {}).best
             }
-            Player::Sampled(e, seed, futures) => {
-                // Votes and summed values per move, in the order first chosen.
-                let mut tally: Vec<(rules::Move, i64, i64)> = Vec::new();
-                for future in 0..*futures {
-                    e.clear();
-                    e.set_chance_stream(Some(seeded_rng(
-                        *seed ^ pos.hash() ^ future.wrapping_mul(0x9e37_79b9_7f4a_7c15),
-                    )));
-                    let r = e.search(pos.clone(), game, limits, |_| {});
-                    let Some(best) = r.best else { continue };
-                    match tally.iter_mut().find(|(m, _, _)| *m == best) {
-                        Some(t) => {
-                            t.1 += 1;
-                            t.2 += i64::from(r.value);
-                        }
-                        None => tally.push((best, 1, i64::from(r.value))),
-                    }
-                }
-                // Most votes, then the better mean value (sums compared across equal counts).
-                tally.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(a.2.cmp(&b.2))).map(|(m, _, _)| m)
-            }
+            Player::Sampled(e, seed, futures) => e.search_futures(pos, game, limits, *seed, *futures),
             Player::MonteCarlo(mc) => mc.choose(pos, game, limits),
         }
     }

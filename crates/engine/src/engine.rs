@@ -164,6 +164,41 @@ impl Engine {
         self.foresight.stream = stream;
     }
 
+    /// Perfect-information Monte Carlo (research, for `fairylab match --white sampled`): for
+    /// each of `futures` chance streams drawn from `seed` and the position (never the referee's),
+    /// a search from a cleared table that plays that stream as [`Engine::set_chance_stream`]
+    /// does; the move most of them chose, ties to the better summed value. Each search gets
+    /// the whole of `limits`. Leaves no stream set.
+    pub fn search_futures(
+        &mut self,
+        pos: &Position,
+        game: &[u64],
+        limits: Limits,
+        seed: u64,
+        futures: u64,
+    ) -> Option<Move> {
+        // Votes and summed values per move, in the order first chosen.
+        let mut tally: Vec<(Move, u64, i64)> = Vec::new();
+        for future in 0..futures {
+            self.clear();
+            self.set_chance_stream(Some(rules::chance::seeded_rng(
+                seed ^ pos.hash() ^ future.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            )));
+            let r = self.search(pos.clone(), game, limits, |_| {});
+            let Some(best) = r.best else { continue };
+            match tally.iter_mut().find(|(m, _, _)| *m == best) {
+                Some(t) => {
+                    t.1 += 1;
+                    t.2 += i64::from(r.value);
+                }
+                None => tally.push((best, 1, i64::from(r.value))),
+            }
+        }
+        self.set_chance_stream(None);
+        // Most votes, then the better summed value (sums compared across equal counts).
+        tally.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(a.2.cmp(&b.2))).map(|(m, _, _)| m)
+    }
+
     /// An engine with the default table size.
     pub fn new() -> Engine {
         Engine::with_hash(DEFAULT_MB)

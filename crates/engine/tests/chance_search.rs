@@ -5,7 +5,8 @@
 //! probability 1/2, or 3/10: 500 positions at depths 1 to 3), in coin-flip chess (100 at 1 to 2)
 //! and in Probabilistic chess, each position with its own random map (500 at depths 1 to 3).
 //! Also: root outcomes known in advance (the research oracle) are searched in place of chance,
-//! and a known chance stream (the research seer) gives every ply of the search its event.
+//! and a known chance stream (the research seer) gives every ply of the search its event;
+//! sampled futures (the research level `sampled`) play the move most of their streams choose.
 
 use engine::expectimax::{weights, MATE_MARGIN};
 use engine::score::{Value, MATE, MATE_BOUND};
@@ -317,4 +318,48 @@ fn a_seer_searches_the_event_its_stream_draws_at_every_ply() {
         checked += 1;
     }
     assert!(gifted >= 3, "the stream changed the value in {gifted} of {checked} positions");
+}
+
+#[test]
+fn sampled_futures_play_the_move_most_of_their_streams_choose() {
+    // `Engine::search_futures` (the research level `sampled`): each future is the seer's search
+    // of one stream drawn from the seed and the position; the move played has the most votes.
+    let v = rules::variants::snowfall::variant(24);
+    let params = SearchParams { chance_plies: 0, ..SearchParams::exact(v) };
+    let mut engine = Engine::with_hash(4);
+    engine.set_params(Some(params));
+    let mut rng = rules::chance::seeded_rng(5);
+    let mut checked = 0;
+    while checked < 12 {
+        let mut pos = Position::start(v);
+        for _ in 0..rng.gen_range(8..24) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_sampled(moves[rng.gen_range(0..moves.len())], &mut rng);
+        }
+        if !pos.has_legal_move() {
+            continue;
+        }
+        let (seed, futures) = (rng.gen::<u64>(), 5u64);
+        let mut votes: Vec<(rules::Move, u64)> = Vec::new();
+        for future in 0..futures {
+            engine.clear();
+            let stream = seed ^ pos.hash() ^ future.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            engine.set_chance_stream(Some(rules::chance::seeded_rng(stream)));
+            let best = engine.search(pos.clone(), &[], Limits::depth(2), |_| {}).best.unwrap();
+            match votes.iter_mut().find(|(m, _)| *m == best) {
+                Some(t) => t.1 += 1,
+                None => votes.push((best, 1)),
+            }
+        }
+        let most = votes.iter().map(|t| t.1).max().unwrap();
+        let got = engine.search_futures(&pos, &[], Limits::depth(2), seed, futures).unwrap();
+        let count = votes.iter().find(|(m, _)| *m == got).map_or(0, |t| t.1);
+        assert_eq!(count, most, "{}: {got:?} has {count} votes of {votes:?}", pos.fen());
+        // Deterministic in the seed, and it leaves no stream behind.
+        assert_eq!(engine.search_futures(&pos, &[], Limits::depth(2), seed, futures), Some(got));
+        checked += 1;
+    }
 }
