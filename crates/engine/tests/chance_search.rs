@@ -277,6 +277,19 @@ fn the_referee_stream_takes_one_draw_an_event() {
     }
 }
 
+/// A position after up to `plies` random moves from the start, gifts drawn from `rng`.
+fn snowfall_playout(v: &'static Variant, plies: usize, rng: &mut impl Rng) -> Position {
+    let mut pos = Position::start(v);
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        pos.play_sampled(moves[rng.gen_range(0..moves.len())], rng);
+    }
+    pos
+}
+
 #[test]
 fn a_seer_searches_the_event_its_stream_draws_at_every_ply() {
     // SnowFall positions with hands (random playouts, gifts at 24 %), each searched by the
@@ -290,14 +303,7 @@ fn a_seer_searches_the_event_its_stream_draws_at_every_ply() {
     let mut rng = rules::chance::seeded_rng(77);
     let (mut checked, mut gifted) = (0, 0);
     while checked < 24 {
-        let mut pos = Position::start(v);
-        for _ in 0..rng.gen_range(6..30) {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos.play_sampled(moves[rng.gen_range(0..moves.len())], &mut rng);
-        }
+        let pos = snowfall_playout(v, rng.gen_range(6..30), &mut rng);
         if !pos.has_legal_move() || pos.legal_moves().len() > 150 {
             continue;
         }
@@ -331,14 +337,7 @@ fn sampled_futures_play_the_move_most_of_their_streams_choose() {
     let mut rng = rules::chance::seeded_rng(5);
     let mut checked = 0;
     while checked < 12 {
-        let mut pos = Position::start(v);
-        for _ in 0..rng.gen_range(8..24) {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos.play_sampled(moves[rng.gen_range(0..moves.len())], &mut rng);
-        }
+        let pos = snowfall_playout(v, rng.gen_range(8..24), &mut rng);
         if !pos.has_legal_move() {
             continue;
         }
