@@ -357,7 +357,7 @@ fn sampled_futures_play_the_move_most_of_their_streams_choose() {
         let got = engine.search_futures(&pos, &[], Limits::depth(2), seed, futures).unwrap();
         let count = votes.iter().find(|(m, _)| *m == got).map_or(0, |t| t.1);
         assert_eq!(count, most, "{}: {got:?} has {count} votes of {votes:?}", pos.fen());
-        // Deterministic in the seed, and it leaves no stream behind.
+        // Deterministic in the seed.
         assert_eq!(engine.search_futures(&pos, &[], Limits::depth(2), seed, futures), Some(got));
         checked += 1;
     }
