@@ -49,6 +49,11 @@ pub(crate) enum Level {
     /// better mean value. That many times the seer's nodes: for matches at a fixed depth
     /// (`--depth`).
     Sampled(u16),
+    /// Research only: the control of `sampled`. This many searches of the blind engine (`jitter`:
+    /// 8, `jitterN`, `jitterNxA`), each from a cleared table with its own deterministic noise
+    /// of up to A centipawns (default 25) on every static evaluation and no gifts; the move most
+    /// of them chose. What the vote gains with no knowledge of chance.
+    Jitter(u16, u16),
 }
 
 impl Level {
@@ -67,8 +72,21 @@ impl Level {
                 Ok(n @ 1..=1024) => Ok(Level::Sampled(n)),
                 _ => bail!("bad AI level '{s}': sampledN takes a number of futures from 1 to 1024, e.g. sampled32"),
             },
+            l if l.starts_with("jitter") => {
+                let spec = match &l["jitter".len()..] {
+                    "" => "8",
+                    spec => spec,
+                };
+                let (n, a) = spec.split_once('x').unwrap_or((spec, "25"));
+                match (n.parse::<u16>(), a.parse::<u16>()) {
+                    (Ok(n @ 1..=1024), Ok(a @ 0..=1000)) => Ok(Level::Jitter(n, a)),
+                    _ => bail!(
+                        "bad AI level '{s}': jitterNxA takes 1 to 1024 searches and 0 to 1000 centipawns of noise, e.g. jitter8x25"
+                    ),
+                }
+            }
             _ => bail!(
-                "unknown AI level '{s}' (use engine, also called expectimax or aware; blind; montecarlo; exact, exact2 or exact0; oracle; seer; or sampled, sampledN)"
+                "unknown AI level '{s}' (use engine, also called expectimax or aware; blind; montecarlo; exact, exact2 or exact0; oracle; seer; sampled, sampledN; or jitter, jitterN, jitterNxA)"
             ),
         }
     }
@@ -86,6 +104,7 @@ impl Level {
             Level::Oracle => "oracle",
             Level::Seer => "seer",
             Level::Sampled(_) => "sampled",
+            Level::Jitter(..) => "jitter",
         }
     }
 
@@ -106,6 +125,7 @@ impl Level {
             Level::Oracle => Player::Oracle(engine(foreseeing)),
             Level::Seer => Player::Seer(engine(foreseeing)),
             Level::Sampled(n) => Player::Sampled(engine(foreseeing), seed, n.into()),
+            Level::Jitter(n, a) => Player::Jitter(engine(SearchParams::blind(v)), seed, n.into(), a.into()),
         }
     }
 }
@@ -132,6 +152,8 @@ enum Player {
     Seer(Box<Engine>),
     /// The engine, the player's own seed from which its futures are drawn, and their number.
     Sampled(Box<Engine>, u64, u64),
+    /// The blind engine, the player's seed, the number of searches and the noise's amplitude.
+    Jitter(Box<Engine>, u64, u64, i32),
     MonteCarlo(Box<MonteCarlo>),
 }
 
@@ -157,6 +179,7 @@ impl Player {
                 e.search(pos.clone(), game, limits, |_| {}).best
             }
             Player::Sampled(e, seed, futures) => e.search_futures(pos, game, limits, *seed, *futures),
+            Player::Jitter(e, seed, members, a) => e.search_jittered(pos, game, limits, *seed, *members, *a),
             Player::MonteCarlo(mc) => mc.choose(pos, game, limits),
         }
     }

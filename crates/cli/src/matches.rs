@@ -42,7 +42,10 @@ pub(crate) struct MatchArgs {
     /// ceiling for anticipating the next event; `seer`, research only: the
     /// engine that knows every event the referee's stream will draw, at every ply of its search;
     /// `sampled` or `sampledN`, research only: 8 or N futures drawn from its own generator, each
-    /// searched as the seer searches, the move most of them chose played; for `--depth` matches).
+    /// searched as the seer searches, the move most of them chose played; `jitter`, `jitterN` or
+    /// `jitterNxA`, research only, their control: 8 or N searches of the blind engine, each with
+    /// its own noise of up to A (25) centipawns on the evaluation, the move most of them chose;
+    /// for `--depth` matches).
     /// Chance events are drawn by the referee from `--seed`.
     #[arg(long, value_name = "LEVEL", requires = "black", conflicts_with_all = ["engine1", "engine2"])]
     white: Option<String>,

@@ -189,6 +189,18 @@ fn the_sampled_level_searches_futures_of_its_own_at_a_fixed_depth() {
 }
 
 #[test]
+fn the_jitter_level_votes_over_noisy_blind_searches_reproducibly() {
+    let players = ["match", "--variant", "snowfall", "--white", "jitter3x30", "--black", "blind", "--depth", "2"];
+    let args = [&players[..], &["--games", "2", "--max-plies", "16", "--seed", "9", "--snowfall", "24"]].concat();
+    let o = fairylab(&args);
+    assert!(stdout(&o).contains("jitter vs blind (snowfall, depth 2 per move): 2 games"), "{}", stdout(&o));
+    assert_eq!(stdout(&o), stdout(&fairylab(&args)));
+    for bad in ["jitter0", "jitter8x", "jitter8x2000", "jitterx25", "jitter8x-5"] {
+        assert_bad_input(&["match", "--variant", "snowfall", "--white", bad, "--black", "blind"], "jitterNxA");
+    }
+}
+
+#[test]
 fn each_pair_of_match_games_draws_its_snowfall_percentage() {
     let players = ["match", "--variant", "snowfall", "--white", "engine", "--black", "blind", "--nodes", "300"];
     let (o, games) = match_with_records(

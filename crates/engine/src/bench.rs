@@ -4,21 +4,9 @@
 
 use crate::engine::Engine;
 use crate::time::Limits;
+pub use rules::perft::BenchCase;
 use rules::{variants, Position};
 use std::time::Duration;
-
-/// One bench position.
-#[derive(Debug, Clone, Copy)]
-pub struct BenchCase {
-    /// Short name.
-    pub name: &'static str,
-    /// Built-in variant.
-    pub variant: &'static str,
-    /// The position.
-    pub fen: &'static str,
-    /// Search depth.
-    pub depth: u32,
-}
 
 /// The bench positions.
 pub const BENCH: &[BenchCase] = &[

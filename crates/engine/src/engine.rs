@@ -136,6 +136,8 @@ pub(crate) struct Foresight {
     pub(crate) root_events: Vec<(u32, rules::chance::Event)>,
     /// The referee's chance stream as it stands before the root move's event.
     pub(crate) stream: Option<rand_chacha::ChaCha8Rng>,
+    /// Research: every static evaluation perturbed (amplitude, seed).
+    pub(crate) eval_noise: Option<(Value, u64)>,
 }
 
 impl Default for Engine {
@@ -164,6 +166,14 @@ impl Engine {
         self.foresight.stream = stream;
     }
 
+    /// A deterministic perturbation of every static evaluation, up to `amplitude` centipawns
+    /// either way, drawn from the position's hash and `seed`. Research only, for `fairylab
+    /// match --white jitter`: the control that tells what a vote of differing searches gains
+    /// without any knowledge of chance. `None` (the default): none.
+    pub fn set_eval_noise(&mut self, noise: Option<(i32, u64)>) {
+        self.foresight.eval_noise = noise;
+    }
+
     /// Perfect-information Monte Carlo (research, for `fairylab match --white sampled`): for
     /// each of `futures` chance streams drawn from `seed` and the position (never the referee's),
     /// a search from a cleared table that plays that stream as [`Engine::set_chance_stream`]
@@ -177,13 +187,48 @@ impl Engine {
         seed: u64,
         futures: u64,
     ) -> Option<Move> {
+        let best = self.vote(pos, game, limits, futures, |e, member| {
+            e.set_chance_stream(Some(rules::chance::seeded_rng(member_seed(seed, pos, member))));
+        });
+        self.set_chance_stream(None);
+        best
+    }
+
+    /// The control of [`Engine::search_futures`] (research, for `fairylab match --white
+    /// jitter`): `members` searches from a cleared table, each with its own evaluation noise
+    /// of `amplitude` centipawns ([`Engine::set_eval_noise`]) and no chance stream; the move
+    /// most of them chose. Leaves no noise set.
+    pub fn search_jittered(
+        &mut self,
+        pos: &Position,
+        game: &[u64],
+        limits: Limits,
+        seed: u64,
+        members: u64,
+        amplitude: i32,
+    ) -> Option<Move> {
+        let best = self.vote(pos, game, limits, members, |e, member| {
+            e.set_eval_noise(Some((amplitude, member_seed(seed, pos, member))));
+        });
+        self.set_eval_noise(None);
+        best
+    }
+
+    /// `members` searches from a cleared table, each after `prepare` set it apart; the move
+    /// most of them chose, ties to the better summed value (sums compared across equal counts).
+    fn vote(
+        &mut self,
+        pos: &Position,
+        game: &[u64],
+        limits: Limits,
+        members: u64,
+        mut prepare: impl FnMut(&mut Engine, u64),
+    ) -> Option<Move> {
         // Votes and summed values per move, in the order first chosen.
         let mut tally: Vec<(Move, u64, i64)> = Vec::new();
-        for future in 0..futures {
+        for member in 0..members {
             self.clear();
-            self.set_chance_stream(Some(rules::chance::seeded_rng(
-                seed ^ pos.hash() ^ future.wrapping_mul(0x9e37_79b9_7f4a_7c15),
-            )));
+            prepare(self, member);
             let r = self.search(pos.clone(), game, limits, |_| {});
             let Some(best) = r.best else { continue };
             match tally.iter_mut().find(|(m, _, _)| *m == best) {
@@ -194,8 +239,6 @@ impl Engine {
                 None => tally.push((best, 1, i64::from(r.value))),
             }
         }
-        self.set_chance_stream(None);
-        // Most votes, then the better summed value (sums compared across equal counts).
         tally.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(a.2.cmp(&b.2))).map(|(m, _, _)| m)
     }
 
@@ -396,6 +439,7 @@ fn run(
     if let Some(stream) = &foresight.stream {
         searcher.foresee(stream);
     }
+    searcher.eval_noise = foresight.eval_noise;
     searcher.set_limits(limits.nodes, budget.map(|(_, hard)| start + hard));
     let mut prev: Value = 0;
     for depth in 1..=max_depth {
@@ -488,4 +532,9 @@ fn info(s: &Searcher<'_>, depth: u32, value: Value, lower: Option<bool>, start: 
         pv: s.root_pv(),
         hashfull: tt.hashfull(),
     }
+}
+
+/// The seed of a vote's `member` on `pos`: apart for every member and position.
+fn member_seed(seed: u64, pos: &Position, member: u64) -> u64 {
+    seed ^ pos.hash() ^ member.wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }

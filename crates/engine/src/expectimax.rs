@@ -311,7 +311,7 @@ impl Searcher<'_> {
             // statically.
             let v = if qply + 1 >= MAX_CHANCE_QPLY {
                 self.nodes += 1;
-                -self.eval.evaluate(&c)
+                -self.static_eval(&c)
             } else {
                 -self.qsearch(&c, ply + 1, -INFINITE, INFINITE, qply + 1)
             };

@@ -92,6 +92,9 @@ pub struct Searcher<'a> {
     stream: Vec<rand_chacha::ChaCha8Rng>,
     /// The events that stream draws, by (ply, board-plus-hand counts after the move, mover).
     foreseen: std::collections::HashMap<(usize, [[u8; 5]; 2], u8), Event>,
+    /// Research: a deterministic perturbation of every static evaluation, up to this many
+    /// centipawns either way, drawn from the position's hash and this seed (`Engine::set_eval_noise`).
+    pub(crate) eval_noise: Option<(Value, u64)>,
 }
 
 impl<'a> Searcher<'a> {
@@ -140,6 +143,7 @@ impl<'a> Searcher<'a> {
             root_events: Vec::new(),
             stream: Vec::new(),
             foreseen: std::collections::HashMap::new(),
+            eval_noise: None,
         }
     }
 
@@ -230,7 +234,11 @@ impl<'a> Searcher<'a> {
         if slot.0 == key && key != 0 {
             return slot.1;
         }
-        let v = self.eval.evaluate_cached(pos, &mut self.pawn_cache);
+        let mut v = self.eval.evaluate_cached(pos, &mut self.pawn_cache);
+        if let Some((amplitude, seed)) = self.eval_noise {
+            let span = 2 * amplitude.max(0) as u64 + 1;
+            v += (rules::zobrist::splitmix(key ^ seed) % span) as Value - amplitude;
+        }
         *slot = (key, v);
         v
     }
@@ -480,7 +488,7 @@ impl<'a> Searcher<'a> {
                 self.qsearch(pos, ply, alpha, beta, 0)
             } else {
                 self.count_node(ply);
-                self.eval.evaluate(pos)
+                self.static_eval(pos)
             };
         }
         self.count_node(ply);

@@ -362,3 +362,41 @@ fn sampled_futures_play_the_move_most_of_their_streams_choose() {
         checked += 1;
     }
 }
+
+#[test]
+fn evaluation_noise_moves_a_pruning_free_value_by_at_most_its_amplitude() {
+    // `Engine::set_eval_noise` (the control level `jitter`): every leaf moves by at most the
+    // amplitude, so plain minimax over the same tree (no pruning that reads the evaluation, no
+    // quiescence) moves by at most that much too, and by something on most positions.
+    let v = rules::variants::snowfall::variant(17);
+    let params = SearchParams { chance_plies: 0, gift_horizon: 0, ..SearchParams::exact(v) };
+    let mut engine = Engine::with_hash(4);
+    engine.set_params(Some(params));
+    let mut rng = rules::chance::seeded_rng(9);
+    let (mut checked, mut moved) = (0, 0);
+    while checked < 20 {
+        let pos = snowfall_playout(v, rng.gen_range(6..30), &mut rng);
+        if !pos.has_legal_move() {
+            continue;
+        }
+        engine.clear();
+        engine.set_eval_noise(None);
+        let plain = engine.search(pos.clone(), &[], Limits::depth(2), |_| {}).value;
+        if plain.abs() >= MATE_BOUND {
+            continue;
+        }
+        engine.clear();
+        engine.set_eval_noise(Some((40, rng.gen())));
+        let noisy = engine.search(pos.clone(), &[], Limits::depth(2), |_| {}).value;
+        assert!((noisy - plain).abs() <= 40, "{}: {plain} became {noisy}", pos.fen());
+        moved += usize::from(noisy != plain);
+        checked += 1;
+    }
+    assert!(moved >= 10, "the noise moved only {moved} of 20 values");
+    // With no amplitude the vote's members all search the plain position: its move is theirs.
+    engine.set_eval_noise(None);
+    let pos = snowfall_playout(v, 12, &mut rng);
+    engine.clear();
+    let plain = engine.search(pos.clone(), &[], Limits::depth(3), |_| {}).best;
+    assert_eq!(engine.search_jittered(&pos, &[], Limits::depth(3), 1, 3, 0), plain);
+}

@@ -36,7 +36,8 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
-/// A perft benchmark case: name, variant, FEN and depth.
+/// A benchmark case: name, variant, FEN and depth (the perft bench's here, the engine's search
+/// bench's in `engine::bench`).
 #[derive(Debug, Clone, Copy)]
 pub struct BenchCase {
     /// Short name.
@@ -45,7 +46,7 @@ pub struct BenchCase {
     pub variant: &'static str,
     /// The position.
     pub fen: &'static str,
-    /// Full depth (the quick run uses one less).
+    /// Full depth (perft: the quick run uses one less; search: the bench depth).
     pub depth: u32,
 }
 

@@ -3,7 +3,9 @@
 
 use crate::piece::MAX_ROLES;
 
-const fn splitmix(mut x: u64) -> u64 {
+/// The splitmix64 finaliser: a well-mixed 64-bit value from any input (the keys below; the
+/// engine's research evaluation noise).
+pub const fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
