@@ -13,11 +13,12 @@ else
 fi
 
 # The web page end to end in headless Chromium (web-tests/: playwright-core from npm).
-bin="${CARGO_TARGET_DIR:-target}/debug/fairylab"
-case "$bin" in /*) ;; *) bin="$PWD/$bin" ;; esac
+# Paths made absolute here: the tests run from web-tests/.
+target="${CARGO_TARGET_DIR:-target}"
+case "$target" in /*) ;; *) target="$PWD/$target" ;; esac
 if [ -x /usr/bin/chromium ] && command -v npm >/dev/null; then
-  (cd web-tests && npm ci --no-audit --no-fund --silent && FAIRYLAB_BIN="$bin" \
-    FAIRYLAB_SCREENSHOTS="${CARGO_TARGET_DIR:-$PWD/target}/web-screenshots" node --test e2e.test.mjs)
+  (cd web-tests && npm ci --no-audit --no-fund --silent && FAIRYLAB_BIN="$target/debug/fairylab" \
+    FAIRYLAB_SCREENSHOTS="$target/web-screenshots" node --test e2e.test.mjs)
 else
   echo "chromium or npm missing: skipping the web page's browser tests (apt-get install chromium)" >&2
 fi
