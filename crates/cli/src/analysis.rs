@@ -143,6 +143,9 @@ pub(crate) struct AnalyseArgs {
     /// every move succeeds).
     #[arg(long)]
     blind: bool,
+    /// The best N lines at every depth (each costs about one more search).
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=500))]
+    multipv: u32,
 }
 
 /// Arguments of `fairylab solve`.
@@ -399,8 +402,9 @@ fn format_info(pos: &Position, i: &Info) -> String {
         Some(false) => " (upper bound)",
         None => "",
     };
+    let line = if i.multipv > 1 { format!(" line {}", i.multipv) } else { String::new() };
     format!(
-        "depth {:>2}/{:<2} score {}{bound} nodes {} nps {} time {} ms  {}",
+        "depth {:>2}/{:<2}{line} score {}{bound} nodes {} nps {} time {} ms  {}",
         i.depth,
         i.seldepth,
         i.score,
@@ -431,6 +435,7 @@ pub(crate) fn analyse(a: &AnalyseArgs, out: &mut impl Write) -> Result<()> {
     if a.blind {
         engine.set_params(Some(engine::SearchParams::blind(pos.variant())));
     }
+    engine.set_multipv(a.multipv as usize);
     let mut lines = Vec::new();
     let result = engine.search(pos.clone(), game.hashes(), limits, |i| lines.push(format_info(&pos, i)));
     for l in lines {

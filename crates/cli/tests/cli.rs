@@ -211,6 +211,20 @@ fn analyse_prints_lines_and_a_legal_best_move() {
 }
 
 #[test]
+fn analyse_multipv_prints_the_best_lines_of_each_depth() {
+    // With Ra8# out of reach of the second line, line 2 is another move and scores less.
+    let o = fairylab(&["analyse", "--fen", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "--depth", "4", "--multipv", "2"]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    let last: Vec<&str> = out.lines().filter(|l| l.starts_with("depth  4")).collect();
+    assert_eq!(last.len(), 2, "{out}");
+    assert!(last[0].contains("score mate 1") && last[0].ends_with("1. Ra8#"), "{out}");
+    assert!(last[1].contains(" line 2 score cp "), "{out}");
+    assert!(out.contains("bestmove a1a8 (Ra8#) score mate 1"), "{out}");
+    assert_bad_input(&["analyse", "--multipv", "0"], "multipv");
+}
+
+#[test]
 fn solve_counts_epd_positions() {
     let o = fairylab(&["solve", "--epd", &data("wac.epd"), "--movetime", "300", "--limit", "3"]);
     assert_ok(&o);

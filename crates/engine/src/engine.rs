@@ -41,6 +41,8 @@ pub struct Info {
     pub time: Duration,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// Which line this is, from 1 (MultiPV: the best line is 1).
+    pub multipv: u32,
     /// Permille of the table in use.
     pub hashfull: u32,
 }
@@ -71,6 +73,17 @@ pub struct SearchResult {
     pub time: Duration,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// With MultiPV, every line of the last iteration, best first (the first is `value`, `pv`).
+    pub lines: Vec<Line>,
+}
+
+/// One line of a MultiPV search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// Its value, from the side to move's point of view.
+    pub value: Value,
+    /// Its moves, the root move first.
+    pub pv: Vec<Move>,
 }
 
 impl SearchResult {
@@ -85,6 +98,7 @@ impl SearchResult {
             nodes: 0,
             time: Duration::ZERO,
             pv: Vec::new(),
+            lines: Vec::new(),
         }
     }
 }
@@ -126,6 +140,22 @@ pub struct Engine {
     hash_mb: usize,
     tablebase: Option<Arc<Tablebase>>,
     foresight: Foresight,
+    root: RootOptions,
+}
+
+/// Which root moves a search considers and how many lines it reports.
+#[derive(Clone, Debug)]
+struct RootOptions {
+    /// Only these (UCI `searchmoves`); empty: all.
+    moves: Vec<Move>,
+    /// Lines to find (UCI `MultiPV`), at least 1.
+    lines: usize,
+}
+
+impl Default for RootOptions {
+    fn default() -> RootOptions {
+        RootOptions { moves: Vec::new(), lines: 1 }
+    }
 }
 
 /// Chance outcomes known in advance (research only; see [`Engine::set_root_events`] and
@@ -172,6 +202,20 @@ impl Engine {
     /// without any knowledge of chance. `None` (the default): none.
     pub fn set_eval_noise(&mut self, noise: Option<(i32, u64)>) {
         self.foresight.eval_noise = noise;
+    }
+
+    /// The number of best lines the next searches find and report (UCI `MultiPV`): each
+    /// iteration searches the root again without the moves of the lines already found, so
+    /// every line costs about one more search. 1 (the default) is the plain search.
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.root.lines = lines.max(1);
+    }
+
+    /// The root moves the next searches consider (UCI `searchmoves`); moves that are not
+    /// legal in the position searched are ignored, and if none is, all moves are searched.
+    /// Empty (the default): all.
+    pub fn set_search_moves(&mut self, moves: Vec<Move>) {
+        self.root.moves = moves;
     }
 
     /// Perfect-information Monte Carlo (research, for `fairylab match --white sampled`): for
@@ -256,6 +300,7 @@ impl Engine {
             hash_mb: mb,
             tablebase: None,
             foresight: Foresight::default(),
+            root: RootOptions::default(),
         }
     }
 
@@ -320,6 +365,7 @@ impl Engine {
         let params = self.params;
         let tb = self.tablebase.clone();
         let foresight = &self.foresight;
+        let root = &self.root;
         let result = std::thread::scope(|scope| {
             let state = &mut state;
             let stop = &stop;
@@ -327,7 +373,7 @@ impl Engine {
                 .name("search".into())
                 .stack_size(SEARCH_STACK)
                 .spawn_scoped(scope, move || {
-                    run(state, params, tb.as_deref(), &pos, game, limits, stop, &mut on_info, foresight)
+                    run(state, params, tb.as_deref(), &pos, game, limits, stop, &mut on_info, foresight, root)
                 });
             match handle {
                 Ok(h) => h.join().ok(),
@@ -354,6 +400,7 @@ impl Engine {
         let params = self.params;
         let tb = self.tablebase.clone();
         let foresight = self.foresight.clone();
+        let root = self.root.clone();
         let spawned = std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK).spawn(move || {
             let result = run(
                 &mut state,
@@ -365,6 +412,7 @@ impl Engine {
                 &flag,
                 &mut |i: &Info| report(Report::Info(i.clone())),
                 &foresight,
+                &root,
             );
             if limits.infinite {
                 while !flag.load(Ordering::Relaxed) {
@@ -419,6 +467,7 @@ fn run(
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
     foresight: &Foresight,
+    root: &RootOptions,
 ) -> SearchResult {
     let start = Instant::now();
     let params = params.unwrap_or_else(|| SearchParams::for_variant(pos.variant()));
@@ -441,59 +490,104 @@ fn run(
     }
     searcher.eval_noise = foresight.eval_noise;
     searcher.set_limits(limits.nodes, budget.map(|(_, hard)| start + hard));
-    let mut prev: Value = 0;
-    for depth in 1..=max_depth {
+    // The root moves searched: the legal ones among `root.moves`, or all.
+    let chosen: Vec<Move> = legal.iter().copied().filter(|m| root.moves.contains(m)).collect();
+    let root_moves = if chosen.is_empty() { legal.to_vec() } else { chosen };
+    if root_moves.len() < legal.len() {
+        searcher.root_moves = root_moves.iter().map(|m| m.raw()).collect();
+        result.best = root_moves.first().copied();
+    }
+    let lines = root.lines.clamp(1, root_moves.len());
+    // Each line's value in the last iteration: its aspiration window's centre.
+    let mut prev: Vec<Value> = vec![0; lines];
+    'deepening: for depth in 1..=max_depth {
         // The first iteration always completes so that there is a move to play.
         searcher.can_abort = depth > 1;
-        let mut delta: Value = if params.aspiration && depth >= 4 && prev.abs() < MATE_BOUND { 30 } else { INFINITE };
-        let (mut alpha, mut beta) = if delta < INFINITE { (prev - delta, prev + delta) } else { (-INFINITE, INFINITE) };
-        searcher.root_best = None;
-        let value = loop {
-            let v = searcher.root(pos, depth as i32, alpha, beta);
-            if searcher.aborted {
-                break None;
-            }
-            let bound = if v <= alpha {
-                Some(false)
-            } else if v >= beta {
-                Some(true)
-            } else {
-                None
-            };
-            let Some(lower) = bound else { break Some(v) };
-            if start.elapsed() > Duration::from_millis(500) {
-                on_info(&info(&searcher, depth, v, Some(lower), start, tt));
-            }
-            delta = delta.saturating_mul(2);
-            if lower {
-                beta = if delta > 600 { INFINITE } else { (v + delta).min(INFINITE) };
-            } else {
-                alpha = if delta > 600 { -INFINITE } else { (v - delta).max(-INFINITE) };
-            }
-        };
-        let Some(value) = value else {
-            // Stopped inside an iteration: a root move that already beat the last best
-            // (or failed high) is better information than the last iteration's choice.
-            if let Some(m) = searcher.root_best {
-                if result.best != Some(m) {
-                    result.best = Some(m);
-                    result.ponder = None;
-                    result.pv = vec![m];
+        searcher.root_skip.clear();
+        let mut found: Vec<Line> = Vec::with_capacity(lines);
+        for (k, &centre) in prev.iter().enumerate() {
+            let mut delta: Value =
+                if params.aspiration && depth >= 4 && centre.abs() < MATE_BOUND { 30 } else { INFINITE };
+            let (mut alpha, mut beta) =
+                if delta < INFINITE { (centre - delta, centre + delta) } else { (-INFINITE, INFINITE) };
+            searcher.root_best = None;
+            let value = loop {
+                let v = searcher.root(pos, depth as i32, alpha, beta);
+                if searcher.aborted {
+                    break None;
                 }
-            }
-            break;
-        };
-        prev = value;
-        let pv = searcher.root_pv();
-        if let Some(&best) = pv.first() {
+                let bound = if v <= alpha {
+                    Some(false)
+                } else if v >= beta {
+                    Some(true)
+                } else {
+                    None
+                };
+                let Some(lower) = bound else { break Some(v) };
+                if start.elapsed() > Duration::from_millis(500) {
+                    on_info(&info(&searcher, depth, v, Some(lower), start, tt, searcher.root_pv(), k));
+                }
+                delta = delta.saturating_mul(2);
+                if lower {
+                    beta = if delta > 600 { INFINITE } else { (v + delta).min(INFINITE) };
+                } else {
+                    alpha = if delta > 600 { -INFINITE } else { (v - delta).max(-INFINITE) };
+                }
+            };
+            let Some(value) = value else {
+                // Stopped inside an iteration: a root move that already beat the last best
+                // (or failed high) is better information than the last iteration's choice.
+                if k == 0 {
+                    if let Some(m) = searcher.root_best {
+                        if result.best != Some(m) {
+                            result.best = Some(m);
+                            result.ponder = None;
+                            result.pv = vec![m];
+                        }
+                    }
+                } else if let Some(line) = found.first().filter(|l| !l.pv.is_empty()) {
+                    // The best line of this iteration is complete: it answers for the move,
+                    // and the lines not reached keep the last iteration's values.
+                    result.best = line.pv.first().copied();
+                    result.ponder = line.pv.get(1).copied();
+                    result.pv = line.pv.clone();
+                    result.value = line.value;
+                    result.score = Score::from_value(line.value);
+                    result.depth = depth;
+                    let older = std::mem::take(&mut result.lines);
+                    let have: Vec<Option<Move>> = found.iter().map(|l| l.pv.first().copied()).collect();
+                    found.extend(older.into_iter().filter(|o| !have.contains(&o.pv.first().copied())));
+                    found.truncate(lines);
+                    result.lines = found;
+                }
+                break 'deepening;
+            };
+            let pv = searcher.root_pv();
+            let first = pv.first().copied();
+            found.push(Line { value, pv });
+            // A value without a line (a root the rules end) leaves nothing to search without.
+            let Some(first) = first else { break };
+            searcher.root_skip.push(first.raw());
+        }
+        // Lines found later may be better than earlier ones' bounds said: best first.
+        found.sort_by_key(|l| -l.value);
+        for (k, line) in found.iter().enumerate() {
+            prev[k] = line.value;
+        }
+        let Some(line) = found.first() else { break };
+        let value = line.value;
+        if let Some(&best) = line.pv.first() {
             result.best = Some(best);
-            result.ponder = pv.get(1).copied();
-            result.pv = pv;
+            result.ponder = line.pv.get(1).copied();
+            result.pv = line.pv.clone();
         }
         result.value = value;
         result.score = Score::from_value(value);
         result.depth = depth;
-        on_info(&info(&searcher, depth, value, None, start, tt));
+        for (k, line) in found.iter().enumerate() {
+            on_info(&info(&searcher, depth, line.value, None, start, tt, line.pv.clone(), k));
+        }
+        result.lines = found;
         if stop.load(Ordering::Relaxed) || limits.nodes.is_some_and(|n| searcher.nodes >= n) {
             break;
         }
@@ -511,7 +605,7 @@ fn run(
         {
             break;
         }
-        if legal.len() == 1 && budget.is_some() && depth >= 4 {
+        if root_moves.len() == 1 && budget.is_some() && depth >= 4 {
             break;
         }
     }
@@ -520,7 +614,18 @@ fn run(
     result
 }
 
-fn info(s: &Searcher<'_>, depth: u32, value: Value, lower: Option<bool>, start: Instant, tt: &Tt) -> Info {
+/// The report of line `k` (from 0) with the moves `pv`.
+#[allow(clippy::too_many_arguments)]
+fn info(
+    s: &Searcher<'_>,
+    depth: u32,
+    value: Value,
+    lower: Option<bool>,
+    start: Instant,
+    tt: &Tt,
+    pv: Vec<Move>,
+    k: usize,
+) -> Info {
     Info {
         depth,
         seldepth: s.seldepth as u32,
@@ -529,7 +634,8 @@ fn info(s: &Searcher<'_>, depth: u32, value: Value, lower: Option<bool>, start: 
         lower_bound: lower,
         nodes: s.nodes,
         time: start.elapsed(),
-        pv: s.root_pv(),
+        pv,
+        multipv: k as u32 + 1,
         hashfull: tt.hashfull(),
     }
 }

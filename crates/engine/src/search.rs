@@ -88,6 +88,10 @@ pub struct Searcher<'a> {
     pub(crate) gift_outcomes: std::collections::HashMap<([[u8; 5]; 2], u8), GiftOutcomes>,
     /// Root moves whose chance outcome is known in advance (a research oracle).
     pub(crate) root_events: Vec<(u32, rules::chance::Event)>,
+    /// The root moves searched (raw; empty: all), UCI's `searchmoves`.
+    pub(crate) root_moves: Vec<u32>,
+    /// Root moves left out: the moves of the lines already found this iteration (MultiPV).
+    pub(crate) root_skip: Vec<u32>,
     /// A clairvoyant's chance stream (research): its state before the event of each ply.
     stream: Vec<rand_chacha::ChaCha8Rng>,
     /// The events that stream draws, by (ply, board-plus-hand counts after the move, mover).
@@ -141,6 +145,8 @@ impl<'a> Searcher<'a> {
             corrections: std::collections::HashMap::new(),
             gift_outcomes: std::collections::HashMap::new(),
             root_events: Vec::new(),
+            root_moves: Vec::new(),
+            root_skip: Vec::new(),
             stream: Vec::new(),
             foreseen: std::collections::HashMap::new(),
             eval_noise: None,
@@ -288,6 +294,17 @@ impl<'a> Searcher<'a> {
     /// Searches the root to `depth` with the window `(alpha, beta)`.
     pub(crate) fn root(&mut self, pos: &Position, depth: i32, alpha: Value, beta: Value) -> Value {
         self.negamax(pos, depth, 0, alpha, beta, true, false)
+    }
+
+    /// Whether some root moves are left out (`root_moves`, `root_skip`).
+    fn root_filtered(&self) -> bool {
+        !self.root_moves.is_empty() || !self.root_skip.is_empty()
+    }
+
+    /// Whether the root move `m` is searched.
+    #[inline]
+    fn root_allows(&self, m: Move) -> bool {
+        (self.root_moves.is_empty() || self.root_moves.contains(&m.raw())) && !self.root_skip.contains(&m.raw())
     }
 
     /// The value of the position after the mover plays `m` (from the mover's side),
@@ -626,7 +643,7 @@ impl<'a> Searcher<'a> {
                 }
                 m
             };
-            if m.raw() == excluded {
+            if m.raw() == excluded || (ply == 0 && !self.root_allows(m)) {
                 continue;
             }
             let move_score = scores.get(i).copied().unwrap_or(TT_MOVE);
@@ -782,8 +799,9 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        // Step 9. Store the result.
-        if excluded != 0 {
+        // Step 9. Store the result (not of a search without some moves: a singular search, or a
+        // root with moves left out).
+        if excluded != 0 || (ply == 0 && self.root_filtered()) {
             return if searched == 0 { alpha } else { best };
         }
         let bound = if best >= beta {

@@ -1,10 +1,10 @@
 //! The UCI protocol loop with Fairy-Stockfish's variant conventions (`UCI_Variant`, drops as
 //! `P@e4`, FENs with pockets and any board size), driving the [`Engine`] in the background.
 //!
-//! Commands: `uci`, `isready`, `setoption` (`Hash`, `Threads`, `Clear Hash`, `TablePath`, `UCI_Variant`,
-//! `SnowFall`),
+//! Commands: `uci`, `isready`, `setoption` (`Hash`, `Threads`, `Clear Hash`, `MultiPV`, `TablePath`,
+//! `UCI_Variant`, `SnowFall`),
 //! `ucinewgame`, `position startpos|fen ... [moves ...]`, `go` (`wtime btime winc binc
-//! movestogo movetime nodes depth mate infinite ponder`, and `go perft N`), `stop`,
+//! movestogo movetime nodes depth mate infinite ponder searchmoves`, and `go perft N`), `stop`,
 //! `ponderhit`, `quit`, and `d` (a diagram with the FEN).
 //!
 //! Readings worth knowing:
@@ -22,6 +22,10 @@
 //! - At the end of input a running search finishes and prints its move, so `echo "go depth 6" |
 //!   fairylab uci` answers; a search that would only end at `stop` (`go infinite`, or no limit
 //!   for the side to move) is stopped. `quit` stops at once.
+//! - `MultiPV N` reports the N best lines of each iteration as `info ... multipv K ...` (every
+//!   line costs about one more search); `go searchmoves m1 m2 ...` searches only those root
+//!   moves: one that is not legal gets an `info string error` and is left out, and if none is
+//!   legal all moves are searched.
 //! - In chance variants the moves of `position` are played as if they succeeded; in SnowFall
 //!   (option `SnowFall`, the gift percentage) no gift arrives with them. Gifts reach the engine
 //!   as the hands of `position fen ...[hands] ...`: the referee sends the FEN after each gift
@@ -50,6 +54,8 @@ use std::time::Duration;
 
 /// The largest `Hash` value accepted, in MiB.
 const MAX_HASH_MB: usize = 65536;
+/// The most lines `MultiPV` takes (Stockfish's bound).
+const MAX_MULTIPV: usize = 500;
 
 /// Runs the UCI loop on `input` until `quit` or the end of input, writing replies to `output`.
 ///
@@ -75,9 +81,10 @@ enum Flow {
 }
 
 /// What `go` asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Go {
-    Search(Limits),
+    /// The limits and the `searchmoves` (as written).
+    Search(Limits, Vec<String>),
     Perft(u32),
 }
 
@@ -167,6 +174,7 @@ impl Uci {
         self.send(&format!("option name Hash type spin default {DEFAULT_MB} min 1 max {MAX_HASH_MB}"))?;
         self.send("option name Threads type spin default 1 min 1 max 1")?;
         self.send("option name Clear Hash type button")?;
+        self.send(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"))?;
         self.send("option name TablePath type string default <empty>")?;
         let vars: String = protocol::sequential_variants().map(|v| format!(" var {}", v.name)).collect();
         self.send(&format!("option name UCI_Variant type combo default chess{vars}"))?;
@@ -202,6 +210,13 @@ impl Uci {
                 self.stop_search();
                 self.engine.clear();
             }
+            "multipv" => match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_MULTIPV).contains(&n) => {
+                    self.stop_search();
+                    self.engine.set_multipv(n);
+                }
+                _ => self.error(&format!("bad value '{value}' for MultiPV (1 to {MAX_MULTIPV} lines)"))?,
+            },
             "tablepath" => {
                 self.stop_search();
                 match load_tables(&value) {
@@ -277,11 +292,19 @@ impl Uci {
         self.stop_search();
         match go {
             Go::Perft(depth) => self.perft(depth),
-            Go::Search(limits) => {
-                if args.contains(&"searchmoves") {
-                    self.send("info string searchmoves is not supported: searching all moves")?;
-                }
+            Go::Search(limits, searchmoves) => {
                 let pos = self.session.position().clone();
+                let mut only = Vec::new();
+                for text in &searchmoves {
+                    match rules::uci::parse_uci(&pos, text) {
+                        Ok(m) if pos.is_legal(m) => only.push(m),
+                        _ => self.error(&format!("searchmoves: '{text}' is not a legal move here; left out"))?,
+                    }
+                }
+                if only.is_empty() && !searchmoves.is_empty() {
+                    self.send("info string searchmoves: no legal move given; searching all moves")?;
+                }
+                self.engine.set_search_moves(only);
                 self.endless = limits.infinite
                     || (limits.depth.is_none() && limits.nodes.is_none() && limits.budget(pos.turn()).is_none());
                 let out = self.out.clone();
@@ -320,6 +343,7 @@ impl Uci {
 /// Parses the arguments of `go`.
 fn parse_go(args: &[&str]) -> Result<Go, String> {
     let mut limits = Limits::default();
+    let mut searchmoves = Vec::new();
     let mut it = args.iter().copied().peekable();
     let millis = |name: &str, text: Option<&str>| -> Result<Duration, String> {
         // Some GUIs send a negative remaining time once the flag has fallen.
@@ -343,15 +367,15 @@ fn parse_go(args: &[&str]) -> Result<Go, String> {
             "infinite" | "ponder" => limits.infinite = true,
             "perft" => return Ok(Go::Perft(parse_number(token, it.next())?)),
             "searchmoves" => {
-                // Skip the moves: everything up to the next keyword.
-                while it.peek().is_some_and(|t| !is_go_keyword(t)) {
-                    it.next();
+                // The moves: everything up to the next keyword.
+                while let Some(m) = it.next_if(|t| !is_go_keyword(t)) {
+                    searchmoves.push(m.to_string());
                 }
             }
             other => return Err(format!("unknown parameter '{other}'")),
         }
     }
-    Ok(Go::Search(limits))
+    Ok(Go::Search(limits, searchmoves))
 }
 
 fn is_go_keyword(t: &str) -> bool {
@@ -381,9 +405,10 @@ fn info_line(root: &Position, i: &Info) -> String {
         None => "",
     };
     let mut line = format!(
-        "info depth {} seldepth {} score {}{bound} nodes {} nps {} hashfull {} time {}",
+        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {}",
         i.depth,
         i.seldepth.max(i.depth),
+        i.multipv,
         i.score,
         i.nodes,
         i.nps(),

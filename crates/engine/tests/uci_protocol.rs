@@ -281,3 +281,50 @@ fn snowfall_takes_its_percentage_and_hands_from_the_fen() {
     assert!(out.iter().any(|l| l == "bestmove P@f2"), "{out:?}");
     assert!(out.iter().any(|l| l.contains("error") && l.contains("SnowFall")), "{out:?}");
 }
+
+#[test]
+fn multipv_reports_that_many_distinct_lines_best_first() {
+    let out = uci("uci\nsetoption name MultiPV value 3\nposition startpos moves e2e4 e7e5\ngo depth 6\n\
+         setoption name MultiPV value 0\nsetoption name MultiPV value x\n");
+    assert!(out.contains(&"option name MultiPV type spin default 1 min 1 max 500".to_string()));
+    let last: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth 6 ")).collect();
+    assert_eq!(last.len(), 3, "{out:?}");
+    let field = |l: &str, key: &str| -> String {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == key).unwrap_or_else(|| panic!("{key} in {l}"));
+        words[at + 1].to_string()
+    };
+    let mut firsts = Vec::new();
+    let mut values = Vec::new();
+    for (k, l) in last.iter().enumerate() {
+        assert_eq!(field(l, "multipv"), (k + 1).to_string(), "{l}");
+        assert_eq!(field(l, "score"), "cp", "{l}");
+        values.push(field(l, "cp").parse::<i32>().unwrap());
+        firsts.push(field(l, "pv"));
+    }
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
+    firsts.sort();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "{last:?}");
+    let best = out.iter().find(|l| l.starts_with("bestmove ")).unwrap();
+    assert_eq!(best.split_whitespace().nth(1).unwrap(), field(last[0], "pv"));
+    let errors: Vec<&String> = out.iter().filter(|l| l.contains("bad value")).collect();
+    assert_eq!(errors.len(), 2, "{out:?}");
+}
+
+#[test]
+fn searchmoves_restricts_the_root_and_leaves_out_what_is_not_legal() {
+    // Ra8 mates at once; searched without it, the engine must choose among the moves given.
+    let out = uci("position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\ngo depth 5 searchmoves g1f1 h2h3 a1a9 e2e4\n\
+         go depth 5\n");
+    let moves: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove ")).collect();
+    let first = moves[0].split_whitespace().nth(1).unwrap();
+    assert!(["g1f1", "h2h3"].contains(&first), "{out:?}");
+    assert!(moves[1].starts_with("bestmove a1a8"), "{out:?}");
+    let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("info string error: searchmoves")).collect();
+    assert_eq!(errors.len(), 2, "{out:?}");
+    // Nothing legal given: every move is searched, and the engine says so.
+    let out = uci("position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\ngo depth 4 searchmoves e2e4\n");
+    assert!(out.iter().any(|l| l == "info string searchmoves: no legal move given; searching all moves"), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("bestmove a1a8")), "{out:?}");
+}
