@@ -275,10 +275,15 @@ test('the analysis board: the game browsed by its move list and the keyboard, th
   await page.waitForSelector('.eval strong', { timeout: 15000 });
   assert.match(await page.locator('.eval strong').innerText(), /^(\+\d+\.\d\d|#\d+|White wins \(table\))$/, 'White is winning');
   assert.notEqual(await page.locator('.pv').innerText(), '—');
+  // The page asks for three lines: the two others, each with its own evaluation and moves.
+  assert.equal(await page.locator('ol.other-lines li').count(), 2);
+  for (const t of await page.locator('ol.other-lines .line-score').allInnerTexts()) assert.match(t, /^([+-]?\d+\.\d\d|#-?\d+|(White|Black) wins \(table\))$/);
   assert.match(await page.locator('.tb strong').innerText(), /^white to move wins in 14 moves \(DTC\)$/);
   // The analysis is the server's: the same figures through the API.
   const api = await page.evaluate(async id => (await fetch(`/api/games/${id}/analyse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ply: 0, movetime_ms: 100 }) })).json(), id);
   assert.equal(api.tablebase.moves, 14);
+  assert.equal(api.lines.length, 1);
+  assert.deepEqual(api.lines[0].pv, api.pv);
   await page.screenshot({ path: `${SHOTS}/analysis-desktop.png`, fullPage: true });
   assert.deepEqual(errors, []);
   await context.close();

@@ -1064,10 +1064,24 @@ fn analysis_and_the_endgame_tables_verdict() {
     assert_eq!(st["tablebase"]["result"], "loss", "Black to move loses");
     let a0 = s.ok("POST", &format!("/api/games/{id}/analyse"), None, Some(json!({ "ply": 0, "movetime_ms": 50 })));
     assert_eq!((a0["ply"].clone(), a0["fen"].clone()), (json!(0), json!(fen)));
+    // Several lines: best first, each a different move; the first is the reply's score and pv.
+    let a3 = s.ok(
+        "POST",
+        &format!("/api/games/{id}/analyse"),
+        None,
+        Some(json!({ "ply": 0, "movetime_ms": 200, "lines": 3 })),
+    );
+    let lines = a3["lines"].as_array().expect("lines");
+    assert_eq!(lines.len(), 3, "{a3}");
+    assert_eq!((lines[0]["score"].clone(), lines[0]["pv"].clone()), (a3["score"].clone(), a3["pv"].clone()));
+    let firsts: Vec<&Value> = lines.iter().map(|l| &l["pv"][0]["uci"]).collect();
+    assert!(firsts[0] != firsts[1] && firsts[0] != firsts[2] && firsts[1] != firsts[2], "{a3}");
     // Bad requests: a clear refusal each.
     let analyse = format!("/api/games/{id}/analyse");
     assert_eq!(s.call("POST", &analyse, None, Some(json!({ "ply": 5 }))).0, 400);
     assert_eq!(s.call("POST", &analyse, None, Some(json!({ "movetime_ms": 0 }))).0, 400);
+    assert_eq!(s.call("POST", &analyse, None, Some(json!({ "lines": 0 }))).0, 400);
+    assert_eq!(s.call("POST", &analyse, None, Some(json!({ "lines": 6 }))).0, 400);
     assert_eq!(s.call("POST", &analyse, None, Some(json!({ "depth": 3 }))).0, 422);
     assert_eq!(s.call("POST", "/api/games/ffff/analyse", None, Some(json!({}))).0, 404);
     let p = create(&s, json!({ "variant": "predictor", "white": "me", "black": "me" }));

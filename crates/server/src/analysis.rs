@@ -47,35 +47,46 @@ pub fn verdict(pos: &Position) -> Option<Value> {
 }
 
 /// Searches `pos` (with the position hashes of the game up to it, for repetition) for
-/// `movetime`: `{depth, nodes, time_ms, score, bestmove, pv, tablebase}`; `score` is `{cp}` or
-/// `{mate}` from the side to move's point of view, and also `{white_cp}`/`{white_mate}` from White's,
-/// with `table`/`white_table` (`win` or `loss`) when the value is a table's win without a distance.
-pub fn analyse(pos: &Position, hashes: &[u64], movetime: Duration) -> Value {
+/// `movetime`, for its best `lines` lines: `{depth, nodes, time_ms, score, bestmove, pv, lines,
+/// tablebase}`; `score` is `{cp}` or `{mate}` from the side to move's point of view, and also
+/// `{white_cp}`/`{white_mate}` from White's, with `table`/`white_table` (`win` or `loss`) when
+/// the value is a table's win without a distance; `lines` is `[{score, pv}]`, best first (the
+/// first is `score` and `pv`).
+pub fn analyse(pos: &Position, hashes: &[u64], movetime: Duration, lines: usize) -> Value {
     let mut e = Engine::with_hash(16);
     e.set_params(Some(SearchParams::for_variant(pos.variant())));
     e.set_tablebase(tables().cloned());
+    e.set_multipv(lines);
     let r = e.search(pos.clone(), hashes, Limits::movetime(movetime), |_| {});
-    let sign = if pos.turn() == rules::Color::White { 1 } else { -1 };
-    let mut score = match r.score {
-        Score::Cp(cp) => json!({ "cp": cp, "white_cp": sign * cp }),
-        Score::Mate(m) => json!({ "mate": m, "white_mate": sign * m }),
-    };
-    // A win the tables prove without a mate distance (DTC) is scored near TB_WIN, not in pawns.
-    if r.value.abs() >= engine::score::TB_WIN - 1000 && r.value.abs() < engine::score::MATE_BOUND {
-        let won = if r.value > 0 { "win" } else { "loss" };
-        let white = if (r.value > 0) == (sign > 0) { "win" } else { "loss" };
-        score["table"] = json!(won);
-        score["white_table"] = json!(white);
-    }
+    let all: Vec<Value> =
+        r.lines.iter().map(|l| json!({ "score": score(pos, l.value), "pv": line(pos, &l.pv) })).collect();
     json!({
         "depth": r.depth,
         "nodes": r.nodes,
         "time_ms": r.time.as_millis() as u64,
-        "score": score,
+        "score": score(pos, r.value),
         "bestmove": r.best.filter(|m| pos.is_legal(*m)).map(|m| to_uci(pos, m)),
         "pv": line(pos, &r.pv),
+        "lines": all,
         "tablebase": verdict(pos),
     })
+}
+
+/// A search value of `pos` as the analysis reports it (see [`analyse`]).
+fn score(pos: &Position, value: engine::Value) -> Value {
+    let sign = if pos.turn() == rules::Color::White { 1 } else { -1 };
+    let mut score = match Score::from_value(value) {
+        Score::Cp(cp) => json!({ "cp": cp, "white_cp": sign * cp }),
+        Score::Mate(m) => json!({ "mate": m, "white_mate": sign * m }),
+    };
+    // A win the tables prove without a mate distance (DTC) is scored near TB_WIN, not in pawns.
+    if value.abs() >= engine::score::TB_WIN - 1000 && value.abs() < engine::score::MATE_BOUND {
+        let won = if value > 0 { "win" } else { "loss" };
+        let white = if (value > 0) == (sign > 0) { "win" } else { "loss" };
+        score["table"] = json!(won);
+        score["white_table"] = json!(white);
+    }
+    score
 }
 
 /// A line of moves as `{uci, san}`, cut where a move is not legal (a chance variant's line
@@ -101,13 +112,29 @@ mod tests {
     fn the_analysis_finds_a_mate_in_one_with_its_line() {
         let v = rules::variants::by_name("chess").expect("chess");
         let pos = Position::from_fen(v, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").expect("fen");
-        let r = analyse(&pos, &[pos.hash()], Duration::from_millis(200));
+        let r = analyse(&pos, &[pos.hash()], Duration::from_millis(200), 1);
         assert_eq!(r["bestmove"], "a1a8");
         assert_eq!(r["score"]["mate"], 1);
         assert_eq!(r["pv"][0]["san"], "Ra8#");
         // Black to move in the mirrored position: mated from White's point of view is negative.
         let pos = Position::from_fen(v, "r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1").expect("fen");
-        let r = analyse(&pos, &[pos.hash()], Duration::from_millis(200));
+        let r = analyse(&pos, &[pos.hash()], Duration::from_millis(200), 1);
         assert_eq!((r["score"]["mate"].clone(), r["score"]["white_mate"].clone()), (json!(1), json!(-1)));
+    }
+
+    #[test]
+    fn the_analysis_gives_the_best_lines_best_first() {
+        let v = rules::variants::by_name("chess").expect("chess");
+        let pos = Position::from_fen(v, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1").expect("fen");
+        let r = analyse(&pos, &[pos.hash()], Duration::from_millis(200), 3);
+        let lines = r["lines"].as_array().expect("lines");
+        assert_eq!(lines.len(), 3, "{r}");
+        assert_eq!(lines[0]["score"], r["score"]);
+        assert_eq!(lines[0]["pv"], r["pv"]);
+        assert_eq!(lines[0]["pv"][0]["san"], "Ra8#");
+        // The others are other moves, and no mate.
+        let firsts: Vec<&Value> = lines.iter().map(|l| &l["pv"][0]["uci"]).collect();
+        assert!(firsts[1] != firsts[0] && firsts[2] != firsts[0] && firsts[1] != firsts[2], "{r}");
+        assert!(lines[1]["score"]["cp"].is_i64() && lines[2]["score"]["cp"].is_i64(), "{r}");
     }
 }

@@ -458,6 +458,8 @@ struct AnalyseRequest {
     ply: Option<usize>,
     /// The search time, 10 to 5000 ms (default 1000).
     movetime_ms: Option<u64>,
+    /// The best lines wanted, 1 to 5 (default 1).
+    lines: Option<usize>,
 }
 
 /// `POST /api/games/{id}/analyse`: the engine's evaluation and best line for a position of the
@@ -471,6 +473,10 @@ async fn analyse(
     let movetime = req.movetime_ms.unwrap_or(1000);
     if !(10..=5000).contains(&movetime) {
         return Err(ApiError::bad("movetime_ms must be from 10 to 5000"));
+    }
+    let lines = req.lines.unwrap_or(1);
+    if !(1..=5).contains(&lines) {
+        return Err(ApiError::bad("lines must be from 1 to 5"));
     }
     let g = game(&app, &id).await?;
     let (pos, hashes, ply) = {
@@ -494,10 +500,11 @@ async fn analyse(
     }
     let permit = app.ai_slots.clone().acquire_owned().await;
     let fen = pos.fen();
-    let mut report =
-        tokio::task::spawn_blocking(move || crate::analysis::analyse(&pos, &hashes, Duration::from_millis(movetime)))
-            .await
-            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the analysis failed: {e}")))?;
+    let mut report = tokio::task::spawn_blocking(move || {
+        crate::analysis::analyse(&pos, &hashes, Duration::from_millis(movetime), lines)
+    })
+    .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the analysis failed: {e}")))?;
     drop(permit);
     report["ply"] = json!(ply);
     report["fen"] = json!(fen);

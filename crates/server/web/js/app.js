@@ -258,7 +258,7 @@ async function gamePage(id) {
     reportKey = `${ply}:${fenAt(ply)}`;
     render();
     try {
-      report = await call('POST', `/api/games/${id}/analyse`, { ply, movetime_ms: 1000 });
+      report = await call('POST', `/api/games/${id}/analyse`, { ply, movetime_ms: 1000, lines: 3 });
     } catch (e) {
       report = { error: e.message };
     }

@@ -60,8 +60,12 @@ export function analysis(verdict, report, busy, chance) {
   else if (report) {
     const line = report.pv.map(m => esc(m.san)).join(' ');
     const nodes = report.nodes >= 1e6 ? `${(report.nodes / 1e6).toFixed(1)} M` : `${Math.round(report.nodes / 1e3)} k`;
+    // The other lines the engine found, each with its own evaluation.
+    const others = (report.lines || []).slice(1).map(l =>
+      `<li><span class="line-score">${scoreText(l.score)}</span> <span class="alt-pv">${l.pv.map(m => esc(m.san)).join(' ') || '—'}</span></li>`);
     engine = `<p class="eval">Evaluation (White's view${chance ? ', expected over the chance outcomes' : ''}): <strong>${scoreText(report.score)}</strong>
-      · depth ${report.depth} · ${nodes} nodes</p><p>Best line: <span class="pv">${line || '—'}</span></p>`;
+      · depth ${report.depth} · ${nodes} nodes</p><p>Best line: <span class="pv">${line || '—'}</span></p>
+      ${others.length ? `<p>Other moves:</p><ol class="other-lines">${others.join('')}</ol>` : ''}`;
   }
   return `<h2>Analysis</h2>${table}<button type="button" id="analyse">Analyse this position (1 s)</button>${engine}`;
 }
