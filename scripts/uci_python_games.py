@@ -6,7 +6,10 @@ chess.engine.SimpleEngine. Each game opens with a few random legal moves (seeded
 differ yet every run plays the same ones), then the engine moves for both sides with a small
 node limit until python-chess declares the game over (checkmate, stalemate, insufficient
 material, or a claimable draw: fifty moves or threefold repetition). Every move the engine
-sends must be legal for python-chess. Exit status 0 when all games finish, 1 otherwise.
+sends must be legal for python-chess. Then python-chess analyses positions of those games
+with MultiPV 3 and with a restricted root (`searchmoves`, python-chess's `root_moves`): three
+lines of different legal moves, best first, and a best move among the moves given. Exit status
+0 when all games finish and every analysis holds, 1 otherwise.
 
     python3 scripts/uci_python_games.py --bin target/release/fairylab
 """
@@ -49,6 +52,27 @@ def play_game(engine, board_class, seed, nodes, opening_plies, max_plies):
     return board, None
 
 
+def check_analysis(engine, board):
+    """MultiPV 3 and searchmoves on one position; returns an error or None."""
+    legal = list(board.legal_moves)
+    if len(legal) < 3:
+        return None
+    infos = engine.analyse(board, chess.engine.Limit(depth=5), multipv=3)
+    if [i.get("multipv") for i in infos] != [1, 2, 3]:
+        return f"multipv {[i.get('multipv') for i in infos]} in {board.fen()}"
+    firsts = [i["pv"][0] for i in infos]
+    if len(set(firsts)) != 3 or any(m not in board.legal_moves for m in firsts):
+        return f"lines {[m.uci() for m in firsts]} in {board.fen()}"
+    scores = [i["score"].relative.score(mate_score=100000) for i in infos]
+    if scores != sorted(scores, reverse=True):
+        return f"scores {scores} not best first in {board.fen()}"
+    given = random.Random(board.ply()).sample(legal, 2)
+    result = engine.play(board, chess.engine.Limit(depth=4), root_moves=given)
+    if result.move not in given:
+        return f"searchmoves {[m.uci() for m in given]} played {result.move} in {board.fen()}"
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bin", required=True, help="the fairylab binary")
@@ -60,6 +84,7 @@ def main():
     args = parser.parse_args()
 
     failures = 0
+    analysed = 0
     start = time.monotonic()
     with chess.engine.SimpleEngine.popen_uci([args.bin, "uci"]) as engine:
         for name in args.variants.split(","):
@@ -79,6 +104,16 @@ def main():
                     print(f"FAIL {summary}: {error}", flush=True)
                 else:
                     print(summary, flush=True)
+                # Analyses of a position from the game's middle (python-chess sets MultiPV itself).
+                middle = board_class()
+                for move in board.move_stack[: board.ply() // 2]:
+                    middle.push(move)
+                error = check_analysis(engine, middle)
+                analysed += 1
+                if error:
+                    failures += 1
+                    print(f"FAIL {name} analysis {i + 1}: {error}", flush=True)
+        print(f"{analysed} positions analysed with MultiPV 3 and searchmoves")
     print(f"{failures} failure(s), {time.monotonic() - start:.1f} s in all")
     return 1 if failures else 0
 

@@ -52,8 +52,9 @@ fn xboard_session_on_stdin() {
     assert!(out.contains(&"pong 1".to_string()), "{out:?}");
 }
 
-/// python-chess plays 10 chess and 10 crazyhouse games against the engine through UCI
-/// (`scripts/uci_python_games.py`); skipped with a notice when python-chess is missing.
+/// python-chess plays 10 chess and 10 crazyhouse games against the engine through UCI and
+/// analyses a position of each with MultiPV and searchmoves (`scripts/uci_python_games.py`);
+/// skipped with a notice when python-chess is missing.
 #[test]
 fn python_chess_plays_whole_games() {
     let has_chess = Command::new("python3").args(["-c", "import chess"]).output().is_ok_and(|o| o.status.success());
@@ -72,4 +73,5 @@ fn python_chess_plays_whole_games() {
     eprintln!("{text}python-chess games: {:.1} s", start.elapsed().as_secs_f64());
     assert!(o.status.success(), "{text}");
     assert_eq!(text.lines().filter(|l| l.contains(" game ") && l.contains(" plies, ")).count(), 20, "{text}");
+    assert!(text.contains("20 positions analysed with MultiPV 3 and searchmoves"), "{text}");
 }
