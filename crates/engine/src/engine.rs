@@ -73,7 +73,9 @@ pub struct SearchResult {
     pub time: Duration,
     /// The principal variation.
     pub pv: Vec<Move>,
-    /// With MultiPV, every line of the last iteration, best first (the first is `value`, `pv`).
+    /// The best lines (one without MultiPV), best first, each a different root move. The first
+    /// is always `value` and `pv`; lines a stopped iteration did not reach keep the values of
+    /// the last one.
     pub lines: Vec<Line>,
 }
 
@@ -543,6 +545,10 @@ fn run(
                             result.best = Some(m);
                             result.ponder = None;
                             result.pv = vec![m];
+                            // The first line is always the result's own.
+                            result.lines.retain(|l| l.pv.first() != Some(&m));
+                            result.lines.insert(0, Line { value: result.value, pv: vec![m] });
+                            result.lines.truncate(lines);
                         }
                     }
                 } else if let Some(line) = found.first().filter(|l| !l.pv.is_empty()) {

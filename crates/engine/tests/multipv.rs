@@ -74,3 +74,28 @@ fn more_lines_than_moves_report_every_move_once() {
     legal.sort_by_key(|m| m.raw());
     assert_eq!(firsts, legal);
 }
+
+#[test]
+fn a_search_stopped_mid_iteration_keeps_its_lines_consistent() {
+    // Node budgets that stop the search inside an iteration, at the first line or a later one.
+    let chess = variants::by_name("chess").unwrap();
+    let mut stopped = 0;
+    for fen in FENS {
+        let pos = Position::from_fen(chess, fen).unwrap();
+        let budgets = (0..40u64).map(|i| 300 + i * i * 37);
+        for (lines, nodes) in budgets.flat_map(|n| [(1, n), (3, n)]) {
+            let mut e = Engine::with_hash(4);
+            e.set_multipv(lines);
+            let r = e.search(pos.clone(), &[], Limits::nodes(nodes), |_| {});
+            assert!(!r.lines.is_empty() && r.lines.len() <= lines, "{fen}: {r:?}");
+            assert_eq!((r.lines[0].value, &r.lines[0].pv), (r.value, &r.pv), "{fen}: {lines} lines, {nodes} nodes");
+            assert_eq!(r.best, r.pv.first().copied());
+            let mut firsts: Vec<u32> = r.lines.iter().map(|l| l.pv[0].raw()).collect();
+            firsts.sort_unstable();
+            firsts.dedup();
+            assert_eq!(firsts.len(), r.lines.len(), "{fen}: the same move twice in {:?}", r.lines);
+            stopped += usize::from(r.nodes >= nodes);
+        }
+    }
+    assert!(stopped >= 10, "only {stopped} searches were stopped by their budget");
+}
