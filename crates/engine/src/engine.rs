@@ -508,34 +508,8 @@ fn run(
         searcher.root_skip.clear();
         let mut found: Vec<Line> = Vec::with_capacity(lines);
         for (k, &centre) in prev.iter().enumerate() {
-            let mut delta: Value =
-                if params.aspiration && depth >= 4 && centre.abs() < MATE_BOUND { 30 } else { INFINITE };
-            let (mut alpha, mut beta) =
-                if delta < INFINITE { (centre - delta, centre + delta) } else { (-INFINITE, INFINITE) };
             searcher.root_best = None;
-            let value = loop {
-                let v = searcher.root(pos, depth as i32, alpha, beta);
-                if searcher.aborted {
-                    break None;
-                }
-                let bound = if v <= alpha {
-                    Some(false)
-                } else if v >= beta {
-                    Some(true)
-                } else {
-                    None
-                };
-                let Some(lower) = bound else { break Some(v) };
-                if start.elapsed() > Duration::from_millis(500) {
-                    on_info(&info(&searcher, depth, v, Some(lower), start, tt, searcher.root_pv(), k));
-                }
-                delta = delta.saturating_mul(2);
-                if lower {
-                    beta = if delta > 600 { INFINITE } else { (v + delta).min(INFINITE) };
-                } else {
-                    alpha = if delta > 600 { -INFINITE } else { (v - delta).max(-INFINITE) };
-                }
-            };
+            let value = aspirate(&mut searcher, pos, depth, centre, params.aspiration, (start, tt, k), on_info);
             let Some(value) = value else {
                 // Stopped inside an iteration: a root move that already beat the last best
                 // (or failed high) is better information than the last iteration's choice.
@@ -618,6 +592,46 @@ fn run(
     result.nodes = searcher.nodes;
     result.time = start.elapsed();
     result
+}
+
+/// One line's iteration at `depth`, in aspiration windows around `centre` (the line's last
+/// value) that widen on each failure: its value, or `None` if the search was stopped. Past
+/// half a second, each failure is reported as a bound (`report`: the start, the table and
+/// the line's index).
+fn aspirate(
+    searcher: &mut Searcher<'_>,
+    pos: &Position,
+    depth: u32,
+    centre: Value,
+    aspiration: bool,
+    report: (Instant, &Tt, usize),
+    on_info: &mut dyn FnMut(&Info),
+) -> Option<Value> {
+    let (start, tt, k) = report;
+    let mut delta: Value = if aspiration && depth >= 4 && centre.abs() < MATE_BOUND { 30 } else { INFINITE };
+    let (mut alpha, mut beta) = if delta < INFINITE { (centre - delta, centre + delta) } else { (-INFINITE, INFINITE) };
+    loop {
+        let v = searcher.root(pos, depth as i32, alpha, beta);
+        if searcher.aborted {
+            return None;
+        }
+        let lower = if v <= alpha {
+            false
+        } else if v >= beta {
+            true
+        } else {
+            return Some(v);
+        };
+        if start.elapsed() > Duration::from_millis(500) {
+            on_info(&info(searcher, depth, v, Some(lower), start, tt, searcher.root_pv(), k));
+        }
+        delta = delta.saturating_mul(2);
+        if lower {
+            beta = if delta > 600 { INFINITE } else { (v + delta).min(INFINITE) };
+        } else {
+            alpha = if delta > 600 { -INFINITE } else { (v - delta).max(-INFINITE) };
+        }
+    }
 }
 
 /// The report of line `k` (from 0) with the moves `pv`.
