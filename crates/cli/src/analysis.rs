@@ -146,6 +146,10 @@ pub(crate) struct AnalyseArgs {
     /// The best N lines at every depth (each costs about one more search).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=500))]
     multipv: u32,
+    /// Only these moves of the position analysed (UCI or SAN, space-separated), as UCI's
+    /// `searchmoves`.
+    #[arg(long, value_name = "MOVES")]
+    searchmoves: Option<String>,
 }
 
 /// Arguments of `fairylab solve`.
@@ -436,6 +440,18 @@ pub(crate) fn analyse(a: &AnalyseArgs, out: &mut impl Write) -> Result<()> {
         engine.set_params(Some(engine::SearchParams::blind(pos.variant())));
     }
     engine.set_multipv(a.multipv as usize);
+    if let Some(text) = &a.searchmoves {
+        let only = text
+            .split_whitespace()
+            .map(|t| {
+                parse_move(&pos, t).ok_or_else(|| anyhow!("--searchmoves: '{t}' is not a legal move in {}", pos.fen()))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        if only.is_empty() {
+            bail!("--searchmoves needs at least one move");
+        }
+        engine.set_search_moves(only);
+    }
     let mut lines = Vec::new();
     let result = engine.search(pos.clone(), game.hashes(), limits, |i| lines.push(format_info(&pos, i)));
     for l in lines {

@@ -222,6 +222,23 @@ fn analyse_multipv_prints_the_best_lines_of_each_depth() {
     assert!(last[1].contains(" line 2 score cp "), "{out}");
     assert!(out.contains("bestmove a1a8 (Ra8#) score mate 1"), "{out}");
     assert_bad_input(&["analyse", "--multipv", "0"], "multipv");
+    // Only the moves given are searched: without Ra8 the king steps aside.
+    let o = fairylab(&[
+        "analyse",
+        "--fen",
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+        "--depth",
+        "4",
+        "--searchmoves",
+        "Kf1 h3",
+    ]);
+    assert_ok(&o);
+    let best = stdout(&o).lines().last().unwrap_or_default().to_string();
+    assert!(best.starts_with("bestmove g1f1") || best.starts_with("bestmove h2h3"), "{}", stdout(&o));
+    assert_bad_input(
+        &["analyse", "--fen", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "--searchmoves", "Ke2"],
+        "'Ke2' is not a legal move",
+    );
 }
 
 #[test]
