@@ -15,6 +15,9 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
 
+/// The most lines `MultiPV` takes, in UCI and XBoard alike (Stockfish's bound).
+pub const MAX_MULTIPV: usize = 500;
+
 /// Where a protocol loop writes its replies: shared with the search thread, one line at a time.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
 

@@ -42,7 +42,7 @@
 //! ```
 
 use crate::engine::{Info, Report, SearchResult};
-use crate::protocol::{self, parse_number, send, uci_line, variant_by_name, Output, Session};
+use crate::protocol::{self, parse_number, send, uci_line, variant_by_name, Output, Session, MAX_MULTIPV};
 use crate::time::Limits;
 use crate::tt::DEFAULT_MB;
 use crate::Engine;
@@ -54,8 +54,6 @@ use std::time::Duration;
 
 /// The largest `Hash` value accepted, in MiB.
 const MAX_HASH_MB: usize = 65536;
-/// The most lines `MultiPV` takes (Stockfish's bound).
-const MAX_MULTIPV: usize = 500;
 
 /// Runs the UCI loop on `input` until `quit` or the end of input, writing replies to `output`.
 ///

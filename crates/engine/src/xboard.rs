@@ -21,6 +21,11 @@
 //! - `holding [PN] [b]` replaces both hands (crazyhouse from an ICS); `undo` takes back one
 //!   ply, `remove` two. In chance variants every move is played as if it succeeded.
 //! - At the end of input a running search finishes and its move is printed.
+//! - `analyze` starts analysis mode: the engine searches the position until told otherwise and
+//!   sends thinking lines (`depth score time nodes pv`, as with `post`) without moving; a move
+//!   (`usermove`), `undo`, `setboard`, `holding` or `variant` restarts it on the new position,
+//!   `exit` (or `new`, `quit`) ends it. `option MultiPV=N` (advertised as a spin option, 1 to 500)
+//!   sends the N best lines of each depth.
 //!
 //! ```
 //! use std::io::Cursor;
@@ -32,7 +37,7 @@
 //! ```
 
 use crate::engine::{Info, Report, SearchResult};
-use crate::protocol::{self, pocket_size, send, template, uci_line, Output, Session};
+use crate::protocol::{self, pocket_size, send, template, uci_line, Output, Session, MAX_MULTIPV};
 use crate::score::Score;
 use crate::time::Limits;
 use crate::Engine;
@@ -138,6 +143,8 @@ struct XBoard {
     clock: Clock,
     search: Option<Running>,
     next_id: u64,
+    /// Analysis mode: search the position without end and never move.
+    analyzing: bool,
 }
 
 impl XBoard {
@@ -153,6 +160,7 @@ impl XBoard {
             clock: Clock::default(),
             search: None,
             next_id: 0,
+            analyzing: false,
         }
     }
 
@@ -176,14 +184,28 @@ impl XBoard {
         match command {
             // Accepted silently: nothing to do for an engine that neither ponders nor talks.
             "" | "xboard" | "accepted" | "rejected" | "hard" | "easy" | "computer" | "name" | "random" | "ics"
-            | "bk" | "hint" | "nps" | "cores" | "draw" | "white" | "black" | "." | "exit" | "option" => {}
+            | "bk" | "hint" | "nps" | "cores" | "draw" | "white" | "black" | "." => {}
             "post" => self.post = true,
             "nopost" => self.post = false,
-            "analyze" | "edit" | "pause" | "resume" => self.send(&format!("Error (not supported): {command}"))?,
+            "edit" | "pause" | "resume" => self.send(&format!("Error (not supported): {command}"))?,
+            "analyze" => {
+                self.abort();
+                self.analyzing = true;
+                self.force = true;
+                self.think()?;
+            }
+            "exit" => {
+                if self.analyzing {
+                    self.abort();
+                    self.analyzing = false;
+                }
+            }
+            "option" => self.option(rest)?,
             "protover" => self.features()?,
             "ping" => self.send(&format!("pong {rest}"))?,
             "new" => {
                 self.abort();
+                self.analyzing = false;
                 self.engine.clear();
                 self.session.reset(variants::all()[0]);
                 self.force = false;
@@ -199,12 +221,14 @@ impl XBoard {
             }
             "go" => {
                 self.abort();
+                self.analyzing = false;
                 self.force = false;
                 self.engine_color = self.session.turn();
                 self.think()?;
             }
             "playother" => {
                 self.abort();
+                self.analyzing = false;
                 self.force = false;
                 self.engine_color = !self.session.turn();
             }
@@ -245,11 +269,13 @@ impl XBoard {
                 if let Err(e) = self.session.set_fen(rest) {
                     self.send(&format!("tellusererror Illegal position: {}", reason(&e)))?;
                 }
+                self.reanalyze()?;
             }
             "holding" => self.holding(rest)?,
             "undo" | "remove" => {
                 self.abort();
                 self.session.undo(if command == "undo" { 1 } else { 2 });
+                self.reanalyze()?;
             }
             "usermove" => self.user_move(rest)?,
             "quit" => return Ok(Flow::Quit),
@@ -271,8 +297,8 @@ impl XBoard {
             names.extend(xboard_names(v));
         }
         self.send(&format!(
-            "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 \
-             colors=0 memory=1 egt=\"fairylab\" myname=\"fairylab {}\" variants=\"{}\" done=1",
+            "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 \
+             colors=0 memory=1 egt=\"fairylab\" option=\"MultiPV -spin 1 1 {MAX_MULTIPV}\" myname=\"fairylab {}\" variants=\"{}\" done=1",
             env!("CARGO_PKG_VERSION"),
             names.join(",")
         ))
@@ -288,6 +314,33 @@ impl XBoard {
             for line in setup_lines(v) {
                 self.send(&line)?;
             }
+        }
+        self.reanalyze()
+    }
+
+    /// `option NAME=VALUE` for the options the engine advertised (`MultiPV`).
+    fn option(&mut self, rest: &str) -> io::Result<()> {
+        match rest.split_once('=').map(|(n, v)| (n.trim(), v.trim())) {
+            Some(("MultiPV", value)) => match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_MULTIPV).contains(&n) => {
+                    let was_analyzing = self.search.is_some() && self.analyzing;
+                    self.abort();
+                    self.engine.set_multipv(n);
+                    if was_analyzing {
+                        self.think()?;
+                    }
+                    Ok(())
+                }
+                _ => self.send(&format!("Error (bad argument): option {rest} (MultiPV is 1 to {MAX_MULTIPV})")),
+            },
+            _ => self.send(&format!("Error (unknown option): {rest}")),
+        }
+    }
+
+    /// In analysis mode, searches the position as it now stands.
+    fn reanalyze(&mut self) -> io::Result<()> {
+        if self.analyzing {
+            self.think()?;
         }
         Ok(())
     }
@@ -358,10 +411,11 @@ impl XBoard {
     fn user_move(&mut self, text: &str) -> io::Result<()> {
         self.abort();
         if self.session.play_uci(text).is_err() {
-            return self.send(&format!("Illegal move: {text}"));
+            self.send(&format!("Illegal move: {text}"))?;
+            return self.reanalyze();
         }
         if self.force {
-            return Ok(());
+            return self.reanalyze();
         }
         if let Some(o) = self.session.outcome() {
             return self.send(&result_line(&o));
@@ -372,17 +426,19 @@ impl XBoard {
         Ok(())
     }
 
-    /// Starts thinking about the engine's move (or claims the result if the game is over).
+    /// Starts thinking about the engine's move (or claims the result if the game is over); in
+    /// analysis mode, analyses the position until stopped (nothing if the game is over).
     fn think(&mut self) -> io::Result<()> {
         if let Some(o) = self.session.outcome() {
-            return self.send(&result_line(&o));
+            return if self.analyzing { Ok(()) } else { self.send(&result_line(&o)) };
         }
         let id = self.next_id;
         self.next_id += 1;
         let pos = self.session.position().clone();
         let events = self.events.clone();
         self.search = Some(Running { id, root: pos.clone() });
-        self.engine.start(pos, self.session.history(), self.limits(), move |r| {
+        let limits = if self.analyzing { Limits { infinite: true, ..Limits::default() } } else { self.limits() };
+        self.engine.start(pos, self.session.history(), limits, move |r| {
             // The loop may be gone (quit); then nobody needs the report.
             let _ = events.send(Event::Report(id, r));
         });
@@ -416,7 +472,7 @@ impl XBoard {
         let Some(running) = self.search.as_ref().filter(|r| r.id == id) else { return Ok(()) };
         match report {
             Report::Info(i) => {
-                if self.post {
+                if self.post || self.analyzing {
                     self.send(&thinking_line(&running.root, &i))?;
                 }
             }
@@ -424,7 +480,10 @@ impl XBoard {
                 let root = running.root.clone();
                 self.search = None;
                 self.engine.wait();
-                self.play_result(&root, &r)?;
+                // Analysis never moves.
+                if !self.analyzing {
+                    self.play_result(&root, &r)?;
+                }
             }
         }
         Ok(())

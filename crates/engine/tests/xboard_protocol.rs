@@ -43,7 +43,8 @@ fn handshake_advertises_features_and_variants() {
     for feature in ["ping=1", "setboard=1", "usermove=1", "san=0", "time=1", "draw=0", "sigint=0", "sigterm=0"] {
         assert!(f.contains(feature), "{feature} in {f}");
     }
-    assert!(f.contains("reuse=1") && f.contains("analyze=0") && f.contains("colors=0"));
+    assert!(f.contains("reuse=1") && f.contains("analyze=1") && f.contains("colors=0"));
+    assert!(f.contains(" option=\"MultiPV -spin 1 1 500\" "), "{f}");
     assert!(f.contains("myname=\"fairylab ") && f.ends_with("done=1"), "{f}");
     let names = advertised_variants(f);
     for name in ["normal", "crazyhouse", "gardner", "5x5+0_fairy"] {
@@ -275,7 +276,9 @@ fn bad_input_gets_one_error_line_and_the_loop_goes_on() {
         ("memory none", "Error (bad argument): memory none"),
         ("holding [P] []", "Error (bad holdings): [P] []: pieces in hand, but this variant has no drops"),
         ("holding P", "Error (bad holdings): P"),
-        ("analyze", "Error (not supported): analyze"),
+        ("edit", "Error (not supported): edit"),
+        ("option MultiPV=0", "Error (bad argument): option MultiPV=0 (MultiPV is 1 to 500)"),
+        ("option Contempt=5", "Error (unknown option): Contempt=5"),
     ];
     for (command, error) in cases {
         let out = xboard(&format!("new\nforce\n{command}\nping 3\nusermove e2e4\nping 4\n"));
@@ -283,4 +286,51 @@ fn bad_input_gets_one_error_line_and_the_loop_goes_on() {
         assert!(out[0].starts_with(error), "{command}: {out:?}");
         assert_eq!(out[1..], ["pong 3".to_string(), "pong 4".to_string()], "{command}");
     }
+}
+
+#[test]
+fn analyze_mode_thinks_about_each_position_and_never_moves() {
+    let mut c = client();
+    c.send("xboard\nprotover 2\nnew\noption MultiPV=2\nanalyze");
+    // Thinking lines `depth score time nodes pv` about the start position, two per depth.
+    let start = Position::from_fen(
+        variants::by_name("chess").unwrap(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    )
+    .unwrap();
+    let first = c.expect("a thinking line at depth 3", |l| l.starts_with("3 "));
+    let check_line = |pos: &Position, line: &str| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert!(words.len() >= 5, "{line}");
+        for w in &words[..4] {
+            w.parse::<i64>().unwrap_or_else(|_| panic!("{line}"));
+        }
+        let mut p = pos.clone();
+        for m in &words[4..] {
+            let m = parse_uci(&p, m).unwrap_or_else(|e| panic!("{line}: {e}"));
+            p.play_unchecked(m);
+        }
+        words[4].to_string()
+    };
+    check_line(&start, &first);
+    let second = c.expect("the second line of depth 3", |l| l.starts_with("3 "));
+    assert_ne!(check_line(&start, &second), check_line(&start, &first), "two lines, two moves");
+    // A move restarts the analysis on the new position: Black's moves now.
+    c.sync("ping 1", "pong 1");
+    c.send("usermove e2e4");
+    let after = Position::from_fen(
+        variants::by_name("chess").unwrap(),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+    )
+    .unwrap();
+    let line = c.expect("a thinking line after e2e4", |l| l.starts_with("4 "));
+    check_line(&after, &line);
+    // `exit` ends it: nothing more is printed, and no move was ever played.
+    c.send("exit");
+    c.sync("ping 2", "pong 2");
+    let quiet = c.sync("ping 3", "pong 3");
+    assert!(quiet.is_empty(), "{quiet:?}");
+    assert!(!c.transcript.iter().any(|l| l.starts_with("move ")), "{:?}", c.transcript);
+    c.send("quit");
+    c.finish();
 }
