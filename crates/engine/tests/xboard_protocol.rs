@@ -288,43 +288,37 @@ fn bad_input_gets_one_error_line_and_the_loop_goes_on() {
     }
 }
 
+/// A thinking line's (`depth score time nodes pv`) depth and first move, if its four numbers
+/// parse and its whole line is legal from `pos`.
+fn thinking_about(pos: &Position, line: &str) -> Option<(u32, String)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.len() < 5 || words[..4].iter().any(|w| w.parse::<i64>().is_err()) {
+        return None;
+    }
+    let mut p = pos.clone();
+    for text in &words[4..] {
+        let m = parse_uci(&p, text).ok().filter(|&m| p.is_legal(m))?;
+        p.play_unchecked(m);
+    }
+    Some((words[0].parse().ok()?, words[4].to_string()))
+}
+
 #[test]
 fn analyze_mode_thinks_about_each_position_and_never_moves() {
+    let chess = variants::by_name("chess").unwrap();
+    let start = Position::from_fen(chess, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+    let after = Position::from_fen(chess, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
     let mut c = client();
     c.send("xboard\nprotover 2\nnew\noption MultiPV=2\nanalyze");
-    // Thinking lines `depth score time nodes pv` about the start position, two per depth.
-    let start = Position::from_fen(
-        variants::by_name("chess").unwrap(),
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    )
-    .unwrap();
-    let first = c.expect("a thinking line at depth 3", |l| l.starts_with("3 "));
-    let check_line = |pos: &Position, line: &str| {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        assert!(words.len() >= 5, "{line}");
-        for w in &words[..4] {
-            w.parse::<i64>().unwrap_or_else(|_| panic!("{line}"));
-        }
-        let mut p = pos.clone();
-        for m in &words[4..] {
-            let m = parse_uci(&p, m).unwrap_or_else(|e| panic!("{line}: {e}"));
-            p.play_unchecked(m);
-        }
-        words[4].to_string()
-    };
-    check_line(&start, &first);
-    let second = c.expect("the second line of depth 3", |l| l.starts_with("3 "));
-    assert_ne!(check_line(&start, &second), check_line(&start, &first), "two lines, two moves");
-    // A move restarts the analysis on the new position: Black's moves now.
-    c.sync("ping 1", "pong 1");
+    // Thinking lines about the start position, two per depth, of two different moves.
+    let at_depth_3 = |l: &str| thinking_about(&start, l).is_some_and(|(d, _)| d == 3);
+    let first = c.expect("a line of depth 3", at_depth_3);
+    let second = c.expect("the second line of depth 3", at_depth_3);
+    assert_ne!(thinking_about(&start, &first), thinking_about(&start, &second), "two lines, two moves");
+    // A move restarts the analysis on the new position: lines of Black's moves, from depth 1.
     c.send("usermove e2e4");
-    let after = Position::from_fen(
-        variants::by_name("chess").unwrap(),
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-    )
-    .unwrap();
-    let line = c.expect("a thinking line after e2e4", |l| l.starts_with("4 "));
-    check_line(&after, &line);
+    c.expect("a line about the position after e2e4", |l| thinking_about(&after, l).is_some_and(|(d, _)| d <= 2));
+    c.expect("a deeper line after e2e4", |l| thinking_about(&after, l).is_some_and(|(d, _)| d == 4));
     // `exit` ends it: nothing more is printed, and no move was ever played.
     c.send("exit");
     c.sync("ping 2", "pong 2");
