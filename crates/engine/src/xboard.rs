@@ -323,10 +323,11 @@ impl XBoard {
         match rest.split_once('=').map(|(n, v)| (n.trim(), v.trim())) {
             Some(("MultiPV", value)) => match value.parse::<usize>() {
                 Ok(n) if (1..=MAX_MULTIPV).contains(&n) => {
-                    let was_analyzing = self.search.is_some() && self.analyzing;
-                    self.abort();
+                    // A search of the engine's move keeps its lines and still moves; an analysis
+                    // starts again with the new number.
                     self.engine.set_multipv(n);
-                    if was_analyzing {
+                    if self.analyzing && self.search.is_some() {
+                        self.abort();
                         self.think()?;
                     }
                     Ok(())

@@ -327,4 +327,7 @@ fn analyze_mode_thinks_about_each_position_and_never_moves() {
     assert!(!c.transcript.iter().any(|l| l.starts_with("move ")), "{:?}", c.transcript);
     c.send("quit");
     c.finish();
+    // Set while the engine thinks about its own move, MultiPV does not stop it from moving.
+    let out = xboard("new\nst 0.3\ngo\noption MultiPV=2\n");
+    assert_eq!(out.iter().filter(|l| l.starts_with("move ")).count(), 1, "{out:?}");
 }
