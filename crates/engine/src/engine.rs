@@ -89,6 +89,19 @@ pub struct Line {
 }
 
 impl SearchResult {
+    /// Takes `line`, complete at `depth`, as the result's value and (if it has moves) its move
+    /// and line.
+    fn adopt(&mut self, line: &Line, depth: u32) {
+        if let Some(&best) = line.pv.first() {
+            self.best = Some(best);
+            self.ponder = line.pv.get(1).copied();
+            self.pv = line.pv.clone();
+        }
+        self.value = line.value;
+        self.score = Score::from_value(line.value);
+        self.depth = depth;
+    }
+
     /// The result of a search that found nothing (no legal move, or no search thread).
     fn none() -> SearchResult {
         SearchResult {
@@ -528,12 +541,7 @@ fn run(
                 } else if let Some(line) = found.first().filter(|l| !l.pv.is_empty()) {
                     // The best line of this iteration is complete: it answers for the move,
                     // and the lines not reached keep the last iteration's values.
-                    result.best = line.pv.first().copied();
-                    result.ponder = line.pv.get(1).copied();
-                    result.pv = line.pv.clone();
-                    result.value = line.value;
-                    result.score = Score::from_value(line.value);
-                    result.depth = depth;
+                    result.adopt(line, depth);
                     let older = std::mem::take(&mut result.lines);
                     let have: Vec<Option<Move>> = found.iter().map(|l| l.pv.first().copied()).collect();
                     found.extend(older.into_iter().filter(|o| !have.contains(&o.pv.first().copied())));
@@ -556,14 +564,7 @@ fn run(
         }
         let Some(line) = found.first() else { break };
         let value = line.value;
-        if let Some(&best) = line.pv.first() {
-            result.best = Some(best);
-            result.ponder = line.pv.get(1).copied();
-            result.pv = line.pv.clone();
-        }
-        result.value = value;
-        result.score = Score::from_value(value);
-        result.depth = depth;
+        result.adopt(line, depth);
         for (k, line) in found.iter().enumerate() {
             on_info(&info(&searcher, depth, line.value, None, start, tt, line.pv.clone(), k));
         }
