@@ -196,7 +196,9 @@ fn text_report(
         writeln!(out, "  {:<8} {:>11} {:>9}", to_san(pos, x), fraction_text(p), percent(p))?;
     }
     let worst = mated.last().map(|x| x.1);
-    if mated.len() > top && worst > mated.first().map(|x| x.1) {
+    if mated.len() > top && worst == mated.first().map(|x| x.1) {
+        writeln!(out, "  ... and {} more moves, each at the same chance", mated.len() - top)?;
+    } else if mated.len() > top && worst > mated.first().map(|x| x.1) {
         writeln!(out, "  ... ({} moves; the most dangerous:)", mated.len())?;
         for &(x, p) in &mated[mated.len() - top.min(mated.len() - top)..] {
             writeln!(out, "  {:<8} {:>11} {:>9}", to_san(pos, x), fraction_text(p), percent(p))?;

@@ -66,6 +66,9 @@ fn odds_text_names_the_numbers() {
     let s = stdout(&o);
     assert!(s.contains("1411/12000 (11.76 %)"), "{s}");
     assert!(s.contains("B@f2#"), "{s}");
+    // Black has 18 moves here, none of which lets White mate: five are listed and the rest
+    // are said to be at the same chance, not left out silently.
+    assert!(s.contains("... and 13 more moves, each at the same chance"), "{s}");
 }
 
 #[test]
