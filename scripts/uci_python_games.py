@@ -5,8 +5,10 @@ Plays complete games of standard chess and crazyhouse, the engine against itself
 chess.engine.SimpleEngine. Each game opens with a few random legal moves (seeded, so games
 differ yet every run plays the same ones), then the engine moves for both sides with a small
 node limit until python-chess declares the game over (checkmate, stalemate, insufficient
-material, or a claimable draw: fifty moves or threefold repetition). Every move the engine
-sends must be legal for python-chess. Then python-chess analyses positions of those games
+material, or a claimable draw: fifty moves or threefold repetition). Every other game is played
+with pondering on: after each move python-chess sends `go ponder` on the expected reply and
+`stop` before the next search, whose move must then be the next search's, not the ponder's.
+Every move the engine sends must be legal for python-chess. Then python-chess analyses positions of those games
 with MultiPV 3 and with a restricted root (`searchmoves`, python-chess's `root_moves`): three
 lines of different legal moves, best first, and a best move among the moves given. Exit status
 0 when all games finish and every analysis holds, 1 otherwise.
@@ -26,7 +28,7 @@ import chess.variant
 VARIANTS = {"chess": chess.Board, "crazyhouse": chess.variant.CrazyhouseBoard}
 
 
-def play_game(engine, board_class, seed, nodes, opening_plies, max_plies):
+def play_game(engine, board_class, seed, nodes, opening_plies, max_plies, ponder):
     """Plays one game; returns (board, error or None)."""
     rng = random.Random(seed)
     board = board_class()
@@ -40,7 +42,7 @@ def play_game(engine, board_class, seed, nodes, opening_plies, max_plies):
         if board.ply() >= max_plies:
             return board, f"no result after {max_plies} plies"
         try:
-            result = engine.play(board, chess.engine.Limit(nodes=nodes), game=game_id)
+            result = engine.play(board, chess.engine.Limit(nodes=nodes), game=game_id, ponder=ponder)
         except chess.engine.EngineError as e:
             return board, f"engine error at {board.fen()}: {e}"
         move = result.move
@@ -92,12 +94,13 @@ def main():
             for i in range(args.games):
                 seed = args.seed * 1000 + i
                 t = time.monotonic()
-                board, error = play_game(engine, board_class, seed, args.nodes, 2 + i % 5, args.max_plies)
+                ponder = i % 2 == 1
+                board, error = play_game(engine, board_class, seed, args.nodes, 2 + i % 5, args.max_plies, ponder)
                 outcome = board.outcome(claim_draw=True)
                 summary = (
                     f"{name} game {i + 1}: {board.ply()} plies, "
                     f"{outcome.result() + ' by ' + outcome.termination.name.lower() if outcome else 'unfinished'}"
-                    f" ({time.monotonic() - t:.1f} s)"
+                    f"{', pondering' if ponder else ''} ({time.monotonic() - t:.1f} s)"
                 )
                 if error:
                     failures += 1

@@ -147,10 +147,18 @@ impl State {
     }
 }
 
+/// What a background search is told while it runs: stop, and whether it still ponders.
+#[derive(Debug, Default)]
+struct Signals {
+    stop: AtomicBool,
+    /// A `Limits::ponder` search before [`Engine::ponderhit`]: its time limits wait.
+    pondering: AtomicBool,
+}
+
 /// A chess engine for every variant of the rules core.
 pub struct Engine {
     state: Option<Box<State>>,
-    running: Option<(JoinHandle<Box<State>>, Arc<AtomicBool>)>,
+    running: Option<(JoinHandle<Box<State>>, Arc<Signals>)>,
     params: Option<SearchParams>,
     hash_mb: usize,
     tablebase: Option<Arc<Tablebase>>,
@@ -377,19 +385,22 @@ impl Engine {
         self.wait();
         let mut state = self.state.take().unwrap_or_else(|| State::new(self.hash_mb));
         let stop = AtomicBool::new(false);
+        // A blocking search has no one to tell it of a ponder hit: it never ponders.
+        let pondering = AtomicBool::new(false);
         let params = self.params;
         let tb = self.tablebase.clone();
         let foresight = &self.foresight;
         let root = &self.root;
         let result = std::thread::scope(|scope| {
             let state = &mut state;
-            let stop = &stop;
-            let handle = std::thread::Builder::new()
-                .name("search".into())
-                .stack_size(SEARCH_STACK)
-                .spawn_scoped(scope, move || {
-                    run(state, params, tb.as_deref(), &pos, game, limits, stop, &mut on_info, foresight, root)
-                });
+            let (stop, pondering) = (&stop, &pondering);
+            let handle = std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK).spawn_scoped(
+                scope,
+                move || {
+                    let signals = (stop, pondering);
+                    run(state, params, tb.as_deref(), &pos, game, limits, signals, &mut on_info, foresight, root)
+                },
+            );
             match handle {
                 Ok(h) => h.join().ok(),
                 Err(_) => None,
@@ -400,7 +411,8 @@ impl Engine {
     }
 
     /// Starts a search in the background; `report` receives progress and, last, the result.
-    /// With `limits.infinite` the result waits for [`Engine::stop`].
+    /// With `limits.infinite` the result waits for [`Engine::stop`]; with `limits.ponder` it
+    /// waits for [`Engine::stop`] or [`Engine::ponderhit`].
     pub fn start(
         &mut self,
         pos: Position,
@@ -410,8 +422,8 @@ impl Engine {
     ) {
         self.wait();
         let mut state = self.state.take().unwrap_or_else(|| State::new(self.hash_mb));
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
+        let signals = Arc::new(Signals { stop: AtomicBool::new(false), pondering: AtomicBool::new(limits.ponder) });
+        let flag = signals.clone();
         let params = self.params;
         let tb = self.tablebase.clone();
         let foresight = self.foresight.clone();
@@ -424,21 +436,20 @@ impl Engine {
                 &pos,
                 &game,
                 limits,
-                &flag,
+                (&flag.stop, &flag.pondering),
                 &mut |i: &Info| report(Report::Info(i.clone())),
                 &foresight,
                 &root,
             );
-            if limits.infinite {
-                while !flag.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(2));
-                }
+            // The move is only given when asked for: at `stop`, or at the ponder hit.
+            while !flag.stop.load(Ordering::Relaxed) && (limits.infinite || flag.pondering.load(Ordering::Relaxed)) {
+                std::thread::sleep(Duration::from_millis(2));
             }
             report(Report::Done(result));
             state
         });
         match spawned {
-            Ok(handle) => self.running = Some((handle, stop)),
+            Ok(handle) => self.running = Some((handle, signals)),
             Err(_) => {
                 // No thread: nothing runs and no state is lost but the table.
                 self.state = Some(State::new(self.hash_mb));
@@ -448,8 +459,18 @@ impl Engine {
 
     /// Asks a background search to stop (it still reports its result).
     pub fn stop(&self) {
-        if let Some((_, stop)) = &self.running {
-            stop.store(true, Ordering::Relaxed);
+        if let Some((_, signals)) = &self.running {
+            signals.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Tells a pondering search (`Limits::ponder`) that the opponent played the move it
+    /// pondered on: from now its time limits apply, counted from its start as Stockfish
+    /// counts them, so a search that has pondered past its budget answers at once. A search
+    /// that is not pondering is not disturbed.
+    pub fn ponderhit(&self) {
+        if let Some((_, signals)) = &self.running {
+            signals.pondering.store(false, Ordering::Relaxed);
         }
     }
 
@@ -479,7 +500,7 @@ fn run(
     pos: &Position,
     game: &[u64],
     limits: Limits,
-    stop: &AtomicBool,
+    (stop, pondering): (&AtomicBool, &AtomicBool),
     on_info: &mut dyn FnMut(&Info),
     foresight: &Foresight,
     root: &RootOptions,
@@ -505,6 +526,7 @@ fn run(
     }
     searcher.eval_noise = foresight.eval_noise;
     searcher.set_limits(limits.nodes, budget.map(|(_, hard)| start + hard));
+    searcher.pondering = Some(pondering);
     // The root moves searched: the legal ones among `root.moves`, or all.
     let chosen: Vec<Move> = legal.iter().copied().filter(|m| root.moves.contains(m)).collect();
     let root_moves = if chosen.is_empty() { legal.to_vec() } else { chosen };
@@ -572,7 +594,7 @@ fn run(
         if stop.load(Ordering::Relaxed) || limits.nodes.is_some_and(|n| searcher.nodes >= n) {
             break;
         }
-        if let Some((soft, hard)) = budget {
+        if let Some((soft, hard)) = budget.filter(|_| !pondering.load(Ordering::Relaxed)) {
             let elapsed = start.elapsed();
             // With a clock, do not start an iteration that cannot finish.
             if (soft < hard && elapsed > soft / 2) || elapsed >= hard {

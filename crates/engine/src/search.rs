@@ -63,6 +63,8 @@ pub struct Searcher<'a> {
     pub seldepth: usize,
     node_limit: u64,
     deadline: Option<Instant>,
+    /// Set while the search ponders: the deadline waits (see [`crate::Engine::ponderhit`]).
+    pub(crate) pondering: Option<&'a AtomicBool>,
     /// Aborts are allowed (not during the first iteration).
     pub(crate) can_abort: bool,
     pub(crate) aborted: bool,
@@ -130,6 +132,7 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             node_limit: u64::MAX,
             deadline: None,
+            pondering: None,
             can_abort: false,
             aborted: false,
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 2]),
@@ -225,11 +228,15 @@ impl<'a> Searcher<'a> {
         }
         if self.can_abort
             && (self.nodes >= self.node_limit
-                || (self.nodes & 1023 == 0
-                    && (self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d))))
+                || (self.nodes & 1023 == 0 && (self.stop.load(Ordering::Relaxed) || self.past_deadline())))
         {
             self.aborted = true;
         }
+    }
+
+    /// Whether the hard deadline has passed (never while pondering).
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d) && !self.pondering.is_some_and(|p| p.load(Ordering::Relaxed))
     }
 
     /// The static evaluation, cached by position hash.

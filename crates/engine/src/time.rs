@@ -22,6 +22,10 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     /// Search until told to stop.
     pub infinite: bool,
+    /// Ponder (UCI `go ponder`): search the position after the expected reply of the
+    /// opponent; the time limits apply only from the ponder hit ([`crate::Engine::ponderhit`]),
+    /// and the move waits for it or for a stop.
+    pub ponder: bool,
 }
 
 impl Limits {

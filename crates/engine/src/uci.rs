@@ -1,8 +1,8 @@
 //! The UCI protocol loop with Fairy-Stockfish's variant conventions (`UCI_Variant`, drops as
 //! `P@e4`, FENs with pockets and any board size), driving the [`Engine`] in the background.
 //!
-//! Commands: `uci`, `isready`, `setoption` (`Hash`, `Threads`, `Clear Hash`, `MultiPV`, `TablePath`,
-//! `UCI_Variant`, `SnowFall`),
+//! Commands: `uci`, `isready`, `setoption` (`Hash`, `Threads`, `Clear Hash`, `Ponder`, `MultiPV`,
+//! `TablePath`, `UCI_Variant`, `SnowFall`),
 //! `ucinewgame`, `position startpos|fen ... [moves ...]`, `go` (`wtime btime winc binc
 //! movestogo movetime nodes depth mate infinite ponder searchmoves`, and `go perft N`), `stop`,
 //! `ponderhit`, `quit`, and `d` (a diagram with the FEN).
@@ -15,8 +15,12 @@
 //!   engine prints Fairy-Stockfish's line `info string variant X files F ranks R pocket P
 //!   template T startpos FEN` (pocket as Fairy-Stockfish counts it: every piece kind of a drop
 //!   variant, 6 for crazyhouse).
-//! - `go ponder` searches until `stop` or `ponderhit` (both end the search and print its
-//!   move): the engine does not advertise pondering, so GUIs do not send it.
+//! - `go ponder ...` searches the position after the expected reply without a time limit
+//!   and gives no move until `ponderhit` or `stop`. At `ponderhit` the limits of that `go`
+//!   apply, counted from the `go` as Stockfish counts them: a search that has pondered past
+//!   its budget answers at once, one that has not goes on to it. `stop` answers at once (the
+//!   GUI ignores that move when the reply was not the one pondered on). `Ponder` is
+//!   advertised so that GUIs enable it; its value changes nothing in the engine.
 //! - A `go`, `ucinewgame` or table change during a search stops that search first (it prints
 //!   its `bestmove`); `position` and `isready` do not disturb it.
 //! - At the end of input a running search finishes and prints its move, so `echo "go depth 6" |
@@ -94,6 +98,8 @@ struct Uci {
     /// Whether the running search (if any) only ends at `stop`: `go infinite`, or a `go`
     /// with no limit for the side to move.
     endless: bool,
+    /// What `endless` becomes at `ponderhit` (the `go ponder` limits without the pondering).
+    endless_after_hit: bool,
     /// The `SnowFall` option: the gift percentage SnowFall games use.
     snowfall: u8,
 }
@@ -106,6 +112,7 @@ impl Uci {
             engine: Engine::with_hash(DEFAULT_MB),
             session: Session::new(chess),
             endless: false,
+            endless_after_hit: false,
             snowfall: variants::snowfall::DEFAULT_PERCENT,
         }
     }
@@ -150,7 +157,11 @@ impl Uci {
             }
             "position" => self.position(&rest)?,
             "go" => self.go(&rest)?,
-            "stop" | "ponderhit" => self.engine.stop(),
+            "stop" => self.engine.stop(),
+            "ponderhit" => {
+                self.engine.ponderhit();
+                self.endless = self.endless_after_hit;
+            }
             "quit" => {
                 self.stop_search();
                 return Ok(Flow::Quit);
@@ -172,6 +183,7 @@ impl Uci {
         self.send(&format!("option name Hash type spin default {DEFAULT_MB} min 1 max {MAX_HASH_MB}"))?;
         self.send("option name Threads type spin default 1 min 1 max 1")?;
         self.send("option name Clear Hash type button")?;
+        self.send("option name Ponder type check default false")?;
         self.send(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"))?;
         self.send("option name TablePath type string default <empty>")?;
         let vars: String = protocol::sequential_variants().map(|v| format!(" var {}", v.name)).collect();
@@ -202,6 +214,12 @@ impl Uci {
             "threads" => {
                 if value != "1" {
                     self.error(&format!("bad value '{value}' for Threads (only 1 is supported)"))?;
+                }
+            }
+            // The GUI decides whether to ponder; the engine only answers `go ponder`.
+            "ponder" => {
+                if !matches!(value.to_ascii_lowercase().as_str(), "true" | "false") {
+                    self.error(&format!("bad value '{value}' for Ponder (true or false)"))?;
                 }
             }
             "clear hash" => {
@@ -303,8 +321,9 @@ impl Uci {
                     self.send("info string searchmoves: no legal move given; searching all moves")?;
                 }
                 self.engine.set_search_moves(only);
-                self.endless = limits.infinite
+                self.endless_after_hit = limits.infinite
                     || (limits.depth.is_none() && limits.nodes.is_none() && limits.budget(pos.turn()).is_none());
+                self.endless = self.endless_after_hit || limits.ponder;
                 let out = self.out.clone();
                 let root = pos.clone();
                 self.engine.start(pos, self.session.history(), limits, move |report| {
@@ -362,7 +381,8 @@ fn parse_go(args: &[&str]) -> Result<Go, String> {
                 let moves: u32 = parse_number(token, it.next())?;
                 limits.depth = Some(moves.saturating_mul(2).saturating_sub(1).max(1));
             }
-            "infinite" | "ponder" => limits.infinite = true,
+            "infinite" => limits.infinite = true,
+            "ponder" => limits.ponder = true,
             "perft" => return Ok(Go::Perft(parse_number(token, it.next())?)),
             "searchmoves" => {
                 // The moves: everything up to the next keyword.

@@ -21,6 +21,8 @@
 //! - `holding [PN] [b]` replaces both hands (crazyhouse from an ICS); `undo` takes back one
 //!   ply, `remove` two. In chance variants every move is played as if it succeeded.
 //! - At the end of input a running search finishes and its move is printed.
+//! - `hard` and `easy` are accepted, but the engine does not ponder on the opponent's time
+//!   here (under UCI it does, with `go ponder` and `ponderhit`).
 //! - `analyze` starts analysis mode: the engine searches the position until told otherwise and
 //!   sends thinking lines (`depth score time nodes pv`, as with `post`) without moving; a move
 //!   (`usermove`), `undo`, `setboard`, `holding` or `variant` restarts it on the new position,

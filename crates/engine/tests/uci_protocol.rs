@@ -30,6 +30,7 @@ fn handshake_lists_options_and_every_sequential_variant() {
     assert!(out.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
     assert!(out.contains(&"option name Threads type spin default 1 min 1 max 1".to_string()));
     assert!(out.contains(&"option name Clear Hash type button".to_string()));
+    assert!(out.contains(&"option name Ponder type check default false".to_string()));
     let combo = out.iter().find(|l| l.starts_with("option name UCI_Variant type combo default chess")).expect("combo");
     for v in variants::all() {
         // Predictor chess's simultaneous plies cannot be expressed in UCI.
@@ -158,6 +159,64 @@ fn stop_ends_an_infinite_search() {
     assert!(!best.contains("(none)"));
     c.send("quit");
     assert!(c.finish().is_empty());
+}
+
+#[test]
+fn a_ponder_search_gives_its_move_only_at_ponderhit_or_stop() {
+    let mut c = client();
+    c.send("setoption name Ponder value true");
+    c.send("position startpos moves e2e4 e7e5");
+    // The budget (50 ms) is long past when the hit comes: no move before it, one at once after.
+    c.send("go ponder movetime 50");
+    c.expect_prefix("info depth 3");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let before = c.sync("isready", "readyok");
+    assert!(!before.iter().any(|l| l.starts_with("bestmove")), "{before:?}");
+    c.send("ponderhit");
+    let best = c.expect_prefix("bestmove ");
+    let mut pos = Position::start(variants::by_name("chess").unwrap());
+    for m in ["e2e4", "e7e5"] {
+        pos.play(parse_uci(&pos, m).unwrap()).unwrap();
+    }
+    parse_uci(&pos, best.split_whitespace().nth(1).expect("move")).expect("a legal move");
+
+    // A ponder search that reaches its depth still waits for the hit.
+    c.send("go ponder depth 2");
+    c.expect_prefix("info depth 2");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let waiting = c.sync("isready", "readyok");
+    assert!(!waiting.iter().any(|l| l.starts_with("bestmove")), "{waiting:?}");
+    c.send("ponderhit");
+    c.expect_prefix("bestmove ");
+
+    // The reply was another move: `stop` ends the ponder search with a move the GUI drops.
+    c.send("go ponder wtime 60000 btime 60000");
+    c.expect_prefix("info depth 2");
+    c.send("stop");
+    c.expect_prefix("bestmove ");
+
+    // A hit soon after the start leaves the search to its clock budget, which it keeps to.
+    c.send("go ponder wtime 3000 btime 3000");
+    c.send("ponderhit");
+    c.expect_prefix("bestmove ");
+
+    // `ponderhit` outside a ponder search does not end an infinite one.
+    c.send("go infinite");
+    c.expect_prefix("info depth 1");
+    c.send("ponderhit");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let still = c.sync("isready", "readyok");
+    assert!(!still.iter().any(|l| l.starts_with("bestmove")), "{still:?}");
+    c.send("stop");
+    c.expect_prefix("bestmove ");
+    c.send("quit");
+    c.finish();
+
+    // The end of input ends a ponder search that nothing will hit.
+    let out = uci("position startpos\ngo ponder movetime 100\n");
+    assert!(out.last().is_some_and(|l| l.starts_with("bestmove ")), "{out:?}");
+    let out = uci("setoption name Ponder value maybe\n");
+    assert_eq!(out, ["info string error: bad value 'maybe' for Ponder (true or false)"]);
 }
 
 #[test]
