@@ -150,6 +150,10 @@ pub(crate) struct AnalyseArgs {
     /// `searchmoves`.
     #[arg(long, value_name = "MOVES")]
     searchmoves: Option<String>,
+    /// Search threads (Lazy SMP, as UCI's `Threads`; with several the result is not
+    /// reproducible node for node, and MultiPV searches on one).
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
 }
 
 /// Arguments of `fairylab solve`.
@@ -440,6 +444,7 @@ pub(crate) fn analyse(a: &AnalyseArgs, out: &mut impl Write) -> Result<()> {
         engine.set_params(Some(engine::SearchParams::blind(pos.variant())));
     }
     engine.set_multipv(a.multipv as usize);
+    engine.set_threads(a.threads as usize);
     if let Some(text) = &a.searchmoves {
         let only = text
             .split_whitespace()

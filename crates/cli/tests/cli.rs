@@ -211,6 +211,14 @@ fn analyse_prints_lines_and_a_legal_best_move() {
 }
 
 #[test]
+fn analyse_with_threads_finds_the_mate() {
+    let o = fairylab(&["analyse", "--fen", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "--depth", "6", "--threads", "2"]);
+    assert_ok(&o);
+    assert!(stdout(&o).contains("bestmove a1a8 (Ra8#) score mate 1"), "{}", stdout(&o));
+    assert_bad_input(&["analyse", "--threads", "0"], "threads");
+}
+
+#[test]
 fn analyse_multipv_prints_the_best_lines_of_each_depth() {
     // With Ra8# out of reach of the second line, line 2 is another move and scores less.
     let o = fairylab(&["analyse", "--fen", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "--depth", "4", "--multipv", "2"]);

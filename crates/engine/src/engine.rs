@@ -14,7 +14,7 @@ use crate::tt::{Tt, DEFAULT_MB};
 use egt::tablebase::Tablebase;
 use rules::{Move, Position, Variant};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -131,6 +131,8 @@ pub enum Report {
 struct State {
     tt: Tt,
     history: History,
+    /// The helper threads' histories (Lazy SMP), kept between searches.
+    helpers: Vec<History>,
     /// By variant and the parameters the evaluator reads (`Evaluator::for_params`: win scale
     /// and gift horizon).
     evaluators: HashMap<(usize, i32, i32), Arc<Evaluator>>,
@@ -138,7 +140,12 @@ struct State {
 
 impl State {
     fn new(mb: usize) -> Box<State> {
-        Box::new(State { tt: Tt::new(mb), history: History::default(), evaluators: HashMap::new() })
+        Box::new(State {
+            tt: Tt::new(mb),
+            history: History::default(),
+            helpers: Vec::new(),
+            evaluators: HashMap::new(),
+        })
     }
 
     fn evaluator(&mut self, v: &'static Variant, params: &SearchParams) -> Arc<Evaluator> {
@@ -173,11 +180,13 @@ struct RootOptions {
     moves: Vec<Move>,
     /// Lines to find (UCI `MultiPV`), at least 1.
     lines: usize,
+    /// Search threads (UCI `Threads`), at least 1.
+    threads: usize,
 }
 
 impl Default for RootOptions {
     fn default() -> RootOptions {
-        RootOptions { moves: Vec::new(), lines: 1 }
+        RootOptions { moves: Vec::new(), lines: 1, threads: 1 }
     }
 }
 
@@ -191,6 +200,13 @@ pub(crate) struct Foresight {
     pub(crate) stream: Option<rand_chacha::ChaCha8Rng>,
     /// Research: every static evaluation perturbed (amplitude, seed).
     pub(crate) eval_noise: Option<(Value, u64)>,
+}
+
+impl Foresight {
+    /// Whether the search is the plain one (no research knowledge or noise).
+    fn is_plain(&self) -> bool {
+        self.root_events.is_empty() && self.stream.is_none() && self.eval_noise.is_none()
+    }
 }
 
 impl Default for Engine {
@@ -232,6 +248,14 @@ impl Engine {
     /// every line costs about one more search. 1 (the default) is the plain search.
     pub fn set_multipv(&mut self, lines: usize) {
         self.root.lines = lines.max(1);
+    }
+
+    /// The number of threads the next searches use (UCI `Threads`, Lazy SMP): helpers search
+    /// the same root on the shared table and the main thread's result counts, so the result
+    /// is no longer reproducible node for node. MultiPV and the research levels search on
+    /// one thread; a node limit counts the main thread's nodes.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.root.threads = threads.max(1);
     }
 
     /// The root moves the next searches consider (UCI `searchmoves`); moves that are not
@@ -517,104 +541,176 @@ fn run(
     if legal.is_empty() {
         return result;
     }
-    let tt = &state.tt;
-    let mut searcher = Searcher::new(tt, &eval, params, &mut state.history, stop, game);
-    searcher.tablebase = tablebase.and_then(|t| t.bind(pos.variant()));
-    searcher.root_events = foresight.root_events.clone();
-    if let Some(stream) = &foresight.stream {
-        searcher.foresee(stream);
-    }
-    searcher.eval_noise = foresight.eval_noise;
-    searcher.set_limits(limits.nodes, budget.map(|(_, hard)| start + hard));
-    searcher.pondering = Some(pondering);
     // The root moves searched: the legal ones among `root.moves`, or all.
     let chosen: Vec<Move> = legal.iter().copied().filter(|m| root.moves.contains(m)).collect();
     let root_moves = if chosen.is_empty() { legal.to_vec() } else { chosen };
-    if root_moves.len() < legal.len() {
-        searcher.root_moves = root_moves.iter().map(|m| m.raw()).collect();
-        result.best = root_moves.first().copied();
+    let root_filter: Vec<u32> =
+        if root_moves.len() < legal.len() { root_moves.iter().map(|m| m.raw()).collect() } else { Vec::new() };
+    // Lazy SMP: helper threads search the same root on the shared table, each with its own
+    // histories, and only the main thread's result counts. Research levels and MultiPV
+    // search alone.
+    let helpers = if foresight.is_plain() && root.lines == 1 { root.threads.max(1) - 1 } else { 0 };
+    let mut spare = std::mem::take(&mut state.helpers);
+    if spare.len() < helpers {
+        spare.resize_with(helpers, History::default);
     }
-    let lines = root.lines.clamp(1, root_moves.len());
-    // Each line's value in the last iteration: its aspiration window's centre.
-    let mut prev: Vec<Value> = vec![0; lines];
-    'deepening: for depth in 1..=max_depth {
-        // The first iteration always completes so that there is a move to play.
-        searcher.can_abort = depth > 1;
-        searcher.root_skip.clear();
-        let mut found: Vec<Line> = Vec::with_capacity(lines);
-        for (k, &centre) in prev.iter().enumerate() {
-            searcher.root_best = None;
-            let value = aspirate(&mut searcher, pos, depth, centre, params.aspiration, (start, tt, k), on_info);
-            let Some(value) = value else {
-                // Stopped inside an iteration: a root move that already beat the last best
-                // (or failed high) is better information than the last iteration's choice.
-                if k == 0 {
-                    if let Some(m) = searcher.root_best {
-                        if result.best != Some(m) {
-                            result.best = Some(m);
-                            result.ponder = None;
-                            result.pv = vec![m];
-                            // The first line is always the result's own.
-                            result.lines.retain(|l| l.pv.first() != Some(&m));
-                            result.lines.insert(0, Line { value: result.value, pv: vec![m] });
-                            result.lines.truncate(lines);
+    let helpers_stop = AtomicBool::new(false);
+    let helper_nodes = AtomicU64::new(0);
+    let tt = &state.tt;
+    let history = &mut state.history;
+    let result = std::thread::scope(|scope| {
+        // The helpers stop when the main search ends, even by a panic (the scope waits for them).
+        let _stop_helpers = StopOnDrop(&helpers_stop);
+        for (id, h) in spare.iter_mut().take(helpers).enumerate() {
+            let job = Helper { tt, eval: &eval, params, game, pos, tablebase, root: &root_filter, max_depth };
+            let (stop, tally) = (&helpers_stop, &helper_nodes);
+            // A helper that cannot start leaves the search to the others.
+            let _ = std::thread::Builder::new()
+                .name(format!("helper {}", id + 1))
+                .stack_size(SEARCH_STACK)
+                .spawn_scoped(scope, move || job.search(h, stop, tally, id));
+        }
+        let mut searcher = Searcher::new(tt, &eval, params, history, stop, game);
+        searcher.helper_nodes = Some(&helper_nodes);
+        searcher.tablebase = tablebase.and_then(|t| t.bind(pos.variant()));
+        searcher.root_events = foresight.root_events.clone();
+        if let Some(stream) = &foresight.stream {
+            searcher.foresee(stream);
+        }
+        searcher.eval_noise = foresight.eval_noise;
+        searcher.set_limits(limits.nodes, budget.map(|(_, hard)| start + hard));
+        searcher.pondering = Some(pondering);
+        if !root_filter.is_empty() {
+            searcher.root_moves = root_filter.clone();
+            result.best = root_moves.first().copied();
+        }
+        let lines = root.lines.clamp(1, root_moves.len());
+        // Each line's value in the last iteration: its aspiration window's centre.
+        let mut prev: Vec<Value> = vec![0; lines];
+        'deepening: for depth in 1..=max_depth {
+            // The first iteration always completes so that there is a move to play.
+            searcher.can_abort = depth > 1;
+            searcher.root_skip.clear();
+            let mut found: Vec<Line> = Vec::with_capacity(lines);
+            for (k, &centre) in prev.iter().enumerate() {
+                searcher.root_best = None;
+                let value = aspirate(&mut searcher, pos, depth, centre, params.aspiration, (start, tt, k), on_info);
+                let Some(value) = value else {
+                    // Stopped inside an iteration: a root move that already beat the last best
+                    // (or failed high) is better information than the last iteration's choice.
+                    if k == 0 {
+                        if let Some(m) = searcher.root_best {
+                            if result.best != Some(m) {
+                                result.best = Some(m);
+                                result.ponder = None;
+                                result.pv = vec![m];
+                                // The first line is always the result's own.
+                                result.lines.retain(|l| l.pv.first() != Some(&m));
+                                result.lines.insert(0, Line { value: result.value, pv: vec![m] });
+                                result.lines.truncate(lines);
+                            }
                         }
+                    } else if let Some(line) = found.first().filter(|l| !l.pv.is_empty()) {
+                        // The best line of this iteration is complete: it answers for the move,
+                        // and the lines not reached keep the last iteration's values.
+                        result.adopt(line, depth);
+                        let older = std::mem::take(&mut result.lines);
+                        let have: Vec<Option<Move>> = found.iter().map(|l| l.pv.first().copied()).collect();
+                        found.extend(older.into_iter().filter(|o| !have.contains(&o.pv.first().copied())));
+                        found.truncate(lines);
+                        result.lines = found;
                     }
-                } else if let Some(line) = found.first().filter(|l| !l.pv.is_empty()) {
-                    // The best line of this iteration is complete: it answers for the move,
-                    // and the lines not reached keep the last iteration's values.
-                    result.adopt(line, depth);
-                    let older = std::mem::take(&mut result.lines);
-                    let have: Vec<Option<Move>> = found.iter().map(|l| l.pv.first().copied()).collect();
-                    found.extend(older.into_iter().filter(|o| !have.contains(&o.pv.first().copied())));
-                    found.truncate(lines);
-                    result.lines = found;
+                    break 'deepening;
+                };
+                let pv = searcher.root_pv();
+                let first = pv.first().copied();
+                found.push(Line { value, pv });
+                // A value without a line (a root the rules end) leaves nothing to search without.
+                let Some(first) = first else { break };
+                searcher.root_skip.push(first.raw());
+            }
+            // Lines found later may be better than earlier ones' bounds said: best first.
+            found.sort_by_key(|l| -l.value);
+            for (k, line) in found.iter().enumerate() {
+                prev[k] = line.value;
+            }
+            let Some(line) = found.first() else { break };
+            let value = line.value;
+            result.adopt(line, depth);
+            for (k, line) in found.iter().enumerate() {
+                on_info(&info(&searcher, depth, line.value, None, start, tt, line.pv.clone(), k));
+            }
+            result.lines = found;
+            if stop.load(Ordering::Relaxed) || limits.nodes.is_some_and(|n| searcher.nodes >= n) {
+                break;
+            }
+            if let Some((soft, hard)) = budget.filter(|_| !pondering.load(Ordering::Relaxed)) {
+                let elapsed = start.elapsed();
+                // With a clock, do not start an iteration that cannot finish.
+                if (soft < hard && elapsed > soft / 2) || elapsed >= hard {
+                    break;
                 }
-                break 'deepening;
-            };
-            let pv = searcher.root_pv();
-            let first = pv.first().copied();
-            found.push(Line { value, pv });
-            // A value without a line (a root the rules end) leaves nothing to search without.
-            let Some(first) = first else { break };
-            searcher.root_skip.push(first.raw());
-        }
-        // Lines found later may be better than earlier ones' bounds said: best first.
-        found.sort_by_key(|l| -l.value);
-        for (k, line) in found.iter().enumerate() {
-            prev[k] = line.value;
-        }
-        let Some(line) = found.first() else { break };
-        let value = line.value;
-        result.adopt(line, depth);
-        for (k, line) in found.iter().enumerate() {
-            on_info(&info(&searcher, depth, line.value, None, start, tt, line.pv.clone(), k));
-        }
-        result.lines = found;
-        if stop.load(Ordering::Relaxed) || limits.nodes.is_some_and(|n| searcher.nodes >= n) {
-            break;
-        }
-        if let Some((soft, hard)) = budget.filter(|_| !pondering.load(Ordering::Relaxed)) {
-            let elapsed = start.elapsed();
-            // With a clock, do not start an iteration that cannot finish.
-            if (soft < hard && elapsed > soft / 2) || elapsed >= hard {
+            }
+            // A forced mate found well within the depth will not change.
+            if value.abs() >= MATE_BOUND
+                && limits.depth.is_none()
+                && depth as i32 > 2 * (crate::score::MATE - value.abs()) + 4
+            {
+                break;
+            }
+            if root_moves.len() == 1 && budget.is_some() && depth >= 4 {
                 break;
             }
         }
-        // A forced mate found well within the depth will not change.
-        if value.abs() >= MATE_BOUND
-            && limits.depth.is_none()
-            && depth as i32 > 2 * (crate::score::MATE - value.abs()) + 4
-        {
-            break;
-        }
-        if root_moves.len() == 1 && budget.is_some() && depth >= 4 {
-            break;
+        result.nodes = searcher.total_nodes();
+        result.time = start.elapsed();
+        result
+    });
+    state.helpers = spare;
+    result
+}
+
+/// Raises a flag when dropped.
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What a helper thread searches (Lazy SMP): the main search's root, table and settings.
+struct Helper<'a> {
+    tt: &'a Tt,
+    eval: &'a Evaluator,
+    params: SearchParams,
+    game: &'a [u64],
+    pos: &'a Position,
+    tablebase: Option<&'a Tablebase>,
+    /// The root moves searched (empty: all).
+    root: &'a [u32],
+    max_depth: u32,
+}
+
+impl Helper<'_> {
+    /// Iterative deepening until `stop`, results only in the table; helper `id` (from 0)
+    /// starts at depth 1 + id % 2 so that helpers do not march in step with the main thread.
+    fn search(self, history: &mut History, stop: &AtomicBool, tally: &AtomicU64, id: usize) {
+        history.new_search();
+        let mut s = Searcher::new(self.tt, self.eval, self.params, history, stop, self.game);
+        s.tablebase = self.tablebase.and_then(|t| t.bind(self.pos.variant()));
+        s.root_moves = self.root.to_vec();
+        s.tally = Some(tally);
+        s.can_abort = true;
+        let mut centre = 0;
+        let start = Instant::now();
+        for depth in (1 + id as u32 % 2)..=self.max_depth {
+            match aspirate(&mut s, self.pos, depth, centre, self.params.aspiration, (start, self.tt, 0), &mut |_| {}) {
+                Some(v) => centre = v,
+                None => break,
+            }
         }
     }
-    result.nodes = searcher.nodes;
-    result.time = start.elapsed();
-    result
 }
 
 /// One line's iteration at `depth`, in aspiration windows around `centre` (the line's last
@@ -675,7 +771,7 @@ fn info(
         value,
         score: Score::from_value(value),
         lower_bound: lower,
-        nodes: s.nodes,
+        nodes: s.total_nodes(),
         time: start.elapsed(),
         pv,
         multipv: k as u32 + 1,

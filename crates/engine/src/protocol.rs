@@ -18,6 +18,9 @@ use std::sync::{Arc, Mutex};
 /// The most lines `MultiPV` takes, in UCI and XBoard alike (Stockfish's bound).
 pub const MAX_MULTIPV: usize = 500;
 
+/// The most search threads accepted (UCI `Threads`, XBoard `cores`).
+pub const MAX_THREADS: usize = 256;
+
 /// Where a protocol loop writes its replies: shared with the search thread, one line at a time.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
 

@@ -13,7 +13,7 @@ use egt::{Metric, Value as TableValue};
 use rules::chance::{Distribution, Event};
 use rules::variant::{InsufficientMaterial, WinCondition};
 use rules::{Move, MoveKind, MoveList, Position};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// How deep quiescence may go before it only stands pat.
@@ -65,6 +65,10 @@ pub struct Searcher<'a> {
     deadline: Option<Instant>,
     /// Set while the search ponders: the deadline waits (see [`crate::Engine::ponderhit`]).
     pub(crate) pondering: Option<&'a AtomicBool>,
+    /// A helper thread's count of its nodes, added to every 1024 nodes (Lazy SMP).
+    pub(crate) tally: Option<&'a AtomicU64>,
+    /// The main thread's view of its helpers' nodes (their tallies' sum), for the reports.
+    pub(crate) helper_nodes: Option<&'a AtomicU64>,
     /// Aborts are allowed (not during the first iteration).
     pub(crate) can_abort: bool,
     pub(crate) aborted: bool,
@@ -133,6 +137,8 @@ impl<'a> Searcher<'a> {
             node_limit: u64::MAX,
             deadline: None,
             pondering: None,
+            tally: None,
+            helper_nodes: None,
             can_abort: false,
             aborted: false,
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 2]),
@@ -226,12 +232,22 @@ impl<'a> Searcher<'a> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        if self.can_abort
-            && (self.nodes >= self.node_limit
-                || (self.nodes & 1023 == 0 && (self.stop.load(Ordering::Relaxed) || self.past_deadline())))
-        {
+        if self.nodes & 1023 == 0 {
+            if let Some(t) = self.tally {
+                t.fetch_add(1024, Ordering::Relaxed);
+            }
+            if self.can_abort && (self.stop.load(Ordering::Relaxed) || self.past_deadline()) {
+                self.aborted = true;
+            }
+        }
+        if self.can_abort && self.nodes >= self.node_limit {
             self.aborted = true;
         }
+    }
+
+    /// The nodes of this search and of its helper threads.
+    pub(crate) fn total_nodes(&self) -> u64 {
+        self.nodes + self.helper_nodes.map_or(0, |n| n.load(Ordering::Relaxed))
     }
 
     /// Whether the hard deadline has passed (never while pondering).

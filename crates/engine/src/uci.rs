@@ -26,6 +26,8 @@
 //! - At the end of input a running search finishes and prints its move, so `echo "go depth 6" |
 //!   fairylab uci` answers; a search that would only end at `stop` (`go infinite`, or no limit
 //!   for the side to move) is stopped. `quit` stops at once.
+//! - `Threads N` searches with N threads (Lazy SMP: helpers share the table; the result is then
+//!   not reproducible node for node); MultiPV searches on one thread.
 //! - `MultiPV N` reports the N best lines of each iteration as `info ... multipv K ...` (every
 //!   line costs about one more search); `go searchmoves m1 m2 ...` searches only those root
 //!   moves: one that is not legal gets an `info string error` and is left out, and if none is
@@ -46,7 +48,7 @@
 //! ```
 
 use crate::engine::{Info, Report, SearchResult};
-use crate::protocol::{self, parse_number, send, uci_line, variant_by_name, Output, Session, MAX_MULTIPV};
+use crate::protocol::{self, parse_number, send, uci_line, variant_by_name, Output, Session, MAX_MULTIPV, MAX_THREADS};
 use crate::time::Limits;
 use crate::tt::DEFAULT_MB;
 use crate::Engine;
@@ -181,7 +183,7 @@ impl Uci {
         self.send("id author fairylab developers")?;
         self.send("")?;
         self.send(&format!("option name Hash type spin default {DEFAULT_MB} min 1 max {MAX_HASH_MB}"))?;
-        self.send("option name Threads type spin default 1 min 1 max 1")?;
+        self.send(&format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"))?;
         self.send("option name Clear Hash type button")?;
         self.send("option name Ponder type check default false")?;
         self.send(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"))?;
@@ -211,11 +213,11 @@ impl Uci {
                 }
                 _ => self.error(&format!("bad value '{value}' for Hash (1 to {MAX_HASH_MB} MiB)"))?,
             },
-            "threads" => {
-                if value != "1" {
-                    self.error(&format!("bad value '{value}' for Threads (only 1 is supported)"))?;
-                }
-            }
+            "threads" => match value.parse::<usize>() {
+                // From the next search on.
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => self.engine.set_threads(n),
+                _ => self.error(&format!("bad value '{value}' for Threads (1 to {MAX_THREADS})"))?,
+            },
             // The GUI decides whether to ponder; the engine only answers `go ponder`.
             "ponder" => {
                 if !matches!(value.to_ascii_lowercase().as_str(), "true" | "false") {

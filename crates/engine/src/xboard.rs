@@ -21,6 +21,7 @@
 //! - `holding [PN] [b]` replaces both hands (crazyhouse from an ICS); `undo` takes back one
 //!   ply, `remove` two. In chance variants every move is played as if it succeeded.
 //! - At the end of input a running search finishes and its move is printed.
+//! - `cores N` (advertised with `smp=1`) searches with N threads, as UCI's `Threads`.
 //! - `hard` and `easy` are accepted, but the engine does not ponder on the opponent's time
 //!   here (under UCI it does, with `go ponder` and `ponderhit`).
 //! - `analyze` starts analysis mode: the engine searches the position until told otherwise and
@@ -39,7 +40,7 @@
 //! ```
 
 use crate::engine::{Info, Report, SearchResult};
-use crate::protocol::{self, pocket_size, send, template, uci_line, Output, Session, MAX_MULTIPV};
+use crate::protocol::{self, pocket_size, send, template, uci_line, Output, Session, MAX_MULTIPV, MAX_THREADS};
 use crate::score::Score;
 use crate::time::Limits;
 use crate::Engine;
@@ -186,7 +187,7 @@ impl XBoard {
         match command {
             // Accepted silently: nothing to do for an engine that neither ponders nor talks.
             "" | "xboard" | "accepted" | "rejected" | "hard" | "easy" | "computer" | "name" | "random" | "ics"
-            | "bk" | "hint" | "nps" | "cores" | "draw" | "white" | "black" | "." => {}
+            | "bk" | "hint" | "nps" | "draw" | "white" | "black" | "." => {}
             "post" => self.post = true,
             "nopost" => self.post = false,
             "edit" | "pause" | "resume" => self.send(&format!("Error (not supported): {command}"))?,
@@ -259,6 +260,13 @@ impl XBoard {
                 }
                 _ => self.send(&format!("Error (unsupported table type, only fairylab): {line}"))?,
             },
+            "cores" => {
+                match args.first().and_then(|a| a.parse::<usize>().ok()).filter(|n| (1..=MAX_THREADS).contains(n)) {
+                    // From the next search on: a running one keeps its threads and its move.
+                    Some(n) => self.engine.set_threads(n),
+                    None => self.send(&format!("Error (bad argument): {line}"))?,
+                }
+            }
             "memory" => match args.first().and_then(|a| a.parse::<usize>().ok()).filter(|&mb| mb >= 1) {
                 Some(mb) => {
                     self.abort();
@@ -300,7 +308,7 @@ impl XBoard {
         }
         self.send(&format!(
             "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 \
-             colors=0 memory=1 egt=\"fairylab\" option=\"MultiPV -spin 1 1 {MAX_MULTIPV}\" myname=\"fairylab {}\" variants=\"{}\" done=1",
+             colors=0 memory=1 smp=1 egt=\"fairylab\" option=\"MultiPV -spin 1 1 {MAX_MULTIPV}\" myname=\"fairylab {}\" variants=\"{}\" done=1",
             env!("CARGO_PKG_VERSION"),
             names.join(",")
         ))

@@ -28,7 +28,7 @@ fn handshake_lists_options_and_every_sequential_variant() {
     assert!(out[0].starts_with("id name fairylab "), "{out:?}");
     assert!(out.contains(&"id author fairylab developers".to_string()));
     assert!(out.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
-    assert!(out.contains(&"option name Threads type spin default 1 min 1 max 1".to_string()));
+    assert!(out.contains(&"option name Threads type spin default 1 min 1 max 256".to_string()));
     assert!(out.contains(&"option name Clear Hash type button".to_string()));
     assert!(out.contains(&"option name Ponder type check default false".to_string()));
     let combo = out.iter().find(|l| l.starts_with("option name UCI_Variant type combo default chess")).expect("combo");
@@ -262,7 +262,8 @@ fn bad_input_gets_one_error_line_and_the_loop_goes_on() {
         ("setoption name UCI_Variant value nosuch", "info string error: unknown variant 'nosuch'"),
         ("setoption name Hash value lots", "info string error: bad value 'lots' for Hash"),
         ("setoption name Hash value 0", "info string error: bad value '0' for Hash"),
-        ("setoption name Threads value 4", "info string error: bad value '4' for Threads"),
+        ("setoption name Threads value 0", "info string error: bad value '0' for Threads (1 to 256)"),
+        ("setoption name Threads value 257", "info string error: bad value '257' for Threads (1 to 256)"),
         ("setoption name Contempt value 3", "info string error: unknown option 'Contempt'"),
         ("setoption value 3", "info string error: setoption needs"),
         ("go depth deep", "info string error: go: bad value 'deep' for depth; not searching"),

@@ -274,6 +274,7 @@ fn bad_input_gets_one_error_line_and_the_loop_goes_on() {
         ("sd deep", "Error (bad argument): sd deep"),
         ("time x", "Error (bad argument): time x"),
         ("memory none", "Error (bad argument): memory none"),
+        ("cores 0", "Error (bad argument): cores 0"),
         ("holding [P] []", "Error (bad holdings): [P] []: pieces in hand, but this variant has no drops"),
         ("holding P", "Error (bad holdings): P"),
         ("edit", "Error (not supported): edit"),

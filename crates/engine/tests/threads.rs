@@ -1,0 +1,129 @@
+//! Searching with several threads (Lazy SMP, `Engine::set_threads`): the same proven values as
+//! one thread, legal moves in every position, stops and ponder hits heard, tables shared safely.
+
+use engine::engine::Report;
+use engine::{Engine, Limits, Score};
+use rules::{variants, Position};
+use std::sync::mpsc;
+use std::time::Duration;
+
+fn position(variant: &str, fen: &str) -> Position {
+    Position::from_fen(variants::by_name(variant).expect("variant"), fen).expect("FEN")
+}
+
+/// The positions of Win At Chess, from the test data.
+fn wac() -> Vec<Position> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/wac.epd");
+    let text = std::fs::read_to_string(path).expect("wac.epd");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let fen: Vec<&str> = l.split_whitespace().take(4).collect();
+            position("chess", &format!("{} 0 1", fen.join(" ")))
+        })
+        .collect()
+}
+
+#[test]
+fn two_threads_claim_only_true_mates_and_legal_moves() {
+    // Lazy SMP at a fixed depth is not the one-thread search: the helpers' table entries
+    // (path-dependent repetition draws among them) can move the main thread's value either
+    // way, so a mate one thread finds at depth 6 two threads may find or miss, and the other
+    // way round. What must hold: every move legal, and every mate claimed real, which torn
+    // table entries or a race between the threads would break.
+    let mut one = Engine::new();
+    let mut two = Engine::new();
+    two.set_threads(2);
+    let (mut claimed, mut by_one) = (0, 0);
+    for pos in wac().iter().take(60) {
+        let r1 = one.search(pos.clone(), &[], Limits::depth(6), |_| {});
+        let r2 = two.search(pos.clone(), &[], Limits::depth(6), |_| {});
+        let best = r2.best.expect("a move");
+        assert!(pos.is_legal(best), "{best:?} in {}", pos.fen());
+        for m in r2.pv.iter().take(1) {
+            assert!(pos.is_legal(*m), "pv {m:?} in {}", pos.fen());
+        }
+        by_one += usize::from(matches!(r1.score, Score::Mate(_)));
+        if let Score::Mate(m) = r2.score {
+            claimed += 1;
+            // A fresh single-threaded search deep enough for that mate finds one too.
+            let depth = 2 * m.unsigned_abs() + 3;
+            let deep = Engine::new().search(pos.clone(), &[], Limits::depth(depth), |_| {});
+            assert!(
+                matches!(deep.score, Score::Mate(k) if k.signum() == m.signum()),
+                "{}: two threads claim {:?}, one thread at depth {depth} finds {:?}",
+                pos.fen(),
+                r2.score,
+                deep.score
+            );
+        }
+    }
+    assert!(claimed >= 5, "only {claimed} mates claimed: the test checks too little");
+    eprintln!("mates at depth 6: {by_one} by one thread, {claimed} by two threads (all confirmed)");
+}
+
+#[test]
+fn many_short_threaded_searches_in_several_variants() {
+    let mut e = Engine::new();
+    e.set_threads(3);
+    for (variant, fen) in [
+        ("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
+        ("crazyhouse", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[Pp] w KQkq - 2 3"),
+        ("gardner", "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1"),
+        ("snowfall", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[QNn] b KQkq - 0 1"),
+        // Chance nodes: every move succeeds only with its square's probability.
+        ("probabilistic", "startpos"),
+    ] {
+        let mut pos = match fen {
+            "startpos" => Position::start(variants::by_name(variant).expect("variant")),
+            _ => position(variant, fen),
+        };
+        // The positions before the current one, for repetitions.
+        let mut game = Vec::new();
+        // A short game: every move the threaded engine's, each search a few thousand nodes.
+        for _ in 0..12 {
+            if pos.legal_moves().is_empty() {
+                break;
+            }
+            let r = e.search(pos.clone(), &game, Limits::nodes(3000), |_| {});
+            let m = r.best.expect("a move");
+            assert!(pos.is_legal(m), "{variant}: {m:?}");
+            assert!(r.nodes >= 3000, "{variant}: {} nodes", r.nodes);
+            game.push(pos.hash());
+            pos.play(m).expect("legal");
+        }
+    }
+}
+
+#[test]
+fn a_threaded_background_search_stops_and_hears_the_ponder_hit() {
+    let mut e = Engine::new();
+    e.set_threads(2);
+    let pos = Position::start(variants::by_name("chess").expect("chess"));
+    let (tx, rx) = mpsc::channel();
+    e.start(pos.clone(), Vec::new(), Limits { infinite: true, ..Limits::default() }, move |r| {
+        if let Report::Done(r) = r {
+            let _ = tx.send(r);
+        }
+    });
+    std::thread::sleep(Duration::from_millis(150));
+    assert!(rx.try_recv().is_err(), "an infinite search answered by itself");
+    e.stop();
+    let r = rx.recv_timeout(Duration::from_secs(20)).expect("a result after stop");
+    assert!(pos.is_legal(r.best.expect("a move")));
+    e.wait();
+
+    let (tx, rx) = mpsc::channel();
+    let limits = Limits { movetime: Some(Duration::from_millis(30)), ponder: true, ..Limits::default() };
+    e.start(pos.clone(), Vec::new(), limits, move |r| {
+        if let Report::Done(r) = r {
+            let _ = tx.send(r);
+        }
+    });
+    std::thread::sleep(Duration::from_millis(150));
+    assert!(rx.try_recv().is_err(), "a ponder search answered before the ponder hit");
+    e.ponderhit();
+    let r = rx.recv_timeout(Duration::from_secs(20)).expect("a result after the ponder hit");
+    assert!(pos.is_legal(r.best.expect("a move")));
+    e.wait();
+}
