@@ -43,7 +43,7 @@ fn handshake_advertises_features_and_variants() {
     for feature in ["ping=1", "setboard=1", "usermove=1", "san=0", "time=1", "draw=0", "sigint=0", "sigterm=0"] {
         assert!(f.contains(feature), "{feature} in {f}");
     }
-    assert!(f.contains("reuse=1") && f.contains("analyze=1") && f.contains("colors=0"));
+    assert!(f.contains("reuse=1") && f.contains("analyze=1") && f.contains("colors=0") && f.contains("smp=1"));
     assert!(f.contains(" option=\"MultiPV -spin 1 1 500\" "), "{f}");
     assert!(f.contains("myname=\"fairylab ") && f.ends_with("done=1"), "{f}");
     let names = advertised_variants(f);
@@ -51,6 +51,10 @@ fn handshake_advertises_features_and_variants() {
         assert!(names.contains(&name.to_string()), "{name} in {names:?}");
     }
     assert_eq!(out[1], "pong 7");
+    // `cores` (sent because of smp=1) is taken without a word, and the engine still moves.
+    let out = xboard("xboard\nprotover 2\ncores 2\nnew\nsd 4\ngo\n");
+    assert!(!out.iter().any(|l| l.starts_with("Error")), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("move ")), "{out:?}");
 }
 
 #[test]
