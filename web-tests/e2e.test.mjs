@@ -174,7 +174,7 @@ async function playVariant(variant, seed, check) {
   const errors = [];
   page.on('pageerror', e => errors.push(e.message));
   page.on('dialog', d => d.accept());
-  const id = await newGame(page, { variant, movetime: 20, snowfall: check.snowfall });
+  const id = await newGame(page, { variant, movetime: 20, snowfall: check.snowfall, opponent: check.opponent });
   await page.waitForSelector('.board-wrap');
   const pick = lcg(seed);
   let moves = 0;
@@ -324,8 +324,10 @@ test('crazyhouse: pockets and drops', async () => {
   assert.ok(drops > 0, 'no drop was played from the pocket');
 });
 
-test('gardner on a 5x5 board', async () => {
-  await playVariant('gardner', 3, {});
+test('gardner on a 5x5 board, against a weaker AI (level 2 of 8)', async () => {
+  const { id } = await playVariant('gardner', 3, { opponent: 'ai:level2' });
+  const res = await fetch(`${base}/api/games/${id}`);
+  assert.equal((await res.json()).black, 'ai:level2');
 });
 
 test('baby chess', async () => {

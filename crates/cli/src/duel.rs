@@ -49,6 +49,9 @@ pub(crate) enum Level {
     /// better mean value. That many times the seer's nodes: for matches at a fixed depth
     /// (`--depth`).
     Sampled(u16),
+    /// The play server's weaker AI, `level1` to `level7` (`level8` is `engine`): the engine at
+    /// skill 3 (N - 1) (`Engine::set_skill`), its choices drawn from the player's seed.
+    Skill(u8),
     /// Research only: the control of `sampled`. This many searches of the blind engine (`jitter`:
     /// 8, `jitterN`, `jitterNxA`), each from a cleared table with its own deterministic noise
     /// of up to A centipawns (default 25) on every static evaluation and no gifts; the move most
@@ -67,6 +70,11 @@ impl Level {
             "montecarlo" | "monte-carlo" => Ok(Level::MonteCarlo),
             "oracle" => Ok(Level::Oracle),
             "seer" => Ok(Level::Seer),
+            "level8" => Ok(Level::Engine),
+            l if l.starts_with("level") => match l["level".len()..].parse::<u8>() {
+                Ok(n @ 1..=7) => Ok(Level::Skill(n)),
+                _ => bail!("bad AI level '{s}': the play server's levels are level1 to level8"),
+            },
             "sampled" => Ok(Level::Sampled(8)),
             l if l.starts_with("sampled") => match l["sampled".len()..].parse::<u16>() {
                 Ok(n @ 1..=1024) => Ok(Level::Sampled(n)),
@@ -86,7 +94,7 @@ impl Level {
                 }
             }
             _ => bail!(
-                "unknown AI level '{s}' (use engine, also called expectimax or aware; blind; montecarlo; exact, exact2 or exact0; oracle; seer; sampled, sampledN; or jitter, jitterN, jitterNxA)"
+                "unknown AI level '{s}' (use engine, also called expectimax or aware; blind; montecarlo; level1 to level8; exact, exact2 or exact0; oracle; seer; sampled, sampledN; or jitter, jitterN, jitterNxA)"
             ),
         }
     }
@@ -105,6 +113,9 @@ impl Level {
             Level::Seer => "seer",
             Level::Sampled(_) => "sampled",
             Level::Jitter(..) => "jitter",
+            Level::Skill(n) => {
+                ["level1", "level2", "level3", "level4", "level5", "level6", "level7"][usize::from(n) - 1]
+            }
         }
     }
 
@@ -126,6 +137,11 @@ impl Level {
             Level::Seer => Player::Seer(engine(foreseeing)),
             Level::Sampled(n) => Player::Sampled(engine(foreseeing), seed, n.into()),
             Level::Jitter(n, a) => Player::Jitter(engine(SearchParams::blind(v)), seed, n.into(), a.into()),
+            Level::Skill(n) => {
+                let mut e = engine(SearchParams::for_variant(v));
+                e.set_skill(engine::level_skill(n), seed);
+                Player::Engine(e)
+            }
         }
     }
 }

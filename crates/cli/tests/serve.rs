@@ -257,6 +257,16 @@ fn complete_games(url: &str) {
     let id = g["id"].as_str().expect("id");
     let end = play_out(&s, id, [None, None], &mut rng, usize::MAX);
     assert_eq!(end["status"], "finished");
+    // A weaker level against the full engine: stored by its name, and it plays.
+    let g = create(&s, json!({ "variant": "chess", "white": "ai:level1", "black": "ai:level8", "movetime_ms": 10 }));
+    assert_eq!((g["white"]["player"].as_str(), g["black"]["player"].as_str()), (Some("ai:level1"), Some("ai:engine")));
+    let id = g["id"].as_str().expect("id");
+    let end = play_out(&s, id, [None, None], &mut rng, usize::MAX);
+    assert_eq!((end["status"].as_str(), end["white"].as_str()), (Some("finished"), Some("ai:level1")));
+    let (status, body) =
+        s.call("POST", "/api/games", None, Some(json!({ "variant": "chess", "white": "ai:level9", "black": "me" })));
+    assert_eq!(status, 400, "{body}");
+    assert!(body.to_string().contains("ai:level1 to ai:level8"), "{body}");
     // The lobby lists the games.
     let lobby = ureq::get(&s.url("/lobby")).call().expect("lobby").into_string().expect("html");
     assert!(lobby.contains(id) && lobby.contains("/api"));

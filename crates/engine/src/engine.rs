@@ -162,6 +162,19 @@ struct Signals {
     pondering: AtomicBool,
 }
 
+/// Full strength for [`Engine::set_skill`].
+pub const MAX_SKILL: u8 = 20;
+
+/// The skill of a level as people choose one, 1 to 8 as lichess numbers its AI: 0, 3, 6, ...,
+/// 18 for levels 1 to 7, and full strength for 8 (the play server's `ai:levelN`, the match's
+/// `levelN`).
+pub fn level_skill(level: u8) -> u8 {
+    match level {
+        0..=7 => 3 * level.saturating_sub(1),
+        _ => MAX_SKILL,
+    }
+}
+
 /// A chess engine for every variant of the rules core.
 pub struct Engine {
     state: Option<Box<State>>,
@@ -182,11 +195,13 @@ struct RootOptions {
     lines: usize,
     /// Search threads (UCI `Threads`), at least 1.
     threads: usize,
+    /// A handicap (UCI `Skill Level` below 20): the level, 0 to 19, and the seed of its choices.
+    skill: Option<(u8, u64)>,
 }
 
 impl Default for RootOptions {
     fn default() -> RootOptions {
-        RootOptions { moves: Vec::new(), lines: 1, threads: 1 }
+        RootOptions { moves: Vec::new(), lines: 1, threads: 1, skill: None }
     }
 }
 
@@ -256,6 +271,16 @@ impl Engine {
     /// one thread; a node limit counts the main thread's nodes.
     pub fn set_threads(&mut self, threads: usize) {
         self.root.threads = threads.max(1);
+    }
+
+    /// Plays at skill `level` (UCI `Skill Level`): 20 (or more) is full strength; below it the
+    /// search stops at depth `1 + level`, finds at least 4 lines, and plays one of them chosen
+    /// as Stockfish's handicap chooses, each line's value pushed up by a share of its distance
+    /// from the best (`(120 - 2 level) / 128`) plus a random share of the lines' spread (at
+    /// most a pawn), the highest played. The choices are drawn from `seed` and the position,
+    /// so the same seed plays the same moves.
+    pub fn set_skill(&mut self, level: u8, seed: u64) {
+        self.root.skill = (level < MAX_SKILL).then_some((level, seed));
     }
 
     /// The root moves the next searches consider (UCI `searchmoves`); moves that are not
@@ -535,7 +560,10 @@ fn run(
     state.tt.new_search();
     state.history.new_search();
     let budget = limits.budget(pos.turn());
-    let max_depth = limits.depth.map_or(MAX_PLY as u32 - 4, |d| d.clamp(1, MAX_PLY as u32 - 4));
+    let mut max_depth = limits.depth.map_or(MAX_PLY as u32 - 4, |d| d.clamp(1, MAX_PLY as u32 - 4));
+    if let Some((level, _)) = root.skill {
+        max_depth = max_depth.min(1 + u32::from(level));
+    }
     let legal = pos.legal_moves();
     let mut result = SearchResult { best: legal.first().copied(), ..SearchResult::none() };
     if legal.is_empty() {
@@ -549,7 +577,8 @@ fn run(
     // Lazy SMP: helper threads search the same root on the shared table, each with its own
     // histories, and only the main thread's result counts. Research levels and MultiPV
     // search alone.
-    let helpers = if foresight.is_plain() && root.lines == 1 { root.threads.max(1) - 1 } else { 0 };
+    let helpers =
+        if foresight.is_plain() && root.lines == 1 && root.skill.is_none() { root.threads.max(1) - 1 } else { 0 };
     let mut spare = std::mem::take(&mut state.helpers);
     if spare.len() < helpers {
         spare.resize_with(helpers, History::default);
@@ -584,7 +613,8 @@ fn run(
             searcher.root_moves = root_filter.clone();
             result.best = root_moves.first().copied();
         }
-        let lines = root.lines.clamp(1, root_moves.len());
+        let wanted = if root.skill.is_some() { root.lines.max(SKILL_LINES) } else { root.lines };
+        let lines = wanted.clamp(1, root_moves.len());
         // Each line's value in the last iteration: its aspiration window's centre.
         let mut prev: Vec<Value> = vec![0; lines];
         'deepening: for depth in 1..=max_depth {
@@ -662,12 +692,37 @@ fn run(
                 break;
             }
         }
+        if let Some((level, seed)) = root.skill {
+            if let Some(line) = skill_pick(&result.lines, level, seed ^ pos.hash()) {
+                let line = line.clone();
+                result.adopt(&line, result.depth);
+            }
+        }
         result.nodes = searcher.total_nodes();
         result.time = start.elapsed();
         result
     });
     state.helpers = spare;
     result
+}
+
+/// The lines a handicapped search chooses among.
+const SKILL_LINES: usize = 4;
+
+/// The line a handicapped player at `level` (0 to 19) plays among `lines` (best first), as
+/// [`Engine::set_skill`] describes; `None` without lines.
+fn skill_pick(lines: &[Line], level: u8, seed: u64) -> Option<&Line> {
+    let top = i64::from(lines.first()?.value);
+    let last = i64::from(lines.last()?.value);
+    let spread = (top - last).min(100);
+    let weakness = 120 - 2 * i64::from(level.min(MAX_SKILL - 1));
+    let mut state = seed;
+    lines.iter().max_by_key(|l| {
+        state = rules::zobrist::splitmix(state);
+        let v = i64::from(l.value);
+        let random = (state % weakness as u64) as i64;
+        v + (weakness * (top - v) + spread * random) / 128
+    })
 }
 
 /// Raises a flag when dropped.

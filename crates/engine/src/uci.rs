@@ -28,6 +28,9 @@
 //!   for the side to move) is stopped. `quit` stops at once.
 //! - `Threads N` searches with N threads (Lazy SMP: helpers share the table; the result is then
 //!   not reproducible node for node); MultiPV searches on one thread.
+//! - `Skill Level L` (0 to 20, default 20: full strength) weakens the play as Stockfish's
+//!   option does: depth at most `1 + L`, at least 4 lines, and one of them chosen at random
+//!   with the worse ones favoured more the lower the level (`Engine::set_skill`).
 //! - `MultiPV N` reports the N best lines of each iteration as `info ... multipv K ...` (every
 //!   line costs about one more search); `go searchmoves m1 m2 ...` searches only those root
 //!   moves: one that is not legal gets an `info string error` and is left out, and if none is
@@ -51,7 +54,7 @@ use crate::engine::{Info, Report, SearchResult};
 use crate::protocol::{self, parse_number, send, uci_line, variant_by_name, Output, Session, MAX_MULTIPV, MAX_THREADS};
 use crate::time::Limits;
 use crate::tt::DEFAULT_MB;
-use crate::Engine;
+use crate::{Engine, MAX_SKILL};
 use rules::perft::{divide, perft};
 use rules::uci::to_uci;
 use rules::{variants, Position};
@@ -100,6 +103,8 @@ struct Uci {
     /// Whether the running search (if any) only ends at `stop`: `go infinite`, or a `go`
     /// with no limit for the side to move.
     endless: bool,
+    /// The seed of `Skill Level`'s choices, drawn when the session starts.
+    skill_seed: u64,
     /// What `endless` becomes at `ponderhit` (the `go ponder` limits without the pondering).
     endless_after_hit: bool,
     /// The `SnowFall` option: the gift percentage SnowFall games use.
@@ -115,6 +120,9 @@ impl Uci {
             session: Session::new(chess),
             endless: false,
             endless_after_hit: false,
+            skill_seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
             snowfall: variants::snowfall::DEFAULT_PERCENT,
         }
     }
@@ -186,6 +194,7 @@ impl Uci {
         self.send(&format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"))?;
         self.send("option name Clear Hash type button")?;
         self.send("option name Ponder type check default false")?;
+        self.send(&format!("option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}"))?;
         self.send(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"))?;
         self.send("option name TablePath type string default <empty>")?;
         let vars: String = protocol::sequential_variants().map(|v| format!(" var {}", v.name)).collect();
@@ -224,6 +233,11 @@ impl Uci {
                     self.error(&format!("bad value '{value}' for Ponder (true or false)"))?;
                 }
             }
+            "skill level" => match value.parse::<u8>() {
+                // The seed of the handicap's choices: each session plays its own games.
+                Ok(n) if n <= MAX_SKILL => self.engine.set_skill(n, self.skill_seed),
+                _ => self.error(&format!("bad value '{value}' for Skill Level (0 to {MAX_SKILL})"))?,
+            },
             "clear hash" => {
                 self.stop_search();
                 self.engine.clear();

@@ -31,6 +31,7 @@ fn handshake_lists_options_and_every_sequential_variant() {
     assert!(out.contains(&"option name Threads type spin default 1 min 1 max 256".to_string()));
     assert!(out.contains(&"option name Clear Hash type button".to_string()));
     assert!(out.contains(&"option name Ponder type check default false".to_string()));
+    assert!(out.contains(&"option name Skill Level type spin default 20 min 0 max 20".to_string()));
     let combo = out.iter().find(|l| l.starts_with("option name UCI_Variant type combo default chess")).expect("combo");
     for v in variants::all() {
         // Predictor chess's simultaneous plies cannot be expressed in UCI.
@@ -220,6 +221,23 @@ fn a_ponder_search_gives_its_move_only_at_ponderhit_or_stop() {
 }
 
 #[test]
+fn skill_level_searches_shallow_among_several_lines() {
+    let out = uci("setoption name Skill Level value 2\nposition startpos moves e2e4\ngo depth 12\n");
+    let depths: Vec<u32> = out
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .collect();
+    assert_eq!(depths.iter().max(), Some(&3), "level 2 stops at depth 3: {out:?}");
+    assert!(out.iter().any(|l| l.contains(" multipv 4 ")), "{out:?}");
+    assert!(out.last().is_some_and(|l| l.starts_with("bestmove ")), "{out:?}");
+    // Back to full strength: the plain search, one line.
+    let out = uci("setoption name Skill Level value 2\nsetoption name Skill Level value 20\ngo depth 5\n");
+    assert!(out.iter().any(|l| l.starts_with("info depth 5 ")), "{out:?}");
+    assert!(!out.iter().any(|l| l.contains(" multipv 2 ")), "{out:?}");
+}
+
+#[test]
 fn go_during_a_search_replaces_it() {
     let mut c = client();
     c.send("go infinite");
@@ -264,6 +282,7 @@ fn bad_input_gets_one_error_line_and_the_loop_goes_on() {
         ("setoption name Hash value 0", "info string error: bad value '0' for Hash"),
         ("setoption name Threads value 0", "info string error: bad value '0' for Threads (1 to 256)"),
         ("setoption name Threads value 257", "info string error: bad value '257' for Threads (1 to 256)"),
+        ("setoption name Skill Level value 21", "info string error: bad value '21' for Skill Level (0 to 20)"),
         ("setoption name Contempt value 3", "info string error: unknown option 'Contempt'"),
         ("setoption value 3", "info string error: setoption needs"),
         ("go depth deep", "info string error: go: bad value 'deep' for depth; not searching"),

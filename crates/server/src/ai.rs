@@ -7,14 +7,17 @@ use engine::{Engine, Limits};
 use rules::{Move, Position};
 use std::time::Duration;
 
-/// Searches `pos` (with the game's position hashes for repetition) for `movetime`.
-pub fn think(level: AiLevel, pos: Position, hashes: Vec<u64>, movetime: Duration) -> Option<Move> {
+/// Searches `pos` (with the hashes of the game's positions before it, for repetition) for
+/// `movetime`.
+/// A weaker level chooses among its lines with `seed` (see `Engine::set_skill`).
+pub fn think(level: AiLevel, pos: Position, hashes: Vec<u64>, movetime: Duration, seed: u64) -> Option<Move> {
     let v = pos.variant();
     let mut e = Engine::with_hash(8);
     e.set_params(Some(match level {
-        AiLevel::Engine => SearchParams::for_variant(v),
+        AiLevel::Engine | AiLevel::Level(_) => SearchParams::for_variant(v),
         AiLevel::Blind => SearchParams::blind(v),
     }));
+    e.set_skill(level.skill(), seed);
     e.set_tablebase(crate::analysis::tables().cloned());
     let best = e.search(pos.clone(), &hashes, Limits::movetime(movetime), |_| {}).best;
     // Never trust a search with the rules: a move the position refuses is no move.

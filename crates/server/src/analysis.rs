@@ -46,7 +46,7 @@ pub fn verdict(pos: &Position) -> Option<Value> {
     Some(json!({ "result": result, "side": side.to_string(), "moves": moves, "metric": metric, "text": text }))
 }
 
-/// Searches `pos` (with the position hashes of the game up to it, for repetition) for
+/// Searches `pos` (with the hashes of the game's positions before it, for repetition) for
 /// `movetime`, for its best `lines` lines: `{depth, nodes, time_ms, score, bestmove, pv, lines,
 /// tablebase}`; `score` is `{cp}` or `{mate}` from the side to move's point of view, and also
 /// `{white_cp}`/`{white_mate}` from White's, with `table`/`white_table` (`win` or `loss`) when
@@ -112,13 +112,13 @@ mod tests {
     fn the_analysis_finds_a_mate_in_one_with_its_line() {
         let v = rules::variants::by_name("chess").expect("chess");
         let pos = Position::from_fen(v, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").expect("fen");
-        let r = analyse(&pos, &[pos.hash()], Duration::from_millis(200), 1);
+        let r = analyse(&pos, &[], Duration::from_millis(200), 1);
         assert_eq!(r["bestmove"], "a1a8");
         assert_eq!(r["score"]["mate"], 1);
         assert_eq!(r["pv"][0]["san"], "Ra8#");
         // Black to move in the mirrored position: mated from White's point of view is negative.
         let pos = Position::from_fen(v, "r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1").expect("fen");
-        let r = analyse(&pos, &[pos.hash()], Duration::from_millis(200), 1);
+        let r = analyse(&pos, &[], Duration::from_millis(200), 1);
         assert_eq!((r["score"]["mate"].clone(), r["score"]["white_mate"].clone()), (json!(1), json!(-1)));
     }
 
@@ -126,7 +126,7 @@ mod tests {
     fn the_analysis_gives_the_best_lines_best_first() {
         let v = rules::variants::by_name("chess").expect("chess");
         let pos = Position::from_fen(v, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1").expect("fen");
-        let r = analyse(&pos, &[pos.hash()], Duration::from_millis(200), 3);
+        let r = analyse(&pos, &[], Duration::from_millis(200), 3);
         let lines = r["lines"].as_array().expect("lines");
         assert_eq!(lines.len(), 3, "{r}");
         assert_eq!(lines[0]["score"], r["score"]);

@@ -229,7 +229,7 @@ async fn lobby(State(app): State<AppState>) -> Result<Html<String>, ApiError> {
 #[serde(deny_unknown_fields)]
 struct CreateGame {
     variant: String,
-    /// `me`, `invite`, `ai`, `ai:engine`, `ai:blind`.
+    /// `me`, `invite`, `ai`, `ai:engine`, `ai:blind`, `ai:level1` to `ai:level8`.
     white: String,
     black: String,
     fen: Option<String>,
@@ -349,7 +349,7 @@ async fn create_game(
                 Some(p @ Player::Ai(_)) => (p, None, None),
                 _ => {
                     return Err(ApiError::bad(format!(
-                        "{color} is '{}': use me, invite, ai, ai:engine or ai:blind",
+                        "{color} is '{}': use me, invite, ai, ai:engine, ai:blind or ai:level1 to ai:level8",
                         clip(other)
                     )))
                 }
@@ -493,7 +493,8 @@ async fn analyse(
         for (m, e) in live.game.moves().iter().zip(live.game.events()).take(ply) {
             pos.play_event(*m, *e);
         }
-        (pos, live.game.hashes()[..=ply].to_vec(), ply)
+        // The positions before the one analysed (the engine adds the root itself).
+        (pos, live.game.hashes()[..ply].to_vec(), ply)
     };
     if pos.outcome().is_some() || !pos.has_legal_move() {
         return Err(ApiError::conflict("the game is over in this position: nothing to analyse"));
@@ -821,10 +822,12 @@ async fn ai_job(g: &Arc<Mutex<LiveGame>>) -> Option<AiJob> {
     match live.ai_to_move() {
         Some(level) if !live.thinking => {
             live.thinking = true;
+            // The positions before the current one: the engine's history excludes its root.
+            let hashes = live.game.hashes();
             Some((
                 level,
                 live.game.position().clone(),
-                live.game.hashes().to_vec(),
+                hashes[..hashes.len() - 1].to_vec(),
                 live.game.moves().len(),
                 ai_movetime(&live),
             ))
@@ -848,7 +851,9 @@ async fn ai_loop(app: AppState, g: Arc<Mutex<LiveGame>>, first: AiJob) {
     let mut job = Some(first);
     while let Some((level, pos, hashes, ply, movetime)) = job.take() {
         let permit = app.ai_slots.clone().acquire_owned().await;
-        let best = tokio::task::spawn_blocking(move || crate::ai::think(level, pos, hashes, movetime)).await;
+        // A weaker level's choices: fresh for every move, so no two games repeat each other.
+        let seed = rand::rngs::OsRng.next_u64();
+        let best = tokio::task::spawn_blocking(move || crate::ai::think(level, pos, hashes, movetime, seed)).await;
         drop(permit);
         let played = {
             let mut live = g.lock().await;

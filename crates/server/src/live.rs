@@ -32,16 +32,38 @@ pub enum AiLevel {
     Engine,
     /// The engine blind to chance.
     Blind,
+    /// A weaker engine for people (levels 1 to 7, as lichess numbers its AI; 8 is `Engine`):
+    /// the engine at skill [`AiLevel::skill`] (`Engine::set_skill`).
+    Level(u8),
+}
+
+/// The stored names of the levels 1 to 7.
+const LEVEL_NAMES: [&str; 7] =
+    ["ai:level1", "ai:level2", "ai:level3", "ai:level4", "ai:level5", "ai:level6", "ai:level7"];
+
+impl AiLevel {
+    /// The engine's skill (0 to 20) of a level ([`engine::level_skill`]); the engine plays
+    /// at 20.
+    pub fn skill(self) -> u8 {
+        match self {
+            AiLevel::Level(n) => engine::level_skill(n),
+            AiLevel::Engine | AiLevel::Blind => engine::MAX_SKILL,
+        }
+    }
 }
 
 impl Player {
-    /// Reads `human`, `ai`, `ai:engine`, `ai:expectimax`, `ai:blind`.
+    /// Reads `human`, `ai`, `ai:engine`, `ai:expectimax`, `ai:blind`, `ai:level1` to
+    /// `ai:level8` (`ai:level8` is `ai:engine`).
     pub fn parse(text: &str) -> Option<Player> {
         match text {
             "human" => Some(Player::Human),
-            "ai" | "ai:engine" | "ai:expectimax" => Some(Player::Ai(AiLevel::Engine)),
+            "ai" | "ai:engine" | "ai:expectimax" | "ai:level8" => Some(Player::Ai(AiLevel::Engine)),
             "ai:blind" => Some(Player::Ai(AiLevel::Blind)),
-            _ => None,
+            _ => {
+                let n = LEVEL_NAMES.iter().position(|&l| l == text)?;
+                Some(Player::Ai(AiLevel::Level(n as u8 + 1)))
+            }
         }
     }
 
@@ -51,6 +73,7 @@ impl Player {
             Player::Human => "human",
             Player::Ai(AiLevel::Engine) => "ai:engine",
             Player::Ai(AiLevel::Blind) => "ai:blind",
+            Player::Ai(AiLevel::Level(n)) => LEVEL_NAMES[usize::from(n.clamp(1, 7)) - 1],
         }
     }
 }

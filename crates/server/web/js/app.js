@@ -26,7 +26,10 @@ async function lobby() {
         <label>Variant <select name="variant" id="variant"></select></label>
         <label>Opponent
           <select name="opponent">
-            <option value="ai">the AI</option>
+            <option value="ai">the AI (full strength)</option>
+            <optgroup label="A weaker AI">
+              ${[1, 2, 3, 4, 5, 6, 7].map(n => `<option value="ai:level${n}">the AI, level ${n} of 8${n === 1 ? ' (weakest)' : ''}</option>`).join('')}
+            </optgroup>
             <option value="ai:blind">the AI, blind to chance</option>
             <option value="invite">a friend (invitation link)</option>
             <option value="watch">watch the AI play itself</option>
