@@ -289,6 +289,27 @@ test('the analysis board: the game browsed by its move list and the keyboard, th
   await context.close();
 });
 
+test('against a weaker AI, resigned: the final position can still be analysed', async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', e => errors.push(e.message));
+  page.on('dialog', d => d.accept());
+  const id = await newGame(page, { variant: 'chess', opponent: 'ai:level1', color: 'white', movetime: 20 });
+  await page.waitForSelector('#status:has-text("your move")');
+  assert.match(await page.locator('#status').innerText(), /Black: the AI, level 1 of 8/);
+  await page.click('#resign');
+  await page.waitForSelector('#status:has-text("Game over")', { timeout: 10000 });
+  // The game ended by a person's choice: the position has moves, and the engine looks at it.
+  await page.waitForSelector('#analyse:not([disabled])');
+  await page.click('#analyse');
+  await page.waitForSelector('.eval strong', { timeout: 15000 });
+  assert.notEqual(await page.locator('.pv').innerText(), '—');
+  assert.equal((await stateOf(page, id)).reason, 'resignation');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a promotion asks for the piece (a knight chosen with the keyboard), and Escape cancels it', async () => {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();
@@ -325,7 +346,7 @@ test('crazyhouse: pockets and drops', async () => {
 });
 
 test('gardner on a 5x5 board, against a weaker AI (level 2 of 8)', async () => {
-  const { id } = await playVariant('gardner', 3, { opponent: 'ai:level2' });
+  const { id } = await playVariant('gardner', 3, { opponent: 'ai:level2', panel: async p => /Black: the AI, level 2 of 8/.test(await p.locator('#status').innerText()) });
   const res = await fetch(`${base}/api/games/${id}`);
   assert.equal((await res.json()).black, 'ai:level2');
 });

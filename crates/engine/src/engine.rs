@@ -275,10 +275,12 @@ impl Engine {
 
     /// Plays at skill `level` (UCI `Skill Level`): 20 (or more) is full strength; below it the
     /// search stops at depth `1 + level`, finds at least 4 lines, and plays one of them chosen
-    /// as Stockfish's handicap chooses, each line's value pushed up by a share of its distance
-    /// from the best (`(120 - 2 level) / 128`) plus a random share of the lines' spread (at
-    /// most a pawn), the highest played. The choices are drawn from `seed` and the position,
-    /// so the same seed plays the same moves.
+    /// the way Stockfish's handicap chooses, each line's value pushed up by a share `w / 128` of
+    /// its distance from the best plus a random share (below `w / 128`) of the lines' spread
+    /// (at most a pawn), the highest played. The weakness `w` is `120 - 4 level`, 120 at level 0
+    /// as in Stockfish but 44 at 19 (Stockfish's `120 - 2 level` keeps 82 there, a cliff below
+    /// full strength). The choices are drawn from `seed` and the position, so the same seed
+    /// plays the same moves.
     pub fn set_skill(&mut self, level: u8, seed: u64) {
         self.root.skill = (level < MAX_SKILL).then_some((level, seed));
     }
@@ -715,7 +717,7 @@ fn skill_pick(lines: &[Line], level: u8, seed: u64) -> Option<&Line> {
     let top = i64::from(lines.first()?.value);
     let last = i64::from(lines.last()?.value);
     let spread = (top - last).min(100);
-    let weakness = 120 - 2 * i64::from(level.min(MAX_SKILL - 1));
+    let weakness = 120 - 4 * i64::from(level.min(MAX_SKILL - 1));
     let mut state = seed;
     lines.iter().max_by_key(|l| {
         state = rules::zobrist::splitmix(state);

@@ -95,17 +95,23 @@ fn many_short_threaded_searches_in_several_variants() {
     }
 }
 
+/// Starts a background search of `pos`; the receiver gets its result.
+fn start(e: &mut Engine, pos: &Position, limits: Limits) -> mpsc::Receiver<engine::SearchResult> {
+    let (tx, rx) = mpsc::channel();
+    e.start(pos.clone(), Vec::new(), limits, move |r| {
+        if let Report::Done(r) = r {
+            let _ = tx.send(r);
+        }
+    });
+    rx
+}
+
 #[test]
 fn a_threaded_background_search_stops_and_hears_the_ponder_hit() {
     let mut e = Engine::new();
     e.set_threads(2);
     let pos = Position::start(variants::by_name("chess").expect("chess"));
-    let (tx, rx) = mpsc::channel();
-    e.start(pos.clone(), Vec::new(), Limits { infinite: true, ..Limits::default() }, move |r| {
-        if let Report::Done(r) = r {
-            let _ = tx.send(r);
-        }
-    });
+    let rx = start(&mut e, &pos, Limits { infinite: true, ..Limits::default() });
     std::thread::sleep(Duration::from_millis(150));
     assert!(rx.try_recv().is_err(), "an infinite search answered by itself");
     e.stop();
@@ -113,13 +119,8 @@ fn a_threaded_background_search_stops_and_hears_the_ponder_hit() {
     assert!(pos.is_legal(r.best.expect("a move")));
     e.wait();
 
-    let (tx, rx) = mpsc::channel();
     let limits = Limits { movetime: Some(Duration::from_millis(30)), ponder: true, ..Limits::default() };
-    e.start(pos.clone(), Vec::new(), limits, move |r| {
-        if let Report::Done(r) = r {
-            let _ = tx.send(r);
-        }
-    });
+    let rx = start(&mut e, &pos, limits);
     std::thread::sleep(Duration::from_millis(150));
     assert!(rx.try_recv().is_err(), "a ponder search answered before the ponder hit");
     e.ponderhit();

@@ -162,6 +162,13 @@ fn stop_ends_an_infinite_search() {
     assert!(c.finish().is_empty());
 }
 
+/// Waits `ms` and checks that the engine has sent no `bestmove` meanwhile.
+fn no_move_within(c: &mut Client, ms: u64) {
+    std::thread::sleep(std::time::Duration::from_millis(ms));
+    let lines = c.sync("isready", "readyok");
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "{lines:?}");
+}
+
 #[test]
 fn a_ponder_search_gives_its_move_only_at_ponderhit_or_stop() {
     let mut c = client();
@@ -170,9 +177,7 @@ fn a_ponder_search_gives_its_move_only_at_ponderhit_or_stop() {
     // The budget (50 ms) is long past when the hit comes: no move before it, one at once after.
     c.send("go ponder movetime 50");
     c.expect_prefix("info depth 3");
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let before = c.sync("isready", "readyok");
-    assert!(!before.iter().any(|l| l.starts_with("bestmove")), "{before:?}");
+    no_move_within(&mut c, 300);
     c.send("ponderhit");
     let best = c.expect_prefix("bestmove ");
     let mut pos = Position::start(variants::by_name("chess").unwrap());
@@ -184,9 +189,7 @@ fn a_ponder_search_gives_its_move_only_at_ponderhit_or_stop() {
     // A ponder search that reaches its depth still waits for the hit.
     c.send("go ponder depth 2");
     c.expect_prefix("info depth 2");
-    std::thread::sleep(std::time::Duration::from_millis(100));
-    let waiting = c.sync("isready", "readyok");
-    assert!(!waiting.iter().any(|l| l.starts_with("bestmove")), "{waiting:?}");
+    no_move_within(&mut c, 100);
     c.send("ponderhit");
     c.expect_prefix("bestmove ");
 
@@ -205,9 +208,7 @@ fn a_ponder_search_gives_its_move_only_at_ponderhit_or_stop() {
     c.send("go infinite");
     c.expect_prefix("info depth 1");
     c.send("ponderhit");
-    std::thread::sleep(std::time::Duration::from_millis(100));
-    let still = c.sync("isready", "readyok");
-    assert!(!still.iter().any(|l| l.starts_with("bestmove")), "{still:?}");
+    no_move_within(&mut c, 100);
     c.send("stop");
     c.expect_prefix("bestmove ");
     c.send("quit");

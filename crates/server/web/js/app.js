@@ -100,6 +100,13 @@ async function lobby() {
 
 // ---------------------------------------------------------------- game
 
+/** How the page names an AI player (`ai:engine`, `ai:blind`, `ai:level3`). */
+function aiName(player) {
+  const level = /^ai:level(\d)$/.exec(player || '');
+  if (level) return `the AI, level ${level[1]} of 8`;
+  return player === 'ai:blind' ? 'the AI, blind to chance' : 'the AI';
+}
+
 const REASONS = { kingcaptured: 'king captured', threefoldrepetition: 'threefold repetition', fiftymoves: 'fifty-move rule', insufficientmaterial: 'insufficient material', plylimit: 'ply limit', time: 'on time', agreement: 'draw agreed' };
 
 async function gamePage(id) {
@@ -215,7 +222,7 @@ async function gamePage(id) {
       probabilities: panels.probabilityRows(fen),
       shapes: best && !best.includes('@') ? [{ orig: best.slice(0, 2), dest: best.slice(2, 4), brush: 'blue' }] : [],
     });
-    const who = c => (state[c] === 'human' ? (mySeat && mySeat.color === c ? 'you' : 'a person') : `the AI (${state[c]})`);
+    const who = c => (state[c] === 'human' ? (mySeat && mySeat.color === c ? 'you' : 'a person') : aiName(state[c]));
     renderControls(
       `${state.variant}: ${state.turn} to move${myTurn ? ' — your move' : state.thinking ? ' — the AI is thinking' : ''}. White: ${who('white')}; Black: ${who('black')}.`,
       true,
@@ -227,7 +234,10 @@ async function gamePage(id) {
     const verdictShown = live ? state.tablebase : reportKey === key && report && report.tablebase;
     const chance = /^(probabilistic|snowfall)/.test(state.variant);
     document.getElementById('analysis').innerHTML = panels.analysis(verdictShown, reportKey === key ? report : null, analysing, chance);
-    document.getElementById('analyse').disabled = analysing || (live && state.status !== 'active');
+    // The final position can be analysed when the game ended by a person's decision or the
+    // clock (resignation, agreement, time), not when the rules ended it (nothing to search).
+    const byChoice = /^(resignation|agreement|time|time forfeit|forfeit)$/.test(state.reason || '');
+    document.getElementById('analyse').disabled = analysing || (live && state.status !== 'active' && !byChoice);
     document.getElementById('fairness').innerHTML = panels.fairness(state, verdict);
     renderClocks();
   };
@@ -274,7 +284,7 @@ async function gamePage(id) {
     // The desk first: a new ply resets its fields and selected slot, which the board follows.
     desk.render(state);
     board.update({ fen: state.fen, orientation: orientation(), ...desk.boardView(state), probabilities: null });
-    const who = c => (state[c] === 'human' ? (mySeat && mySeat.color === c ? 'you' : 'people') : `the AI (${state[c]})`);
+    const who = c => (state[c] === 'human' ? (mySeat && mySeat.color === c ? 'you' : 'people') : aiName(state[c]));
     renderControls(`predictor: both sides order at once — ply ${state.ply}. White: ${who('white')}; Black: ${who('black')}.`, false);
     document.getElementById('moves').innerHTML = desk.moveList(state);
     document.getElementById('analysis').hidden = true;
