@@ -34,7 +34,8 @@ pub(crate) struct MatchArgs {
     engine2: Option<String>,
     /// Instead of UCI engines: fairylab's AI level for player A, White in odd games (`engine`,
     /// alias `expectimax`: chance outcomes as chance nodes; `blind`: as if chance played no part;
-    /// `montecarlo`: dice playouts; `level1` to `level7`: the play server's weaker AI (`level8` is `engine`); `exact`, research only: SnowFall's next gift event as exact
+    /// `montecarlo`: dice playouts; `level1` to `level7`: the play server's weaker AI (`level8`
+    /// is `engine`); `exact`, research only: SnowFall's next gift event as exact
     /// Star1/Star2 chance nodes after the root moves, in winning chances, in place of the
     /// engine's drop-mate risk, slow, for `--depth` matches; `exact2`: the event after the
     /// opponent's reply too; `exact0`: their control, the blind engine with their evaluation;

@@ -195,13 +195,16 @@ fn text_report(
     for &(x, p) in mated.iter().take(top) {
         writeln!(out, "  {:<8} {:>11} {:>9}", to_san(pos, x), fraction_text(p), percent(p))?;
     }
-    let worst = mated.last().map(|x| x.1);
-    if mated.len() > top && worst == mated.first().map(|x| x.1) {
-        writeln!(out, "  ... and {} more moves, each at the same chance", mated.len() - top)?;
-    } else if mated.len() > top && worst > mated.first().map(|x| x.1) {
-        writeln!(out, "  ... ({} moves; the most dangerous:)", mated.len())?;
-        for &(x, p) in &mated[mated.len() - top.min(mated.len() - top)..] {
-            writeln!(out, "  {:<8} {:>11} {:>9}", to_san(pos, x), fraction_text(p), percent(p))?;
+    // The moves are sorted safest first: the rest are either all at the same chance, or the
+    // most dangerous ones are worth showing too.
+    if mated.len() > top {
+        if mated[0].1 == mated[mated.len() - 1].1 {
+            writeln!(out, "  ... and {} more moves, each at the same chance", mated.len() - top)?;
+        } else {
+            writeln!(out, "  ... ({} moves; the most dangerous:)", mated.len())?;
+            for &(x, p) in &mated[mated.len() - top.min(mated.len() - top)..] {
+                writeln!(out, "  {:<8} {:>11} {:>9}", to_san(pos, x), fraction_text(p), percent(p))?;
+            }
         }
     }
     Ok(())
