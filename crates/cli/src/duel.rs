@@ -50,7 +50,7 @@ pub(crate) enum Level {
     /// (`--depth`).
     Sampled(u16),
     /// The play server's weaker AI, `level1` to `level7` (`level8` is `engine`): the engine at
-    /// skill 3 (N - 1) (`Engine::set_skill`), its choices drawn from the player's seed.
+    /// handicap `engine::Handicap::level(N)`, its choices drawn from the player's seed.
     Skill(u8),
     /// Research only: the control of `sampled`. This many searches of the blind engine (`jitter`:
     /// 8, `jitterN`, `jitterNxA`), each from a cleared table with its own deterministic noise
@@ -139,7 +139,7 @@ impl Level {
             Level::Jitter(n, a) => Player::Jitter(engine(SearchParams::blind(v)), seed, n.into(), a.into()),
             Level::Skill(n) => {
                 let mut e = engine(SearchParams::for_variant(v));
-                e.set_skill(engine::level_skill(n), seed);
+                e.set_handicap(engine::Handicap::level(n), seed);
                 Player::Engine(e)
             }
         }

@@ -165,13 +165,45 @@ struct Signals {
 /// Full strength for [`Engine::set_skill`].
 pub const MAX_SKILL: u8 = 20;
 
-/// The skill of a level as people choose one, 1 to 8 as lichess numbers its AI: 0, 3, 6, ...,
-/// 18 for levels 1 to 7, and full strength for 8 (the play server's `ai:levelN`, the match's
-/// `levelN`).
-pub fn level_skill(level: u8) -> u8 {
-    match level {
-        0..=7 => 3 * level.saturating_sub(1),
-        _ => MAX_SKILL,
+/// A handicapped player (Stockfish's handicap on our search): the search stops at `depth`,
+/// finds at least 4 lines, and plays one of them chosen as Stockfish's skill levels choose.
+/// Each line's value is pushed up by a share `weakness / 128` of its distance from the best,
+/// plus a random share (below `weakness / 128`) of the lines' spread (at most a pawn); the
+/// highest is played. Above 128 the worse lines are preferred, as at Stockfish's negative
+/// levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Handicap {
+    /// The deepest iteration, at least 1.
+    pub depth: u32,
+    /// The pull towards worse lines, 1 to 255.
+    pub weakness: u8,
+}
+
+/// The play server's levels 1 to 7 (lichess numbers its AI 1 to 8; 8 is full strength),
+/// tuned by matches between neighbours so that each level scores about a quarter against the
+/// next (docs/MATCHES.md).
+const LEVELS: [Handicap; 7] = [
+    Handicap { depth: 1, weakness: 150 },
+    Handicap { depth: 2, weakness: 130 },
+    Handicap { depth: 3, weakness: 115 },
+    Handicap { depth: 4, weakness: 100 },
+    Handicap { depth: 6, weakness: 85 },
+    Handicap { depth: 8, weakness: 70 },
+    Handicap { depth: 11, weakness: 50 },
+];
+
+impl Handicap {
+    /// UCI `Skill Level` 0 to 19: depth `1 + level`, weakness `120 - 4 level` (120 at level 0
+    /// as in Stockfish, but 44 at 19: Stockfish's `120 - 2 level` keeps 82 there, a cliff
+    /// below full strength); `None` (full strength) from 20.
+    pub fn skill(level: u8) -> Option<Handicap> {
+        (level < MAX_SKILL).then(|| Handicap { depth: 1 + u32::from(level), weakness: 120 - 4 * level })
+    }
+
+    /// A level as people choose one, 1 to 8 (the play server's `ai:levelN`, the match's
+    /// `levelN`): 1 to 7 from a table tuned by matches, `None` (full strength) from 8.
+    pub fn level(level: u8) -> Option<Handicap> {
+        LEVELS.get(usize::from(level.max(1)) - 1).copied()
     }
 }
 
@@ -195,8 +227,8 @@ struct RootOptions {
     lines: usize,
     /// Search threads (UCI `Threads`), at least 1.
     threads: usize,
-    /// A handicap (UCI `Skill Level` below 20): the level, 0 to 19, and the seed of its choices.
-    skill: Option<(u8, u64)>,
+    /// A handicap (UCI `Skill Level` below 20, a weaker level) and the seed of its choices.
+    skill: Option<(Handicap, u64)>,
 }
 
 impl Default for RootOptions {
@@ -273,16 +305,17 @@ impl Engine {
         self.root.threads = threads.max(1);
     }
 
-    /// Plays at skill `level` (UCI `Skill Level`): 20 (or more) is full strength; below it the
-    /// search stops at depth `1 + level`, finds at least 4 lines, and plays one of them chosen
-    /// the way Stockfish's handicap chooses, each line's value pushed up by a share `w / 128` of
-    /// its distance from the best plus a random share (below `w / 128`) of the lines' spread
-    /// (at most a pawn), the highest played. The weakness `w` is `120 - 4 level`, 120 at level 0
-    /// as in Stockfish but 44 at 19 (Stockfish's `120 - 2 level` keeps 82 there, a cliff below
-    /// full strength). The choices are drawn from `seed` and the position, so the same seed
+    /// Plays at skill `level` (UCI `Skill Level`, 0 to 20): [`Handicap::skill`]; 20 (or more)
+    /// is full strength. The choices are drawn from `seed` and the position, so the same seed
     /// plays the same moves.
     pub fn set_skill(&mut self, level: u8, seed: u64) {
-        self.root.skill = (level < MAX_SKILL).then_some((level, seed));
+        self.set_handicap(Handicap::skill(level), seed);
+    }
+
+    /// Plays with `handicap` (`None`: full strength), its choices drawn from `seed` and the
+    /// position.
+    pub fn set_handicap(&mut self, handicap: Option<Handicap>, seed: u64) {
+        self.root.skill = handicap.map(|h| (Handicap { depth: h.depth.max(1), weakness: h.weakness.max(1) }, seed));
     }
 
     /// The root moves the next searches consider (UCI `searchmoves`); moves that are not
@@ -563,8 +596,8 @@ fn run(
     state.history.new_search();
     let budget = limits.budget(pos.turn());
     let mut max_depth = limits.depth.map_or(MAX_PLY as u32 - 4, |d| d.clamp(1, MAX_PLY as u32 - 4));
-    if let Some((level, _)) = root.skill {
-        max_depth = max_depth.min(1 + u32::from(level));
+    if let Some((handicap, _)) = root.skill {
+        max_depth = max_depth.min(handicap.depth);
     }
     let legal = pos.legal_moves();
     let mut result = SearchResult { best: legal.first().copied(), ..SearchResult::none() };
@@ -694,8 +727,8 @@ fn run(
                 break;
             }
         }
-        if let Some((level, seed)) = root.skill {
-            if let Some(line) = skill_pick(&result.lines, level, seed ^ pos.hash()) {
+        if let Some((handicap, seed)) = root.skill {
+            if let Some(line) = skill_pick(&result.lines, handicap.weakness, seed ^ pos.hash()) {
                 let line = line.clone();
                 result.adopt(&line, result.depth);
             }
@@ -711,13 +744,13 @@ fn run(
 /// The lines a handicapped search chooses among.
 const SKILL_LINES: usize = 4;
 
-/// The line a handicapped player at `level` (0 to 19) plays among `lines` (best first), as
-/// [`Engine::set_skill`] describes; `None` without lines.
-fn skill_pick(lines: &[Line], level: u8, seed: u64) -> Option<&Line> {
+/// The line a handicapped player of `weakness` (at least 1) plays among `lines` (best first),
+/// as [`Handicap`] describes; `None` without lines.
+fn skill_pick(lines: &[Line], weakness: u8, seed: u64) -> Option<&Line> {
     let top = i64::from(lines.first()?.value);
     let last = i64::from(lines.last()?.value);
     let spread = (top - last).min(100);
-    let weakness = 120 - 4 * i64::from(level.min(MAX_SKILL - 1));
+    let weakness = i64::from(weakness.max(1));
     let mut state = seed;
     lines.iter().max_by_key(|l| {
         state = rules::zobrist::splitmix(state);

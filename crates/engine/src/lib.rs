@@ -33,7 +33,7 @@ pub mod uci;
 pub mod uci_client;
 pub mod xboard;
 
-pub use engine::{level_skill, Engine, Info, Line, SearchResult, MAX_SKILL};
+pub use engine::{Engine, Handicap, Info, Line, SearchResult, MAX_SKILL};
 pub use eval::Evaluator;
 pub use params::SearchParams;
 pub use score::{Score, Value};

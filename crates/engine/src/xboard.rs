@@ -20,10 +20,16 @@
 //!   mode), it claims the result: `1-0 {White mates}`, `1/2-1/2 {Stalemate}`, ...
 //! - `holding [PN] [b]` replaces both hands (crazyhouse from an ICS); `undo` takes back one
 //!   ply, `remove` two. In chance variants every move is played as if it succeeded.
-//! - At the end of input a running search finishes and its move is printed.
+//! - At the end of input a running search finishes and its move is printed (a ponder search
+//!   is stopped).
 //! - `cores N` (advertised with `smp=1`) searches with N threads, as UCI's `Threads`.
-//! - `hard` and `easy` are accepted, but the engine does not ponder on the opponent's time
-//!   here (under UCI it does, with `go ponder` and `ponderhit`).
+//! - `hard` turns pondering on, `easy` off (off until `hard`; `new` keeps the setting). After
+//!   its move the engine searches the position after the reply it expects, as UCI's `go
+//!   ponder` does, with thinking lines (after `post`) that start with that reply. If the
+//!   user plays it, the search goes on as the engine's own and its time counts from the
+//!   start of the pondering, as Stockfish counts it, so a long ponder answers at once; any
+//!   other move, `force`, `easy` and the like end it. `?` does not apply to a ponder search.
+//!   `hint` answers `Hint: M` with the expected reply, if there is one.
 //! - `analyze` starts analysis mode: the engine searches the position until told otherwise and
 //!   sends thinking lines (`depth score time nodes pv`, as with `post`) without moving; a move
 //!   (`usermove`), `undo`, `setboard`, `holding` or `variant` restarts it on the new position,
@@ -87,6 +93,10 @@ pub fn run<R: BufRead + Send + 'static>(input: R, output: Output) -> io::Result<
             Event::Eof => input_ended = true,
             Event::Report(id, report) => xb.report(id, report)?,
         }
+        if input_ended && xb.pondering().is_some() {
+            // Nobody will play the expected reply.
+            xb.abort();
+        }
         if input_ended && xb.search.is_none() {
             return Ok(());
         }
@@ -130,6 +140,9 @@ struct Clock {
 struct Running {
     id: u64,
     root: Position,
+    /// Pondering: the opponent's reply searched after (the root is the position after it);
+    /// `None` for the engine's own move or an analysis.
+    ponder: Option<rules::Move>,
 }
 
 /// The state of one XBoard session.
@@ -148,6 +161,12 @@ struct XBoard {
     next_id: u64,
     /// Analysis mode: search the position without end and never move.
     analyzing: bool,
+    /// Pondering is on (`hard`).
+    ponder: bool,
+    /// The reply the engine expects in the current position (for `hint` and pondering).
+    expected: Option<rules::Move>,
+    /// How long the engine's last move took: its clock (`time`) is that much older.
+    spent: Duration,
 }
 
 impl XBoard {
@@ -164,11 +183,19 @@ impl XBoard {
             search: None,
             next_id: 0,
             analyzing: false,
+            ponder: false,
+            expected: None,
+            spent: Duration::ZERO,
         }
     }
 
     fn send(&self, line: &str) -> io::Result<()> {
         send(&self.out, line)
+    }
+
+    /// The reply a running ponder search expects.
+    fn pondering(&self) -> Option<rules::Move> {
+        self.search.as_ref().and_then(|r| r.ponder)
     }
 
     /// Ends a running search without playing its move.
@@ -185,9 +212,22 @@ impl XBoard {
         let rest = rest.trim();
         let args: Vec<&str> = rest.split_whitespace().collect();
         match command {
-            // Accepted silently: nothing to do for an engine that neither ponders nor talks.
-            "" | "xboard" | "accepted" | "rejected" | "hard" | "easy" | "computer" | "name" | "random" | "ics"
-            | "bk" | "hint" | "nps" | "draw" | "white" | "black" | "." => {}
+            // Accepted silently: nothing to do for an engine that does not talk.
+            "" | "xboard" | "accepted" | "rejected" | "computer" | "name" | "random" | "ics" | "bk" | "nps"
+            | "draw" | "white" | "black" | "." => {}
+            // From the engine's next move on.
+            "hard" => self.ponder = true,
+            "easy" => {
+                self.ponder = false;
+                if self.pondering().is_some() {
+                    self.abort();
+                }
+            }
+            "hint" => {
+                if let Some(m) = self.expected.filter(|m| self.session.position().is_legal(*m)) {
+                    self.send(&format!("Hint: {}", to_uci(self.session.position(), m)))?;
+                }
+            }
             "post" => self.post = true,
             "nopost" => self.post = false,
             "edit" | "pause" | "resume" => self.send(&format!("Error (not supported): {command}"))?,
@@ -235,8 +275,9 @@ impl XBoard {
                 self.force = false;
                 self.engine_color = !self.session.turn();
             }
+            // Move now; a ponder search has no move to make yet.
             "?" => {
-                if self.search.is_some() {
+                if self.search.is_some() && self.pondering().is_none() {
                     self.engine.stop();
                 }
             }
@@ -409,17 +450,38 @@ impl XBoard {
             return self.send(&format!("Error (bad holdings): {rest}"));
         };
         let was_thinking = self.search.is_some();
+        let pondered = self.pondering();
         self.abort();
         if let Err(e) = self.session.set_hands(white, black) {
             self.send(&format!("Error (bad holdings): {rest}: {}", reason(&e)))?;
         }
-        if was_thinking {
-            self.think()?;
+        // New hands (a gift, an ICS's holdings) restart the search on them.
+        match pondered {
+            Some(reply) => self.ponder_on(reply)?,
+            None if was_thinking => self.think()?,
+            None => {}
         }
         Ok(())
     }
 
     fn user_move(&mut self, text: &str) -> io::Result<()> {
+        self.expected = None;
+        if let Some(reply) = self.pondering() {
+            if rules::uci::parse_uci(self.session.position(), text).ok() == Some(reply)
+                && self.session.play_uci(text).is_ok()
+            {
+                if let Some(o) = self.session.outcome() {
+                    self.abort();
+                    return self.send(&result_line(&o));
+                }
+                // A ponder hit: the search goes on as the engine's own.
+                if let Some(r) = self.search.as_mut() {
+                    r.ponder = None;
+                }
+                self.engine.ponderhit();
+                return Ok(());
+            }
+        }
         self.abort();
         if self.session.play_uci(text).is_err() {
             self.send(&format!("Illegal move: {text}"))?;
@@ -443,24 +505,47 @@ impl XBoard {
         if let Some(o) = self.session.outcome() {
             return if self.analyzing { Ok(()) } else { self.send(&result_line(&o)) };
         }
-        let id = self.next_id;
-        self.next_id += 1;
-        let pos = self.session.position().clone();
-        let events = self.events.clone();
-        self.search = Some(Running { id, root: pos.clone() });
-        let limits = if self.analyzing { Limits { infinite: true, ..Limits::default() } } else { self.limits() };
-        self.engine.start(pos, self.session.history(), limits, move |r| {
-            // The loop may be gone (quit); then nobody needs the report.
-            let _ = events.send(Event::Report(id, r));
-        });
+        let limits = if self.analyzing { Limits { infinite: true, ..Limits::default() } } else { self.limits(&self.session) };
+        let session = self.session.clone();
+        self.start(&session, limits, None);
         Ok(())
     }
 
-    /// The search limits from the time control.
-    fn limits(&self) -> Limits {
+    /// Starts a search of `session`'s position (`ponder`: the reply it comes after).
+    fn start(&mut self, session: &Session, limits: Limits, ponder: Option<rules::Move>) {
+        let id = self.next_id;
+        self.next_id += 1;
+        let pos = session.position().clone();
+        let events = self.events.clone();
+        self.search = Some(Running { id, root: pos.clone(), ponder });
+        self.engine.start(pos, session.history(), limits, move |r| {
+            // The loop may be gone (quit); then nobody needs the report.
+            let _ = events.send(Event::Report(id, r));
+        });
+    }
+
+    /// Ponders: searches the position after the opponent's `reply` (if it is legal and the
+    /// game goes on after it) with the limits the engine will have there.
+    fn ponder_on(&mut self, reply: rules::Move) -> io::Result<()> {
+        let mut after = self.session.clone();
+        if after.play(reply).is_err() || after.outcome().is_some() {
+            return Ok(());
+        }
+        let mut limits = Limits { ponder: true, ..self.limits(&after) };
+        // The clock the GUI last sent was read before the engine's move.
+        let us = after.turn().index();
+        if let Some(t) = limits.time[us] {
+            limits.time[us] = Some(t.saturating_sub(self.spent) + self.clock.inc);
+        }
+        self.start(&after, limits, Some(reply));
+        Ok(())
+    }
+
+    /// The search limits from the time control, for the side to move in `session`.
+    fn limits(&self, session: &Session) -> Limits {
         let c = &self.clock;
         let mut limits = Limits { depth: c.sd, ..Limits::default() };
-        let us = self.session.turn();
+        let us = session.turn();
         if let Some(st) = c.st {
             limits.movetime = Some(st);
         } else if c.mine.is_some() || c.base.is_some() {
@@ -468,7 +553,7 @@ impl XBoard {
             limits.time[(!us).index()] = c.theirs.or(c.base);
             limits.inc = [Some(c.inc); 2];
             if c.mps > 0 {
-                let game = self.session.game();
+                let game = session.game();
                 let first = usize::from(game.start().turn() == us);
                 let ours = (game.moves().len() + first) / 2;
                 limits.movestogo = Some(c.mps - (ours as u32 % c.mps));
@@ -484,7 +569,9 @@ impl XBoard {
         match report {
             Report::Info(i) => {
                 if self.post || self.analyzing {
-                    self.send(&thinking_line(&running.root, &i))?;
+                    // A ponder line starts with the reply it comes after, from the position shown.
+                    let reply = running.ponder.map(|m| to_uci(self.session.position(), m));
+                    self.send(&thinking_line(&running.root, &i, reply.as_deref()))?;
                 }
             }
             Report::Done(r) => {
@@ -523,10 +610,15 @@ impl XBoard {
             return self.send(&format!("telluser fairylab: lost track of the position; {text} not played"));
         }
         self.send(&format!("move {text}"))?;
+        self.spent = r.time;
         if let Some(o) = self.session.outcome() {
-            self.send(&result_line(&o))?;
+            return self.send(&result_line(&o));
         }
-        Ok(())
+        self.expected = r.ponder.filter(|p| self.session.position().is_legal(*p));
+        match self.expected {
+            Some(reply) if self.ponder && !self.force && !self.analyzing => self.ponder_on(reply),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -655,14 +747,16 @@ fn side_name(c: Color) -> &'static str {
 }
 
 /// A `post` line: depth, score in centipawns (mates as ±(100000 + moves)), time in
-/// centiseconds, nodes and the principal variation.
-fn thinking_line(root: &Position, i: &Info) -> String {
+/// centiseconds, nodes and the principal variation (after the move `before`, when given).
+fn thinking_line(root: &Position, i: &Info, before: Option<&str>) -> String {
     let score = match i.score {
         Score::Cp(cp) => cp,
         Score::Mate(m) if m >= 0 => 100_000 + m,
         Score::Mate(m) => -100_000 + m,
     };
-    format!("{} {} {} {} {}", i.depth, score, i.time.as_millis() / 10, i.nodes, uci_line(root, &i.pv))
+    let pv = uci_line(root, &i.pv);
+    let pv = before.map_or(pv.clone(), |m| format!("{m} {pv}"));
+    format!("{} {} {} {} {}", i.depth, score, i.time.as_millis() / 10, i.nodes, pv.trim_end())
 }
 
 #[cfg(test)]

@@ -336,3 +336,89 @@ fn analyze_mode_thinks_about_each_position_and_never_moves() {
     let out = xboard("new\nst 0.3\ngo\noption MultiPV=2\n");
     assert_eq!(out.iter().filter(|l| l.starts_with("move ")).count(), 1, "{out:?}");
 }
+
+/// The position after the UCI moves `moves` from the start of chess.
+fn chess_after(moves: &[String]) -> Position {
+    let mut pos = Position::start(variants::by_name("chess").expect("chess"));
+    for text in moves {
+        let m = parse_uci(&pos, text).expect("a legal move");
+        pos.play(m).expect("a legal move");
+    }
+    pos
+}
+
+/// The move of a `move M` line.
+fn move_of(line: &str) -> String {
+    line.strip_prefix("move ").expect("a move line").to_string()
+}
+
+#[test]
+fn hard_ponders_on_the_expected_reply_and_easy_stops_it() {
+    let mut c = client();
+    c.send("xboard\nprotover 2\nnew\nhard\npost\nsd 4");
+    let mut moves = vec!["e2e4".to_string()];
+    c.send("usermove e2e4");
+    moves.push(move_of(&c.expect_prefix("move ")));
+    // Pondering: thinking lines from the position shown, the expected reply first; `hint` names
+    // it; no move comes, though the depth is long reached, and `?` does not make one.
+    let shown = chess_after(&moves);
+    let line = c.expect("a ponder line of depth 4", |l| thinking_about(&shown, l).is_some_and(|(d, _)| d == 4));
+    let (_, reply) = thinking_about(&shown, &line).expect("a thinking line");
+    c.send("hint");
+    assert_eq!(c.expect_prefix("Hint: "), format!("Hint: {reply}"));
+    c.send("?");
+    std::thread::sleep(Duration::from_millis(200));
+    let quiet = c.sync("ping 1", "pong 1");
+    assert!(!quiet.iter().any(|l| l.starts_with("move ")), "{quiet:?}");
+    // The expected reply: the ponder search becomes the engine's own and moves.
+    c.send(&format!("usermove {reply}"));
+    moves.push(reply);
+    let answer = move_of(&c.expect_prefix("move "));
+    parse_uci(&chess_after(&moves), &answer).expect("a legal answer to the reply");
+    moves.push(answer);
+    // Another move: the ponder search is dropped and the engine answers the move played.
+    let pos = chess_after(&moves);
+    c.send("hint");
+    let expected = c.expect_prefix("Hint: ")[6..].to_string();
+    let other = pos.legal_moves().iter().map(|&m| to_uci(&pos, m)).find(|m| *m != expected).expect("another move");
+    c.send(&format!("usermove {other}"));
+    moves.push(other);
+    let answer = move_of(&c.expect_prefix("move "));
+    parse_uci(&chess_after(&moves), &answer).expect("a legal answer to the other move");
+    moves.push(answer);
+    // `easy` ends the pondering: nothing more is thought or played.
+    c.send("easy");
+    c.sync("ping 2", "pong 2");
+    let quiet = c.sync("ping 3", "pong 3");
+    assert!(quiet.is_empty(), "{quiet:?}");
+    // With pondering off, the engine is quiet after its move.
+    let pos = chess_after(&moves);
+    let next = to_uci(&pos, pos.legal_moves()[0]);
+    c.send(&format!("usermove {next}"));
+    moves.push(next);
+    let answer = move_of(&c.expect_prefix("move "));
+    moves.push(answer);
+    c.sync("ping 4", "pong 4");
+    let quiet = c.sync("ping 5", "pong 5");
+    assert!(quiet.is_empty(), "{quiet:?}");
+    // Pondering again, then `force`: the game goes on from the moves played.
+    c.send("hard");
+    let pos = chess_after(&moves);
+    let next = to_uci(&pos, pos.legal_moves()[0]);
+    c.send(&format!("usermove {next}"));
+    moves.push(next);
+    moves.push(move_of(&c.expect_prefix("move ")));
+    c.send("force");
+    c.sync("ping 6", "pong 6");
+    let quiet = c.sync("ping 7", "pong 7");
+    assert!(quiet.is_empty(), "{quiet:?}");
+    c.send("go");
+    let answer = move_of(&c.expect_prefix("move "));
+    let pos = chess_after(&moves);
+    assert_eq!(pos.turn(), rules::Color::White);
+    parse_uci(&pos, &answer).expect("a legal move after force and go");
+    // At the end of input a ponder search is stopped, and no move is sent.
+    c.send("post");
+    let rest = c.finish();
+    assert!(!rest.iter().any(|l| l.starts_with("move ")), "{rest:?}");
+}

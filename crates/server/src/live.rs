@@ -33,7 +33,7 @@ pub enum AiLevel {
     /// The engine blind to chance.
     Blind,
     /// A weaker engine for people (levels 1 to 7, as lichess numbers its AI; 8 is `Engine`):
-    /// the engine at skill [`AiLevel::skill`] (`Engine::set_skill`).
+    /// the engine with the handicap [`AiLevel::handicap`].
     Level(u8),
 }
 
@@ -42,12 +42,12 @@ const LEVEL_NAMES: [&str; 7] =
     ["ai:level1", "ai:level2", "ai:level3", "ai:level4", "ai:level5", "ai:level6", "ai:level7"];
 
 impl AiLevel {
-    /// The engine's skill (0 to 20) of a level ([`engine::level_skill`]); the engine plays
-    /// at 20.
-    pub fn skill(self) -> u8 {
+    /// The engine's handicap at a level ([`engine::Handicap::level`]); `None` at full
+    /// strength.
+    pub fn handicap(self) -> Option<engine::Handicap> {
         match self {
-            AiLevel::Level(n) => engine::level_skill(n),
-            AiLevel::Engine | AiLevel::Blind => engine::MAX_SKILL,
+            AiLevel::Level(n) => engine::Handicap::level(n),
+            AiLevel::Engine | AiLevel::Blind => None,
         }
     }
 }
