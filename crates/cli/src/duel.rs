@@ -57,6 +57,9 @@ pub(crate) enum Level {
     /// of up to A centipawns (default 25) on every static evaluation and no gifts; the move most
     /// of them chose. What the vote gains with no knowledge of chance.
     Jitter(u16, u16),
+    /// For tuning the levels: the engine with the handicap `handicapDxW` (depth D, 1 to 64,
+    /// weakness W, 1 to 255; `engine::Handicap`).
+    Handicap(u8, u8),
 }
 
 impl Level {
@@ -80,6 +83,16 @@ impl Level {
                 Ok(n @ 1..=1024) => Ok(Level::Sampled(n)),
                 _ => bail!("bad AI level '{s}': sampledN takes a number of futures from 1 to 1024, e.g. sampled32"),
             },
+            l if l.starts_with("handicap") => {
+                let spec = &l["handicap".len()..];
+                let (d, w) = spec.split_once('x').unwrap_or((spec, ""));
+                match (d.parse::<u8>(), w.parse::<u8>()) {
+                    (Ok(d @ 1..=64), Ok(w @ 1..)) => Ok(Level::Handicap(d, w)),
+                    _ => bail!(
+                        "bad AI level '{s}': handicapDxW takes a depth from 1 to 64 and a weakness from 1 to 255, e.g. handicap4x100"
+                    ),
+                }
+            }
             l if l.starts_with("jitter") => {
                 let spec = match &l["jitter".len()..] {
                     "" => "8",
@@ -94,7 +107,7 @@ impl Level {
                 }
             }
             _ => bail!(
-                "unknown AI level '{s}' (use engine, also called expectimax or aware; blind; montecarlo; level1 to level8; exact, exact2 or exact0; oracle; seer; sampled, sampledN; or jitter, jitterN, jitterNxA)"
+                "unknown AI level '{s}' (use engine, also called expectimax or aware; blind; montecarlo; level1 to level8; exact, exact2 or exact0; oracle; seer; sampled, sampledN; jitter, jitterN, jitterNxA; or handicapDxW)"
             ),
         }
     }
@@ -113,6 +126,7 @@ impl Level {
             Level::Seer => "seer",
             Level::Sampled(_) => "sampled",
             Level::Jitter(..) => "jitter",
+            Level::Handicap(..) => "handicap",
             Level::Skill(n) => {
                 ["level1", "level2", "level3", "level4", "level5", "level6", "level7"][usize::from(n) - 1]
             }
@@ -140,6 +154,11 @@ impl Level {
             Level::Skill(n) => {
                 let mut e = engine(SearchParams::for_variant(v));
                 e.set_handicap(engine::Handicap::level(n), seed);
+                Player::Engine(e)
+            }
+            Level::Handicap(depth, weakness) => {
+                let mut e = engine(SearchParams::for_variant(v));
+                e.set_handicap(Some(engine::Handicap { depth: depth.into(), weakness }), seed);
                 Player::Engine(e)
             }
         }

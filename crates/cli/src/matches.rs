@@ -46,7 +46,8 @@ pub(crate) struct MatchArgs {
     /// searched as the seer searches, the move most of them chose played; `jitter`, `jitterN` or
     /// `jitterNxA`, research only, their control: 8 or N searches of the blind engine, each with
     /// its own noise of up to A (25) centipawns on the evaluation, the move most of them chose;
-    /// for `--depth` matches).
+    /// for `--depth` matches; `handicapDxW`, for tuning the levels: the engine stopping at depth
+    /// D and choosing among 4 lines with weakness W, as the levels do).
     /// Chance events are drawn by the referee from `--seed`.
     #[arg(long, value_name = "LEVEL", requires = "black", conflicts_with_all = ["engine1", "engine2"])]
     white: Option<String>,

@@ -180,16 +180,17 @@ pub struct Handicap {
 }
 
 /// The play server's levels 1 to 7 (lichess numbers its AI 1 to 8; 8 is full strength),
-/// tuned by matches between neighbours so that each level scores about a quarter against the
-/// next (docs/MATCHES.md).
+/// tuned by matches between neighbours: each scores a tenth to a fifth against the next, 240
+/// to 410 Elo (docs/MATCHES.md). A ply is worth more than any weakness below 100 here, so
+/// the levels climb one ply at a time.
 const LEVELS: [Handicap; 7] = [
-    Handicap { depth: 1, weakness: 150 },
-    Handicap { depth: 2, weakness: 130 },
-    Handicap { depth: 3, weakness: 115 },
-    Handicap { depth: 4, weakness: 100 },
-    Handicap { depth: 6, weakness: 85 },
-    Handicap { depth: 8, weakness: 70 },
-    Handicap { depth: 11, weakness: 50 },
+    Handicap { depth: 2, weakness: 110 },
+    Handicap { depth: 3, weakness: 105 },
+    Handicap { depth: 4, weakness: 95 },
+    Handicap { depth: 5, weakness: 85 },
+    Handicap { depth: 6, weakness: 80 },
+    Handicap { depth: 7, weakness: 70 },
+    Handicap { depth: 8, weakness: 45 },
 ];
 
 impl Handicap {
@@ -300,7 +301,7 @@ impl Engine {
     /// The number of threads the next searches use (UCI `Threads`, Lazy SMP): helpers search
     /// the same root on the shared table and the main thread's result counts, so the result
     /// is no longer reproducible node for node. MultiPV and the research levels search on
-    /// one thread; a node limit counts the main thread's nodes.
+    /// one thread; a node limit counts every thread's nodes, as Stockfish counts them.
     pub fn set_threads(&mut self, threads: usize) {
         self.root.threads = threads.max(1);
     }

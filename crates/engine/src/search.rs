@@ -69,6 +69,8 @@ pub struct Searcher<'a> {
     pub(crate) tally: Option<&'a AtomicU64>,
     /// The main thread's view of its helpers' nodes (their tallies' sum), for the reports.
     pub(crate) helper_nodes: Option<&'a AtomicU64>,
+    /// `helper_nodes` as last read (every 1024 nodes), for the node limit.
+    helpers_seen: u64,
     /// Aborts are allowed (not during the first iteration).
     pub(crate) can_abort: bool,
     pub(crate) aborted: bool,
@@ -139,6 +141,7 @@ impl<'a> Searcher<'a> {
             pondering: None,
             tally: None,
             helper_nodes: None,
+            helpers_seen: 0,
             can_abort: false,
             aborted: false,
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 2]),
@@ -236,11 +239,15 @@ impl<'a> Searcher<'a> {
             if let Some(t) = self.tally {
                 t.fetch_add(1024, Ordering::Relaxed);
             }
+            // A node limit counts the helpers' nodes too, as Stockfish counts them.
+            if let Some(h) = self.helper_nodes {
+                self.helpers_seen = h.load(Ordering::Relaxed);
+            }
             if self.can_abort && (self.stop.load(Ordering::Relaxed) || self.past_deadline()) {
                 self.aborted = true;
             }
         }
-        if self.can_abort && self.nodes >= self.node_limit {
+        if self.can_abort && self.nodes + self.helpers_seen >= self.node_limit {
             self.aborted = true;
         }
     }

@@ -505,7 +505,8 @@ impl XBoard {
         if let Some(o) = self.session.outcome() {
             return if self.analyzing { Ok(()) } else { self.send(&result_line(&o)) };
         }
-        let limits = if self.analyzing { Limits { infinite: true, ..Limits::default() } } else { self.limits(&self.session) };
+        let limits =
+            if self.analyzing { Limits { infinite: true, ..Limits::default() } } else { self.limits(&self.session) };
         let session = self.session.clone();
         self.start(&session, limits, None);
         Ok(())

@@ -1,7 +1,8 @@
-//! Skill levels (`Engine::set_skill`, UCI `Skill Level`): full strength unchanged, the same
-//! seed the same moves, a shallower search, and weaker levels leaving the best move more often.
+//! Skill levels (`Engine::set_skill`, UCI `Skill Level`) and the play server's levels
+//! (`Handicap::level`): full strength unchanged, the same seed the same moves, a shallower
+//! search, and weaker levels leaving the best move more often.
 
-use engine::{Engine, Limits, MAX_SKILL};
+use engine::{Engine, Handicap, Limits, MAX_SKILL};
 use rules::{variants, Position};
 
 /// Win At Chess positions, from the test data: each has one clearly best move.
@@ -74,4 +75,38 @@ fn weaker_levels_find_the_best_move_less_often() {
     // between those two only a clear order is asked for.
     assert!(low < middle && low < high && middle <= high + 2, "levels 0, 4, 19: {low}, {middle}, {high} of 40");
     assert!(low <= 20, "level 0 plays the best move {low} times in 40");
+}
+
+#[test]
+fn the_play_server_levels_step_up_to_full_strength() {
+    let levels: Vec<Handicap> = (1..=7).map(|n| Handicap::level(n).expect("levels 1 to 7 are handicapped")).collect();
+    for pair in levels.windows(2) {
+        let (lower, upper) = (pair[0], pair[1]);
+        assert!(
+            lower.depth <= upper.depth && lower.weakness >= upper.weakness && lower != upper,
+            "{lower:?} {upper:?}"
+        );
+    }
+    assert_eq!(Handicap::level(8), None, "level 8 is full strength");
+    assert_eq!(Handicap::level(0), Handicap::level(1));
+    assert_eq!(Handicap::skill(MAX_SKILL), None);
+    assert_eq!(Handicap::skill(0), Some(Handicap { depth: 1, weakness: 120 }));
+    // Played: levels 1, 4 and 7 find the depth-8 move increasingly often.
+    let positions = wac(40);
+    let best: Vec<_> =
+        positions.iter().map(|p| Engine::new().search(p.clone(), &[], Limits::depth(8), |_| {}).best).collect();
+    let found = |level: u8| -> usize {
+        let mut hits = 0;
+        for (seed, (pos, best)) in positions.iter().zip(&best).enumerate() {
+            let mut e = Engine::new();
+            e.set_handicap(Handicap::level(level), seed as u64);
+            let r = e.search(pos.clone(), &[], Limits::depth(8), |_| {});
+            assert!(r.best.is_some_and(|m| pos.is_legal(m)));
+            hits += usize::from(r.best == *best);
+        }
+        hits
+    };
+    let (one, four, seven) = (found(1), found(4), found(7));
+    eprintln!("the depth-8 move found at levels 1, 4 and 7: {one}, {four} and {seven} of 40");
+    assert!(one < four && four < seven, "levels 1, 4, 7: {one}, {four}, {seven} of 40");
 }

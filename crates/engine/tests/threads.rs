@@ -128,3 +128,16 @@ fn a_threaded_background_search_stops_and_hears_the_ponder_hit() {
     assert!(pos.is_legal(r.best.expect("a move")));
     e.wait();
 }
+
+#[test]
+fn a_node_limit_counts_every_threads_nodes() {
+    let pos = position("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let mut e = Engine::new();
+    e.set_threads(2);
+    let limit = 300_000;
+    let r = e.search(pos.clone(), &[], Limits::nodes(limit), |_| {});
+    assert!(r.best.is_some_and(|m| pos.is_legal(m)));
+    // Each thread overshoots by at most the 1024 nodes between its reports.
+    assert!(r.nodes <= limit + 4 * 1024, "{} nodes for a limit of {limit}", r.nodes);
+    assert!(r.nodes >= limit / 2, "{} nodes for a limit of {limit}", r.nodes);
+}
