@@ -4,6 +4,12 @@
 use rules::Color;
 use std::time::Duration;
 
+/// The time kept back on the clock when no [`Limits::overhead`] is given.
+pub const DEFAULT_OVERHEAD: Duration = Duration::from_millis(20);
+
+/// The largest move overhead the protocols accept (UCI `Move Overhead`), in milliseconds.
+pub const MAX_OVERHEAD_MS: u64 = 5000;
+
 /// What bounds a search. [`Limits::default`] (nothing set) searches until stopped or
 /// until the maximum depth.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -26,6 +32,10 @@ pub struct Limits {
     /// opponent; the time limits apply only from the ponder hit ([`crate::Engine::ponderhit`]),
     /// and the move waits for it or for a stop.
     pub ponder: bool,
+    /// Time kept back on the clock for the move to reach the opponent (UCI `Move Overhead`:
+    /// the GUI's and the network's lag); `None`: [`DEFAULT_OVERHEAD`]. A fixed `movetime` is
+    /// not shortened by it.
+    pub overhead: Option<Duration>,
 }
 
 impl Limits {
@@ -56,8 +66,7 @@ impl Limits {
         }
         let left = self.time[us.index()]?;
         let inc = self.inc[us.index()].unwrap_or_default();
-        let overhead = Duration::from_millis(20);
-        let usable = left.saturating_sub(overhead);
+        let usable = left.saturating_sub(self.overhead.unwrap_or(DEFAULT_OVERHEAD));
         let moves = self.movestogo.map_or(30, |m| m.clamp(1, 30));
         let mut soft = usable / moves + inc * 3 / 4;
         let cap = usable * 2 / 5;
@@ -86,5 +95,20 @@ mod tests {
         let tiny = Limits { time: [Some(Duration::from_millis(30)), None], ..Limits::default() };
         let (s, h) = tiny.budget(Color::White).unwrap();
         assert!(s <= h && h <= Duration::from_millis(30));
+    }
+
+    #[test]
+    fn the_move_overhead_is_kept_back() {
+        let clock = Limits { time: [Some(Duration::from_secs(60)), None], ..Limits::default() };
+        let lagged = Limits { overhead: Some(Duration::from_secs(59)), ..clock };
+        let (_, hard) = lagged.budget(Color::White).unwrap();
+        assert!(hard <= Duration::from_millis(600), "{hard:?} of the second left");
+        assert!(clock.budget(Color::White).unwrap().0 > Duration::from_secs(1));
+        // More overhead than time: the search still gets a moment.
+        let swamped = Limits { overhead: Some(Duration::from_secs(90)), ..clock };
+        assert_eq!(swamped.budget(Color::White), Some((Duration::from_millis(1), Duration::from_millis(1))));
+        // A fixed move time is not shortened.
+        let fixed = Limits { overhead: Some(Duration::from_secs(1)), ..Limits::movetime(Duration::from_millis(100)) };
+        assert_eq!(fixed.budget(Color::White), Some((Duration::from_millis(95), Duration::from_millis(95))));
     }
 }

@@ -1,8 +1,8 @@
 //! The UCI protocol loop with Fairy-Stockfish's variant conventions (`UCI_Variant`, drops as
 //! `P@e4`, FENs with pockets and any board size), driving the [`Engine`] in the background.
 //!
-//! Commands: `uci`, `isready`, `setoption` (`Hash`, `Threads`, `Clear Hash`, `Ponder`, `MultiPV`,
-//! `TablePath`, `UCI_Variant`, `SnowFall`),
+//! Commands: `uci`, `isready`, `setoption` (`Hash`, `Threads`, `Clear Hash`, `Ponder`, `Move
+//! Overhead`, `Skill Level`, `MultiPV`, `TablePath`, `UCI_Variant`, `SnowFall`),
 //! `ucinewgame`, `position startpos|fen ... [moves ...]`, `go` (`wtime btime winc binc
 //! movestogo movetime nodes depth mate infinite ponder searchmoves`, and `go perft N`), `stop`,
 //! `ponderhit`, `quit`, and `d` (a diagram with the FEN).
@@ -31,6 +31,8 @@
 //! - `Skill Level L` (0 to 20, default 20: full strength) weakens the play as Stockfish's
 //!   option does: depth at most `1 + L`, at least 4 lines, and one of them chosen at random
 //!   with the worse ones favoured more the lower the level (`Engine::set_skill`).
+//! - `Move Overhead N` (milliseconds, 0 to 5000, default 20) is kept back from the clock for
+//!   the GUI's and the network's lag, as in Stockfish; `go movetime` is not shortened by it.
 //! - `MultiPV N` reports the N best lines of each iteration as `info ... multipv K ...` (every
 //!   line costs about one more search); `go searchmoves m1 m2 ...` searches only those root
 //!   moves: one that is not legal gets an `info string error` and is left out, and if none is
@@ -52,7 +54,7 @@
 
 use crate::engine::{Info, Report, SearchResult};
 use crate::protocol::{self, parse_number, send, uci_line, variant_by_name, Output, Session, MAX_MULTIPV, MAX_THREADS};
-use crate::time::Limits;
+use crate::time::{Limits, DEFAULT_OVERHEAD, MAX_OVERHEAD_MS};
 use crate::tt::DEFAULT_MB;
 use crate::{Engine, MAX_SKILL};
 use rules::perft::{divide, perft};
@@ -109,6 +111,8 @@ struct Uci {
     endless_after_hit: bool,
     /// The `SnowFall` option: the gift percentage SnowFall games use.
     snowfall: u8,
+    /// `Move Overhead`: kept back from the clock.
+    overhead: Duration,
 }
 
 impl Uci {
@@ -124,6 +128,7 @@ impl Uci {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64),
             snowfall: variants::snowfall::DEFAULT_PERCENT,
+            overhead: DEFAULT_OVERHEAD,
         }
     }
 
@@ -194,6 +199,10 @@ impl Uci {
         self.send(&format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"))?;
         self.send("option name Clear Hash type button")?;
         self.send("option name Ponder type check default false")?;
+        self.send(&format!(
+            "option name Move Overhead type spin default {} min 0 max {MAX_OVERHEAD_MS}",
+            DEFAULT_OVERHEAD.as_millis()
+        ))?;
         self.send(&format!("option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}"))?;
         self.send(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"))?;
         self.send("option name TablePath type string default <empty>")?;
@@ -233,6 +242,11 @@ impl Uci {
                     self.error(&format!("bad value '{value}' for Ponder (true or false)"))?;
                 }
             }
+            "move overhead" => match value.parse::<u64>() {
+                // From the next search on.
+                Ok(ms) if ms <= MAX_OVERHEAD_MS => self.overhead = Duration::from_millis(ms),
+                _ => self.error(&format!("bad value '{value}' for Move Overhead (0 to {MAX_OVERHEAD_MS} ms)"))?,
+            },
             "skill level" => match value.parse::<u8>() {
                 // The seed of the handicap's choices: each session plays its own games.
                 Ok(n) if n <= MAX_SKILL => self.engine.set_skill(n, self.skill_seed),
@@ -325,6 +339,7 @@ impl Uci {
         match go {
             Go::Perft(depth) => self.perft(depth),
             Go::Search(limits, searchmoves) => {
+                let limits = Limits { overhead: Some(self.overhead), ..limits };
                 let pos = self.session.position().clone();
                 let mut only = Vec::new();
                 for text in &searchmoves {

@@ -35,6 +35,8 @@
 //!   (`usermove`), `undo`, `setboard`, `holding` or `variant` restarts it on the new position,
 //!   `exit` (or `new`, `quit`) ends it. `option MultiPV=N` (advertised as a spin option, 1 to 500)
 //!   sends the N best lines of each depth.
+//! - `option Move Overhead=N` (milliseconds, 0 to 5000, default 20) is kept back from the
+//!   clock for the GUI's and the network's lag, as UCI's option of that name.
 //!
 //! ```
 //! use std::io::Cursor;
@@ -48,7 +50,7 @@
 use crate::engine::{Info, Report, SearchResult};
 use crate::protocol::{self, pocket_size, send, template, uci_line, Output, Session, MAX_MULTIPV, MAX_THREADS};
 use crate::score::Score;
-use crate::time::Limits;
+use crate::time::{Limits, DEFAULT_OVERHEAD, MAX_OVERHEAD_MS};
 use crate::Engine;
 use rules::betza::parse_betza;
 use rules::fen::ParseFenError;
@@ -167,6 +169,8 @@ struct XBoard {
     expected: Option<rules::Move>,
     /// How long the engine's last move took: its clock (`time`) is that much older.
     spent: Duration,
+    /// `option Move Overhead=N`: kept back from the clock.
+    overhead: Duration,
 }
 
 impl XBoard {
@@ -186,6 +190,7 @@ impl XBoard {
             ponder: false,
             expected: None,
             spent: Duration::ZERO,
+            overhead: DEFAULT_OVERHEAD,
         }
     }
 
@@ -349,7 +354,9 @@ impl XBoard {
         }
         self.send(&format!(
             "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 \
-             colors=0 memory=1 smp=1 egt=\"fairylab\" option=\"MultiPV -spin 1 1 {MAX_MULTIPV}\" myname=\"fairylab {}\" variants=\"{}\" done=1",
+             colors=0 memory=1 smp=1 egt=\"fairylab\" option=\"MultiPV -spin 1 1 {MAX_MULTIPV}\" \
+             option=\"Move Overhead -spin {} 0 {MAX_OVERHEAD_MS}\" myname=\"fairylab {}\" variants=\"{}\" done=1",
+            DEFAULT_OVERHEAD.as_millis(),
             env!("CARGO_PKG_VERSION"),
             names.join(",")
         ))
@@ -369,7 +376,7 @@ impl XBoard {
         self.reanalyze()
     }
 
-    /// `option NAME=VALUE` for the options the engine advertised (`MultiPV`).
+    /// `option NAME=VALUE` for the options the engine advertised (`MultiPV`, `Move Overhead`).
     fn option(&mut self, rest: &str) -> io::Result<()> {
         match rest.split_once('=').map(|(n, v)| (n.trim(), v.trim())) {
             Some(("MultiPV", value)) => match value.parse::<usize>() {
@@ -384,6 +391,14 @@ impl XBoard {
                     Ok(())
                 }
                 _ => self.send(&format!("Error (bad argument): option {rest} (MultiPV is 1 to {MAX_MULTIPV})")),
+            },
+            Some(("Move Overhead", value)) => match value.parse::<u64>() {
+                Ok(ms) if ms <= MAX_OVERHEAD_MS => {
+                    self.overhead = Duration::from_millis(ms);
+                    Ok(())
+                }
+                _ => self
+                    .send(&format!("Error (bad argument): option {rest} (Move Overhead is 0 to {MAX_OVERHEAD_MS} ms)")),
             },
             _ => self.send(&format!("Error (unknown option): {rest}")),
         }
@@ -545,7 +560,7 @@ impl XBoard {
     /// The search limits from the time control, for the side to move in `session`.
     fn limits(&self, session: &Session) -> Limits {
         let c = &self.clock;
-        let mut limits = Limits { depth: c.sd, ..Limits::default() };
+        let mut limits = Limits { depth: c.sd, overhead: Some(self.overhead), ..Limits::default() };
         let us = session.turn();
         if let Some(st) = c.st {
             limits.movetime = Some(st);

@@ -284,6 +284,14 @@ fn bad_input_gets_one_error_line_and_the_loop_goes_on() {
         ("setoption name Threads value 0", "info string error: bad value '0' for Threads (1 to 256)"),
         ("setoption name Threads value 257", "info string error: bad value '257' for Threads (1 to 256)"),
         ("setoption name Skill Level value 21", "info string error: bad value '21' for Skill Level (0 to 20)"),
+        (
+            "setoption name Move Overhead value 5001",
+            "info string error: bad value '5001' for Move Overhead (0 to 5000 ms)",
+        ),
+        (
+            "setoption name Move Overhead value soon",
+            "info string error: bad value 'soon' for Move Overhead (0 to 5000 ms)",
+        ),
         ("setoption name Contempt value 3", "info string error: unknown option 'Contempt'"),
         ("setoption value 3", "info string error: setoption needs"),
         ("go depth deep", "info string error: go: bad value 'deep' for depth; not searching"),
@@ -407,4 +415,20 @@ fn searchmoves_restricts_the_root_and_leaves_out_what_is_not_legal() {
     let out = uci("position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\ngo depth 4 searchmoves e2e4\n");
     assert!(out.iter().any(|l| l == "info string searchmoves: no legal move given; searching all moves"), "{out:?}");
     assert!(out.iter().any(|l| l.starts_with("bestmove a1a8")), "{out:?}");
+}
+
+#[test]
+fn the_move_overhead_is_kept_back_from_the_clock() {
+    // Five seconds on the clock, 4.99 of them lag: the search must fit in the 10 ms left (its
+    // hard limit is three fifths of it), where it would take about 160 ms without.
+    let out = uci("uci\nsetoption name Move Overhead value 4990\nposition startpos\ngo wtime 5000 btime 5000\n");
+    assert!(out.iter().any(|l| l == "option name Move Overhead type spin default 20 min 0 max 5000"), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("bestmove ")), "{out:?}");
+    let last_time = out
+        .iter()
+        .rev()
+        .filter_map(|l| l.split(" time ").nth(1))
+        .find_map(|rest| rest.split_whitespace().next()?.parse::<u64>().ok())
+        .expect("an info line with a time");
+    assert!(last_time <= 100, "searched {last_time} ms of the 10 ms left");
 }

@@ -45,6 +45,7 @@ fn handshake_advertises_features_and_variants() {
     }
     assert!(f.contains("reuse=1") && f.contains("analyze=1") && f.contains("colors=0") && f.contains("smp=1"));
     assert!(f.contains(" option=\"MultiPV -spin 1 1 500\" "), "{f}");
+    assert!(f.contains(" option=\"Move Overhead -spin 20 0 5000\" "), "{f}");
     assert!(f.contains("myname=\"fairylab ") && f.ends_with("done=1"), "{f}");
     let names = advertised_variants(f);
     for name in ["normal", "crazyhouse", "gardner", "5x5+0_fairy"] {
@@ -284,6 +285,11 @@ fn bad_input_gets_one_error_line_and_the_loop_goes_on() {
         ("edit", "Error (not supported): edit"),
         ("option MultiPV=0", "Error (bad argument): option MultiPV=0 (MultiPV is 1 to 500)"),
         ("option Contempt=5", "Error (unknown option): Contempt=5"),
+        ("option Move Overhead=-1", "Error (bad argument): option Move Overhead=-1 (Move Overhead is 0 to 5000 ms)"),
+        (
+            "option Move Overhead=5001",
+            "Error (bad argument): option Move Overhead=5001 (Move Overhead is 0 to 5000 ms)",
+        ),
     ];
     for (command, error) in cases {
         let out = xboard(&format!("new\nforce\n{command}\nping 3\nusermove e2e4\nping 4\n"));
