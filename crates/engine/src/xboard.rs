@@ -36,7 +36,8 @@
 //!   `exit` (or `new`, `quit`) ends it. `option MultiPV=N` (advertised as a spin option, 1 to 500)
 //!   sends the N best lines of each depth.
 //! - `option Move Overhead=N` (milliseconds, 0 to 5000, default 20) is kept back from the
-//!   clock for the GUI's and the network's lag, as UCI's option of that name.
+//!   clock for the GUI's and the network's lag, and `option Skill Level=N` (0 to 20) weakens
+//!   the play, as UCI's options of those names.
 //!
 //! ```
 //! use std::io::Cursor;
@@ -51,7 +52,7 @@ use crate::engine::{Info, Report, SearchResult};
 use crate::protocol::{self, pocket_size, send, template, uci_line, Output, Session, MAX_MULTIPV, MAX_THREADS};
 use crate::score::Score;
 use crate::time::{Limits, DEFAULT_OVERHEAD, MAX_OVERHEAD_MS};
-use crate::Engine;
+use crate::{Engine, MAX_SKILL};
 use rules::betza::parse_betza;
 use rules::fen::ParseFenError;
 use rules::outcome::{EndReason, Outcome};
@@ -171,6 +172,8 @@ struct XBoard {
     spent: Duration,
     /// `option Move Overhead=N`: kept back from the clock.
     overhead: Duration,
+    /// The seed of `Skill Level`'s choices, drawn when the session starts.
+    skill_seed: u64,
 }
 
 impl XBoard {
@@ -191,6 +194,9 @@ impl XBoard {
             expected: None,
             spent: Duration::ZERO,
             overhead: DEFAULT_OVERHEAD,
+            skill_seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
         }
     }
 
@@ -355,7 +361,8 @@ impl XBoard {
         self.send(&format!(
             "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 \
              colors=0 memory=1 smp=1 egt=\"fairylab\" option=\"MultiPV -spin 1 1 {MAX_MULTIPV}\" \
-             option=\"Move Overhead -spin {} 0 {MAX_OVERHEAD_MS}\" myname=\"fairylab {}\" variants=\"{}\" done=1",
+             option=\"Move Overhead -spin {} 0 {MAX_OVERHEAD_MS}\" \
+             option=\"Skill Level -spin {MAX_SKILL} 0 {MAX_SKILL}\" myname=\"fairylab {}\" variants=\"{}\" done=1",
             DEFAULT_OVERHEAD.as_millis(),
             env!("CARGO_PKG_VERSION"),
             names.join(",")
@@ -376,7 +383,8 @@ impl XBoard {
         self.reanalyze()
     }
 
-    /// `option NAME=VALUE` for the options the engine advertised (`MultiPV`, `Move Overhead`).
+    /// `option NAME=VALUE` for the options the engine advertised (`MultiPV`, `Move Overhead`,
+    /// `Skill Level`).
     fn option(&mut self, rest: &str) -> io::Result<()> {
         match rest.split_once('=').map(|(n, v)| (n.trim(), v.trim())) {
             Some(("MultiPV", value)) => match value.parse::<usize>() {
@@ -391,6 +399,14 @@ impl XBoard {
                     Ok(())
                 }
                 _ => self.send(&format!("Error (bad argument): option {rest} (MultiPV is 1 to {MAX_MULTIPV})")),
+            },
+            Some(("Skill Level", value)) => match value.parse::<u8>() {
+                // The seed of the handicap's choices: each session plays its own games.
+                Ok(n) if n <= MAX_SKILL => {
+                    self.engine.set_skill(n, self.skill_seed);
+                    Ok(())
+                }
+                _ => self.send(&format!("Error (bad argument): option {rest} (Skill Level is 0 to {MAX_SKILL})")),
             },
             Some(("Move Overhead", value)) => match value.parse::<u64>() {
                 Ok(ms) if ms <= MAX_OVERHEAD_MS => {

@@ -46,6 +46,7 @@ fn handshake_advertises_features_and_variants() {
     assert!(f.contains("reuse=1") && f.contains("analyze=1") && f.contains("colors=0") && f.contains("smp=1"));
     assert!(f.contains(" option=\"MultiPV -spin 1 1 500\" "), "{f}");
     assert!(f.contains(" option=\"Move Overhead -spin 20 0 5000\" "), "{f}");
+    assert!(f.contains(" option=\"Skill Level -spin 20 0 20\" "), "{f}");
     assert!(f.contains("myname=\"fairylab ") && f.ends_with("done=1"), "{f}");
     let names = advertised_variants(f);
     for name in ["normal", "crazyhouse", "gardner", "5x5+0_fairy"] {
@@ -285,6 +286,7 @@ fn bad_input_gets_one_error_line_and_the_loop_goes_on() {
         ("edit", "Error (not supported): edit"),
         ("option MultiPV=0", "Error (bad argument): option MultiPV=0 (MultiPV is 1 to 500)"),
         ("option Contempt=5", "Error (unknown option): Contempt=5"),
+        ("option Skill Level=21", "Error (bad argument): option Skill Level=21 (Skill Level is 0 to 20)"),
         ("option Move Overhead=-1", "Error (bad argument): option Move Overhead=-1 (Move Overhead is 0 to 5000 ms)"),
         (
             "option Move Overhead=5001",
@@ -427,4 +429,48 @@ fn hard_ponders_on_the_expected_reply_and_easy_stops_it() {
     c.send("post");
     let rest = c.finish();
     assert!(!rest.iter().any(|l| l.starts_with("move ")), "{rest:?}");
+}
+
+#[test]
+fn skill_level_searches_shallow() {
+    // Level 2 stops at depth 3, where the full engine goes on to the depth asked for.
+    let depths = |script: &str| -> u32 {
+        let out = xboard(script);
+        assert!(out.iter().any(|l| l.starts_with("move ")), "{out:?}");
+        out.iter().filter_map(|l| l.split_whitespace().next()?.parse::<u32>().ok()).max().expect("thinking lines")
+    };
+    assert_eq!(depths("xboard\nprotover 2\nnew\npost\nsd 6\ngo\n"), 6);
+    assert_eq!(depths("xboard\nprotover 2\nnew\noption Skill Level=2\npost\nsd 6\ngo\n"), 3);
+}
+
+#[test]
+fn new_holdings_while_pondering_restart_the_ponder_search() {
+    let zh = variants::by_name("crazyhouse").expect("crazyhouse");
+    let mut c = client();
+    c.send("xboard\nprotover 2\nnew\nvariant crazyhouse\nhard\npost\nsd 3");
+    c.send("usermove e2e4");
+    let mut pos = Position::start(zh);
+    pos.play(parse_uci(&pos, "e2e4").expect("e2e4")).expect("legal");
+    let reply_to = move_of(&c.expect_prefix("move "));
+    pos.play(parse_uci(&pos, &reply_to).expect("the engine's move")).expect("legal");
+    c.expect("the ponder search's last depth", |l| l.starts_with("3 "));
+    c.send("hint");
+    let expected = c.expect_prefix("Hint: ")[6..].to_string();
+    // A gift (holdings) while pondering: the search starts again on the new hands, and still
+    // makes no move; the expected reply then brings a move legal with those hands.
+    c.send("holding [Q] [N]");
+    c.expect("a new ponder search, from depth 1", |l| l.starts_with("1 "));
+    std::thread::sleep(Duration::from_millis(100));
+    let quiet = c.sync("ping 1", "pong 1");
+    assert!(!quiet.iter().any(|l| l.starts_with("move ") || l.starts_with("Error")), "{quiet:?}");
+    let mut fen: Vec<String> = pos.fen().split(' ').map(str::to_string).collect();
+    let board = fen[0].split('[').next().expect("board").to_string();
+    fen[0] = format!("{board}[Qn]");
+    let mut with_hands = Position::from_fen(zh, &fen.join(" ")).expect("the FEN with the new hands");
+    with_hands.play(parse_uci(&with_hands, &expected).expect("the expected reply")).expect("legal");
+    c.send(&format!("usermove {expected}"));
+    let answer = move_of(&c.expect_prefix("move "));
+    parse_uci(&with_hands, &answer).expect("a move legal with the new hands");
+    c.send("quit");
+    c.finish();
 }
