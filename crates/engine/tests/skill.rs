@@ -20,6 +20,25 @@ fn wac(n: usize) -> Vec<Position> {
         .collect()
 }
 
+/// How many of 40 Win At Chess positions a handicapped engine answers with the full engine's
+/// depth-8 move (each position with its own seed); every move it plays must be legal.
+fn best_move_counter() -> impl Fn(Option<Handicap>) -> usize {
+    let positions = wac(40);
+    let best: Vec<_> =
+        positions.iter().map(|p| Engine::new().search(p.clone(), &[], Limits::depth(8), |_| {}).best).collect();
+    move |handicap| {
+        let mut hits = 0;
+        for (seed, (pos, best)) in positions.iter().zip(&best).enumerate() {
+            let mut e = Engine::new();
+            e.set_handicap(handicap, seed as u64);
+            let r = e.search(pos.clone(), &[], Limits::depth(8), |_| {});
+            assert!(r.best.is_some_and(|m| pos.is_legal(m)), "{}", pos.fen());
+            hits += usize::from(r.best == *best);
+        }
+        hits
+    }
+}
+
 #[test]
 fn full_strength_is_the_plain_search() {
     for pos in wac(12) {
@@ -57,19 +76,8 @@ fn a_level_searches_shallow_among_four_lines_and_repeats_itself_with_its_seed() 
 
 #[test]
 fn weaker_levels_find_the_best_move_less_often() {
-    let positions = wac(40);
-    let best: Vec<_> =
-        positions.iter().map(|p| Engine::new().search(p.clone(), &[], Limits::depth(8), |_| {}).best).collect();
-    let found = |level: u8| -> usize {
-        let mut hits = 0;
-        for (seed, (pos, best)) in positions.iter().zip(&best).enumerate() {
-            let mut e = Engine::new();
-            e.set_skill(level, seed as u64);
-            hits += usize::from(e.search(pos.clone(), &[], Limits::depth(8), |_| {}).best == *best);
-        }
-        hits
-    };
-    let (low, middle, high) = (found(0), found(4), found(19));
+    let found = best_move_counter();
+    let (low, middle, high) = (found(Handicap::skill(0)), found(Handicap::skill(4)), found(Handicap::skill(19)));
     eprintln!("the depth-8 move found at levels 0, 4 and 19: {low}, {middle} and {high} of 40");
     // Level 4 searches 5 plies, level 19 the full 8; their random shares differ too, so
     // between those two only a clear order is asked for.
@@ -92,21 +100,8 @@ fn the_play_server_levels_step_up_to_full_strength() {
     assert_eq!(Handicap::skill(MAX_SKILL), None);
     assert_eq!(Handicap::skill(0), Some(Handicap { depth: 1, weakness: 120 }));
     // Played: levels 1, 4 and 7 find the depth-8 move increasingly often.
-    let positions = wac(40);
-    let best: Vec<_> =
-        positions.iter().map(|p| Engine::new().search(p.clone(), &[], Limits::depth(8), |_| {}).best).collect();
-    let found = |level: u8| -> usize {
-        let mut hits = 0;
-        for (seed, (pos, best)) in positions.iter().zip(&best).enumerate() {
-            let mut e = Engine::new();
-            e.set_handicap(Handicap::level(level), seed as u64);
-            let r = e.search(pos.clone(), &[], Limits::depth(8), |_| {});
-            assert!(r.best.is_some_and(|m| pos.is_legal(m)));
-            hits += usize::from(r.best == *best);
-        }
-        hits
-    };
-    let (one, four, seven) = (found(1), found(4), found(7));
+    let found = best_move_counter();
+    let (one, four, seven) = (found(Handicap::level(1)), found(Handicap::level(4)), found(Handicap::level(7)));
     eprintln!("the depth-8 move found at levels 1, 4 and 7: {one}, {four} and {seven} of 40");
     assert!(one < four && four < seven, "levels 1, 4, 7: {one}, {four}, {seven} of 40");
 }
