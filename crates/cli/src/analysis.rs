@@ -458,7 +458,7 @@ pub(crate) fn analyse(a: &AnalyseArgs, out: &mut impl Write) -> Result<()> {
         engine.set_search_moves(only);
     }
     let mut lines = Vec::new();
-    let result = engine.search(pos.clone(), game.hashes(), limits, |i| lines.push(format_info(&pos, i)));
+    let result = engine.search(pos.clone(), game.history(), limits, |i| lines.push(format_info(&pos, i)));
     for l in lines {
         writeln!(out, "{l}")?;
     }
@@ -535,7 +535,7 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
             }
         } else {
             let r =
-                engine.search(pos.clone(), game.hashes(), Limits::movetime(Duration::from_millis(a.movetime)), |_| {});
+                engine.search(pos.clone(), game.history(), Limits::movetime(Duration::from_millis(a.movetime)), |_| {});
             let Some(m) = r.best else { bail!("the engine found no move in a position that is not over") };
             writeln!(out, "engine plays {} (score {}, depth {})", to_san(&pos, m), r.score, r.depth)?;
             m

@@ -305,7 +305,7 @@ fn play(d: &Duel, number: u32) -> Result<Played> {
             (None, None) => Limits::movetime(d.movetime[player]),
         };
         let m = players[pos.turn().index()]
-            .choose(pos, game.hashes(), limits, &rng)
+            .choose(pos, game.history(), limits, &rng)
             .ok_or_else(|| anyhow!("the engine found no move in {}", pos.fen()))?;
         game.play_sampled(m, &mut rng).map_err(|e| anyhow!("game {}: {e}", number + 1))?;
     };

@@ -142,8 +142,7 @@ impl Session {
     /// Hashes of the positions before the current one, oldest first: the history
     /// [`crate::Engine::start`] needs to see repetitions.
     pub fn history(&self) -> Vec<u64> {
-        let h = self.game.hashes();
-        h[..h.len().saturating_sub(1)].to_vec()
+        self.game.history().to_vec()
     }
 
     /// Starts over from the variant's start position.

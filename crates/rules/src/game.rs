@@ -49,6 +49,12 @@ impl Game {
         &self.hashes
     }
 
+    /// The hashes of the positions before the current one, oldest first: the history a
+    /// search of the current position needs to see repetitions (its root excluded).
+    pub fn history(&self) -> &[u64] {
+        &self.hashes[..self.hashes.len().saturating_sub(1)]
+    }
+
     /// Plays a legal move as if chance let it happen plainly ([`Event::Success`]).
     pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
         self.play_event(m, Event::Success)

@@ -52,6 +52,11 @@ fn threefold_repetition() {
     }
     assert_eq!(game.repetitions(), 3);
     assert_eq!(game.outcome(), Some(Outcome::Draw { reason: EndReason::Repetition }));
+    // A search's history is every position before the current one: the root is not in it.
+    assert_eq!(game.history(), &game.hashes()[..8]);
+    assert_eq!(game.hashes().len(), 9);
+    assert_eq!(game.hashes()[8], game.position().hash());
+    assert!(Game::new(Position::start(variants::by_name("chess").expect("chess"))).history().is_empty());
 }
 
 #[test]

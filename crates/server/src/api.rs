@@ -822,12 +822,10 @@ async fn ai_job(g: &Arc<Mutex<LiveGame>>) -> Option<AiJob> {
     match live.ai_to_move() {
         Some(level) if !live.thinking => {
             live.thinking = true;
-            // The positions before the current one: the engine's history excludes its root.
-            let hashes = live.game.hashes();
             Some((
                 level,
                 live.game.position().clone(),
-                hashes[..hashes.len() - 1].to_vec(),
+                live.game.history().to_vec(),
                 live.game.moves().len(),
                 ai_movetime(&live),
             ))
