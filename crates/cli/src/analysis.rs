@@ -195,6 +195,11 @@ pub(crate) struct PlayArgs {
     /// Endgame table files the engine uses as exact knowledge.
     #[arg(long, value_name = "FILE")]
     tables: Vec<std::path::PathBuf>,
+    /// The engine's level, 1 (weakest) to 8 (full strength), as the play server's AI levels
+    /// (each some 240-410 Elo above the one before; docs/MATCHES.md). Its choices among its
+    /// lines are drawn from --seed.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=8))]
+    level: u8,
 }
 
 /// The engine's endgame tables from `--tables` files (none given: none).
@@ -499,14 +504,15 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
     let human = if a.color == "white" { Color::White } else { Color::Black };
     let mut engine = Engine::new();
     engine.set_tablebase(tablebase(&a.tables)?);
+    engine.set_handicap(engine::Handicap::level(a.level), a.seed);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     writeln!(
         out,
-        "fairylab play: {} ({}). You are {}. Type moves in SAN or UCI, 'quit' to stop.",
-        v.name, v.summary, a.color
+        "fairylab play: {} ({}). You are {}, against the engine at level {} of 8. Type moves in SAN or UCI, 'quit' to stop.",
+        v.name, v.summary, a.color, a.level
     )?;
     loop {
         let pos = game.position().clone();

@@ -326,3 +326,17 @@ fn baby_flags_on_other_variants_are_one_error_line() {
         "more than the limit 5",
     );
 }
+
+#[test]
+fn play_at_a_weaker_level() {
+    let o = fairylab_stdin(&["play", "--level", "1", "--movetime", "2000", "--seed", "5"], "e4\nd4\nquit\n");
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(out.contains("against the engine at level 1 of 8"), "{out}");
+    // Level 1 searches two plies and answers at once, whatever its time.
+    let depths: Vec<&str> = out.lines().filter_map(|l| l.split("depth ").nth(1)).collect();
+    assert_eq!(depths.len(), 2, "{out}");
+    assert!(depths.iter().all(|d| *d == "2)"), "{depths:?}");
+    assert_bad_input(&["play", "--level", "9"], "--level");
+    assert_bad_input(&["play", "--level", "0"], "--level");
+}
