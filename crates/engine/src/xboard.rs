@@ -28,7 +28,8 @@
 //!   ponder` does, with thinking lines (after `post`) that start with that reply. If the
 //!   user plays it, the search goes on as the engine's own and its time counts from the
 //!   start of the pondering, as Stockfish counts it, so a long ponder answers at once; any
-//!   other move, `force`, `easy` and the like end it. `?` does not apply to a ponder search.
+//!   other move, `force`, `easy` and the like end it; an illegal move leaves it running. `?`
+//!   does not apply to a ponder search.
 //!   `hint` answers `Hint: M` with the expected reply, if there is one.
 //! - `analyze` starts analysis mode: the engine searches the position until told otherwise and
 //!   sends thinking lines (`depth score time nodes pv`, as with `post`) without moving; a move
@@ -496,11 +497,15 @@ impl XBoard {
     }
 
     fn user_move(&mut self, text: &str) -> io::Result<()> {
-        self.expected = None;
         if let Some(reply) = self.pondering() {
-            if rules::uci::parse_uci(self.session.position(), text).ok() == Some(reply)
-                && self.session.play_uci(text).is_ok()
-            {
+            let pos = self.session.position();
+            let played = rules::uci::parse_uci(pos, text).ok().filter(|m| pos.is_legal(*m));
+            if played.is_none() {
+                // Nothing was played: the ponder search goes on.
+                return self.send(&format!("Illegal move: {text}"));
+            }
+            self.expected = None;
+            if played == Some(reply) && self.session.play_uci(text).is_ok() {
                 if let Some(o) = self.session.outcome() {
                     self.abort();
                     return self.send(&result_line(&o));
@@ -513,6 +518,7 @@ impl XBoard {
                 return Ok(());
             }
         }
+        self.expected = None;
         self.abort();
         if self.session.play_uci(text).is_err() {
             self.send(&format!("Illegal move: {text}"))?;

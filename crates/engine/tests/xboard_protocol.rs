@@ -378,6 +378,11 @@ fn hard_ponders_on_the_expected_reply_and_easy_stops_it() {
     std::thread::sleep(Duration::from_millis(200));
     let quiet = c.sync("ping 1", "pong 1");
     assert!(!quiet.iter().any(|l| l.starts_with("move ")), "{quiet:?}");
+    // An illegal move changes nothing: the same reply is still expected.
+    c.send("usermove a1a8");
+    c.expect_prefix("Illegal move: a1a8");
+    c.send("hint");
+    assert_eq!(c.expect_prefix("Hint: "), format!("Hint: {reply}"));
     // The expected reply: the ponder search becomes the engine's own and moves.
     c.send(&format!("usermove {reply}"));
     moves.push(reply);
