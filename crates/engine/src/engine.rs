@@ -751,7 +751,7 @@ fn skill_pick(lines: &[Line], weakness: u8, seed: u64) -> Option<&Line> {
     let top = i64::from(lines.first()?.value);
     let last = i64::from(lines.last()?.value);
     let spread = (top - last).min(100);
-    let weakness = i64::from(weakness.max(1));
+    let weakness = i64::from(weakness);
     let mut state = seed;
     lines.iter().max_by_key(|l| {
         state = rules::zobrist::splitmix(state);

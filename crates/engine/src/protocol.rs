@@ -112,6 +112,12 @@ impl fmt::Display for MoveListError {
     }
 }
 
+/// A seed for a session's random choices (`Skill Level`'s), from the clock: each session plays
+/// its own games.
+pub fn session_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+}
+
 /// The game a protocol loop is playing: its variant, start position and moves.
 #[derive(Debug, Clone)]
 pub struct Session {

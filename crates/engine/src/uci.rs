@@ -124,9 +124,7 @@ impl Uci {
             session: Session::new(chess),
             endless: false,
             endless_after_hit: false,
-            skill_seed: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64),
+            skill_seed: protocol::session_seed(),
             snowfall: variants::snowfall::DEFAULT_PERCENT,
             overhead: DEFAULT_OVERHEAD,
         }

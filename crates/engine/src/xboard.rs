@@ -195,9 +195,7 @@ impl XBoard {
             expected: None,
             spent: Duration::ZERO,
             overhead: DEFAULT_OVERHEAD,
-            skill_seed: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64),
+            skill_seed: protocol::session_seed(),
         }
     }
 
