@@ -495,15 +495,16 @@ impl XBoard {
     }
 
     fn user_move(&mut self, text: &str) -> io::Result<()> {
-        if let Some(reply) = self.pondering() {
-            let pos = self.session.position();
-            let played = rules::uci::parse_uci(pos, text).ok().filter(|m| pos.is_legal(*m));
-            if played.is_none() {
-                // Nothing was played: the ponder search goes on.
-                return self.send(&format!("Illegal move: {text}"));
-            }
-            self.expected = None;
-            if played == Some(reply) && self.session.play_uci(text).is_ok() {
+        let pos = self.session.position();
+        let played = rules::uci::parse_uci(pos, text).ok().filter(|m| pos.is_legal(*m));
+        let pondered = self.pondering();
+        if pondered.is_some() && played.is_none() {
+            // Nothing was played: the ponder search goes on.
+            return self.send(&format!("Illegal move: {text}"));
+        }
+        self.expected = None;
+        if let Some(reply) = pondered.filter(|r| played == Some(*r)) {
+            if self.session.play(reply).is_ok() {
                 if let Some(o) = self.session.outcome() {
                     self.abort();
                     return self.send(&result_line(&o));
@@ -516,9 +517,8 @@ impl XBoard {
                 return Ok(());
             }
         }
-        self.expected = None;
         self.abort();
-        if self.session.play_uci(text).is_err() {
+        if played.is_none_or(|m| self.session.play(m).is_err()) {
             self.send(&format!("Illegal move: {text}"))?;
             return self.reanalyze();
         }

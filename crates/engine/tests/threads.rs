@@ -111,22 +111,19 @@ fn a_threaded_background_search_stops_and_hears_the_ponder_hit() {
     let mut e = Engine::new();
     e.set_threads(2);
     let pos = Position::start(variants::by_name("chess").expect("chess"));
-    let rx = start(&mut e, &pos, Limits { infinite: true, ..Limits::default() });
-    std::thread::sleep(Duration::from_millis(150));
-    assert!(rx.try_recv().is_err(), "an infinite search answered by itself");
-    e.stop();
-    let r = rx.recv_timeout(Duration::from_secs(20)).expect("a result after stop");
-    assert!(pos.is_legal(r.best.expect("a move")));
-    e.wait();
-
-    let limits = Limits { movetime: Some(Duration::from_millis(30)), ponder: true, ..Limits::default() };
-    let rx = start(&mut e, &pos, limits);
-    std::thread::sleep(Duration::from_millis(150));
-    assert!(rx.try_recv().is_err(), "a ponder search answered before the ponder hit");
-    e.ponderhit();
-    let r = rx.recv_timeout(Duration::from_secs(20)).expect("a result after the ponder hit");
-    assert!(pos.is_legal(r.best.expect("a move")));
-    e.wait();
+    // Each search waits for its signal, then answers with a legal move.
+    let answers_after = |e: &mut Engine, limits: Limits, signal: fn(&Engine), what: &str| {
+        let rx = start(e, &pos, limits);
+        std::thread::sleep(Duration::from_millis(150));
+        assert!(rx.try_recv().is_err(), "the search answered before {what}");
+        signal(e);
+        let r = rx.recv_timeout(Duration::from_secs(20)).unwrap_or_else(|_| panic!("no result after {what}"));
+        assert!(pos.is_legal(r.best.expect("a move")));
+        e.wait();
+    };
+    answers_after(&mut e, Limits { infinite: true, ..Limits::default() }, Engine::stop, "stop");
+    let ponder = Limits { movetime: Some(Duration::from_millis(30)), ponder: true, ..Limits::default() };
+    answers_after(&mut e, ponder, Engine::ponderhit, "the ponder hit");
 }
 
 #[test]
