@@ -301,7 +301,8 @@ impl Engine {
     /// The number of threads the next searches use (UCI `Threads`, Lazy SMP): helpers search
     /// the same root on the shared table and the main thread's result counts, so the result
     /// is no longer reproducible node for node. MultiPV and the research levels search on
-    /// one thread; a node limit counts every thread's nodes, as Stockfish counts them.
+    /// one thread; a node limit counts every thread's nodes, as Stockfish counts them (the
+    /// helpers' as the main thread last read them, every 1024 of its own nodes).
     pub fn set_threads(&mut self, threads: usize) {
         self.root.threads = threads.max(1);
     }

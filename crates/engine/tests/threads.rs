@@ -134,7 +134,9 @@ fn a_node_limit_counts_every_threads_nodes() {
     let limit = 300_000;
     let r = e.search(pos.clone(), &[], Limits::nodes(limit), |_| {});
     assert!(r.best.is_some_and(|m| pos.is_legal(m)));
-    // Each thread overshoots by at most the 1024 nodes between its reports.
-    assert!(r.nodes <= limit + 4 * 1024, "{} nodes for a limit of {limit}", r.nodes);
+    // The main thread reads the helpers' count every 1024 of its own nodes, so the total passes
+    // the limit by those reports, and by what a helper searches while the main thread waits
+    // for the CPU (the tests share two cores); counting the main thread alone gave about 2N.
+    assert!(r.nodes <= limit + limit / 4, "{} nodes for a limit of {limit}", r.nodes);
     assert!(r.nodes >= limit / 2, "{} nodes for a limit of {limit}", r.nodes);
 }
