@@ -310,6 +310,34 @@ test('against a weaker AI, resigned: the final position can still be analysed', 
   await context.close();
 });
 
+test('a takeback against the AI: the move and the reply go, and the game goes on', async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', e => errors.push(e.message));
+  const id = await newGame(page, { variant: 'chess', opponent: 'ai:level1', color: 'white', movetime: 20 });
+  await page.waitForSelector('#status:has-text("your move")');
+  assert.equal(await page.locator('#takeback').innerText(), 'Take back');
+  await page.fill('#move-text', 'e4');
+  await page.click('#move-form button[type=submit]');
+  await until(async () => (await stateOf(page, id)).ply === 2, "the AI's reply");
+  await page.waitForSelector('#status:has-text("your move")');
+  await page.click('#takeback');
+  await until(async () => (await stateOf(page, id)).ply === 0, 'the takeback');
+  await page.waitForFunction(() => document.querySelectorAll('ol.moves li').length === 0);
+  await page.waitForSelector('#status:has-text("your move")');
+  await page.fill('#move-text', 'd4');
+  await page.click('#move-form button[type=submit]');
+  const st = await until(async () => { const s = await stateOf(page, id); return s.ply === 2 && s; }, "the AI's reply to d4");
+  assert.equal(st.moves[0].san, 'd4');
+  // SnowFall draws every ply's gift from the seed: no takebacks, and no button.
+  await newGame(page, { variant: 'snowfall', opponent: 'ai:level1', color: 'white', movetime: 20 });
+  await page.waitForSelector('#status:has-text("your move")');
+  assert.equal(await page.locator('#takeback').isHidden(), true);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a promotion asks for the piece (a knight chosen with the keyboard), and Escape cancels it', async () => {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();

@@ -1147,3 +1147,167 @@ fn snowfall_live_odds_match_the_explainer() {
     let c = create(&s, json!({ "variant": "chess", "white": "me", "black": "invite" }));
     assert_eq!(s.call("GET", &format!("/api/games/{}/odds", c["id"].as_str().expect("id")), None, None).0, 400);
 }
+
+#[test]
+fn takebacks_against_the_ai_and_between_people() {
+    for url in databases("serve-takeback") {
+        takebacks(&url);
+    }
+}
+
+fn takebacks(url: &str) {
+    let s = Server::start(url);
+    // Against the AI: the AI's pawn takes the rook (e6xd5) unless the move is taken back, and
+    // that reply is illegal after the move played instead. A search of the old position must
+    // not be played, and the AI must search again.
+    let fen = "4k3/8/4p3/8/8/8/8/3RK3 w - - 0 1";
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "ai", "movetime_ms": 1500, "fen": fen }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let w = token(&g, "white").expect("w");
+    let (back, moves) = (format!("/api/games/{id}/takeback"), format!("/api/games/{id}/moves"));
+    assert_eq!(state(&s, &id)["takebacks"], true);
+    let (status, v) = s.call("POST", &back, Some(&w), Some(json!({ "action": "propose" })));
+    assert_eq!(status, 409, "nothing to take back yet: {v}");
+    s.ok("POST", &moves, Some(&w), Some(json!({ "move": "d1d5", "ply": 0 })));
+    assert_eq!(state(&s, &id)["thinking"], true);
+    let r = s.ok("POST", &back, Some(&w), Some(json!({ "action": "propose" })));
+    assert_eq!((r["ply"].as_u64(), r["taken_back"].as_u64(), r["takebacks"].as_u64()), (Some(0), Some(1), Some(1)));
+    assert_eq!(r["fen"], fen);
+    s.ok("POST", &moves, Some(&w), Some(json!({ "move": "e1f2", "ply": 0 })));
+    let st = wait_for_ply(&s, &id, 2, "the AI's answer to the move played after the takeback");
+    assert_eq!(st["moves"][0]["uci"], "e1f2");
+    // Once the AI has answered, a takeback takes its reply back too.
+    let r = s.ok("POST", &back, Some(&w), Some(json!({ "action": "propose" })));
+    assert_eq!((r["ply"].as_u64(), r["taken_back"].as_u64()), (Some(0), Some(2)));
+    let st = state(&s, &id);
+    assert_eq!((st["ply"].as_u64(), st["fen"].as_str()), (Some(0), Some(fen)));
+    assert_eq!(st["moves"], json!([]));
+    // Taken back for good: after a restart the game is where the takeback left it, and its
+    // record, played on, reads back.
+    s.kill();
+    let s = Server::start(url);
+    assert_eq!(state(&s, &id)["ply"], 0);
+    s.ok("POST", &moves, Some(&w), Some(json!({ "move": "d1d2", "ply": 0 })));
+    wait_for_ply(&s, &id, 2, "the AI's answer after the restart");
+    s.ok("POST", &format!("/api/games/{id}/resign"), Some(&w), None);
+    assert!(check_record(&s, &id, "serve-takeback").contains("1. Rd2 "));
+
+    // Between people: proposed, then accepted, declined, or lapsed by a move.
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let (w, b) = (token(&g, "white").expect("w"), token(&g, "black").expect("b"));
+    let (back, moves) = (format!("/api/games/{id}/takeback"), format!("/api/games/{id}/moves"));
+    let call = |tok: &str, action: &str| s.call("POST", &back, Some(tok), Some(json!({ "action": action }))).0;
+    s.ok("POST", &moves, Some(&w), Some(json!({ "move": "e2e4" })));
+    assert_eq!(call(&b, "propose"), 409, "Black has no move to take back");
+    assert_eq!(call(&b, "accept"), 409, "no proposal to answer");
+    s.ok("POST", &back, Some(&w), Some(json!({ "action": "propose" })));
+    assert_eq!(state(&s, &id)["takeback_offer"], "white");
+    assert_eq!(call(&w, "propose"), 409, "a proposal stands already");
+    assert_eq!(call(&w, "accept"), 409, "not one's own");
+    assert_eq!(call(&b, "propose"), 409, "answer the standing proposal first");
+    assert_eq!(call(&b, "maybe"), 400, "an unknown action");
+    // A move makes the proposal lapse.
+    s.ok("POST", &moves, Some(&b), Some(json!({ "move": "e7e5" })));
+    assert_eq!(state(&s, &id)["takeback_offer"], Value::Null);
+    assert_eq!(call(&b, "accept"), 409, "the proposal lapsed");
+    s.ok("POST", &back, Some(&w), Some(json!({ "action": "propose" })));
+    s.ok("POST", &back, Some(&b), Some(json!({ "action": "decline" })));
+    assert_eq!(state(&s, &id)["takeback_offer"], Value::Null);
+    // A standing proposal survives a restart; accepted on White's turn, it takes back White's
+    // last move and Black's reply, and a standing draw offer lapses with them.
+    s.ok("POST", &format!("/api/games/{id}/draw"), Some(&b), Some(json!({ "action": "offer" })));
+    s.ok("POST", &back, Some(&w), Some(json!({ "action": "propose" })));
+    s.kill();
+    let s = Server::start(url);
+    assert_eq!(state(&s, &id)["takeback_offer"], "white");
+    let r = s.ok("POST", &back, Some(&b), Some(json!({ "action": "accept" })));
+    assert_eq!((r["ply"].as_u64(), r["taken_back"].as_u64(), r["takebacks"].as_u64()), (Some(0), Some(2), Some(1)));
+    let st = state(&s, &id);
+    assert_eq!((st["ply"].as_u64(), &st["takeback_offer"], &st["draw_offer"]), (Some(0), &Value::Null, &Value::Null));
+    s.ok("POST", &moves, Some(&w), Some(json!({ "move": "d2d4", "ply": 0 })));
+    assert_eq!(state(&s, &id)["moves"][0]["san"], "d4");
+    // After the game: none.
+    s.ok("POST", &format!("/api/games/{id}/resign"), Some(&b), None);
+    assert_eq!(s.call("POST", &back, Some(&w), Some(json!({ "action": "propose" }))).0, 409, "over");
+    // Chance, clocks and sealed orders: none (400), and the state says so.
+    for body in [
+        json!({ "variant": "snowfall", "white": "me", "black": "me" }),
+        json!({ "variant": "probabilistic", "white": "me", "black": "me" }),
+        json!({ "variant": "chess", "white": "me", "black": "me", "clock_seconds": 60 }),
+        json!({ "variant": "predictor", "white": "me", "black": "me" }),
+    ] {
+        let g = create(&s, body.clone());
+        let id = g["id"].as_str().expect("id");
+        let w = token(&g, "white").expect("w");
+        if body["variant"] != "predictor" {
+            assert_eq!(state(&s, id)["takebacks"], false, "{body}");
+            let mv = state(&s, id)["legal_moves"][0].clone();
+            s.ok("POST", &format!("/api/games/{id}/moves"), Some(&w), Some(json!({ "move": mv })));
+        }
+        let (status, v) =
+            s.call("POST", &format!("/api/games/{id}/takeback"), Some(&w), Some(json!({ "action": "propose" })));
+        assert_eq!(status, 400, "{body}: {v}");
+        assert!(v["error"].as_str().is_some_and(|e| e.contains("no takebacks")), "{v}");
+    }
+    // Without a seat's token: refused.
+    assert_eq!(s.call("POST", &back, None, Some(json!({ "action": "propose" }))).0, 401);
+}
+
+#[test]
+fn a_takeback_on_one_process_reaches_the_other() {
+    let Some(url) = postgres_url("serve-takeback-two") else {
+        eprintln!("FAIRYLAB_TEST_POSTGRES_URL is not set: the two-process takeback test needs PostgreSQL");
+        return;
+    };
+    let a = Server::start(&url);
+    let b = Server::start(&url);
+    let g = create(&a, json!({ "variant": "chess", "white": "me", "black": "invite" }));
+    let id = g["id"].as_str().expect("id");
+    let joined = b.ok("POST", &format!("/api/games/{id}/join"), None, Some(json!({ "code": g["black"]["invite"] })));
+    let (w, bt) = (token(&g, "white").expect("w"), joined["token"].as_str().expect("b").to_string());
+    let (back, moves) = (format!("/api/games/{id}/takeback"), format!("/api/games/{id}/moves"));
+    for (i, mv) in ["e2e4", "e7e5", "g1f3", "b8c6"].iter().enumerate() {
+        let (server, tok) = if i % 2 == 0 { (&a, &w) } else { (&b, &bt) };
+        server.ok("POST", &moves, Some(tok), Some(json!({ "move": mv, "ply": i })));
+    }
+    assert_eq!(state(&b, id)["ply"], 4);
+    // A spectator on B: B keeps a copy of the game (at ply 4) for its stream.
+    let ws_url = b.url(&format!("/api/games/{id}/ws")).replace("http://", "ws://");
+    let (mut socket, _) = tungstenite::connect(ws_url).expect("websocket");
+    let first: Value = serde_json::from_str(socket.read().expect("state").to_text().expect("text")).expect("json");
+    assert_eq!(first["data"]["ply"], 4, "{first}");
+    // Black proposes on B, White accepts on A: Black's b8c6 goes (and nothing else, since
+    // White has not replied). Then two other moves restore the move count B last saw.
+    b.ok("POST", &back, Some(&bt), Some(json!({ "action": "propose" })));
+    assert_eq!(state(&a, id)["takeback_offer"], "black");
+    let r = a.ok("POST", &back, Some(&w), Some(json!({ "action": "accept" })));
+    assert_eq!((r["ply"].as_u64(), r["taken_back"].as_u64()), (Some(3), Some(1)));
+    assert_eq!(state(&b, id)["ply"], 3);
+    b.ok("POST", &back, Some(&bt), Some(json!({ "action": "propose" })));
+    a.ok("POST", &back, Some(&w), Some(json!({ "action": "accept" })));
+    b.ok("POST", &moves, Some(&bt), Some(json!({ "move": "d7d5", "ply": 1 })));
+    a.ok("POST", &moves, Some(&w), Some(json!({ "move": "e4d5", "ply": 2 })));
+    b.ok("POST", &moves, Some(&bt), Some(json!({ "move": "d8d5", "ply": 3 })));
+    for s in [&a, &b] {
+        let st = state(s, id);
+        let sans: Vec<&str> =
+            st["moves"].as_array().expect("moves").iter().map(|m| m["san"].as_str().expect("san")).collect();
+        assert_eq!(sans, ["e4", "d5", "exd5", "Qxd5"], "both processes see the game after the takebacks");
+    }
+    let event = loop {
+        let e: Value = serde_json::from_str(socket.read().expect("event").to_text().expect("text")).expect("json");
+        if e["type"] == "takeback" {
+            break e;
+        }
+    };
+    assert_eq!((event["data"]["ply"].as_u64(), event["data"]["taken_back"].as_u64()), (Some(3), Some(1)));
+    // A dies and B takes the game over: B's copy, at ply 4 with the moves taken back, is read
+    // back whole (it has as many moves as the store, but not the same).
+    a.kill();
+    let st = state(&b, id);
+    let sans: Vec<&str> =
+        st["moves"].as_array().expect("moves").iter().map(|m| m["san"].as_str().expect("san")).collect();
+    assert_eq!(sans, ["e4", "d5", "exd5", "Qxd5"], "the process that took the game over");
+    b.ok("POST", &moves, Some(&w), Some(json!({ "move": "b1c3", "ply": 4 })));
+}

@@ -135,6 +135,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/moves", post(make_move))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(draw))
+        .route("/api/games/{id}/takeback", post(takeback))
         .route("/api/games/{id}/members", post(add_member))
         .route("/api/games/{id}/commit", post(commit_orders))
         .route("/api/games/{id}/orders/check", post(check_orders))
@@ -171,6 +172,7 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     ("post", "/api/games/{id}/moves"),
     ("post", "/api/games/{id}/resign"),
     ("post", "/api/games/{id}/draw"),
+    ("post", "/api/games/{id}/takeback"),
     ("post", "/api/games/{id}/members"),
     ("post", "/api/games/{id}/commit"),
     ("post", "/api/games/{id}/orders/check"),
@@ -380,6 +382,8 @@ async fn create_game(
         created_at: now,
         updated_at: now,
         draw_offer: None,
+        takeback_offer: None,
+        takebacks: 0,
     };
     app.games.store().create_game(&row).await?;
     if let Some(owners) = &app.owners {
@@ -660,6 +664,10 @@ async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Re
     if live.draw_offer.is_some_and(|c| c != pos.turn()) {
         set_offer(app, live, None).await?;
     }
+    // A takeback proposal lapses when anyone moves.
+    if live.takeback_offer.is_some() {
+        set_takeback_offer(app, live, None).await?;
+    }
     let mut reply = json!({
         "ply": k, "uci": row.uci, "san": rules::san::to_san(&pos, mv), "event": row.event,
         "fen": live.game.position().fen(), "at": now,
@@ -777,6 +785,90 @@ async fn draw(
     }
 }
 
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TakebackRequest {
+    /// `propose`, `accept` or `decline`.
+    action: String,
+}
+
+/// `POST /api/games/{id}/takeback`: take back one's last move. Against the AI it happens at
+/// once (with the AI's reply, if it has replied); between people it is proposed, then accepted
+/// or declined by the opponent. Games with chance, clocks or simultaneous orders have none.
+async fn takeback(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<TakebackRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let token = bearer(&headers)?;
+    let Json(req) = body?;
+    let g = game(&app, &id).await?;
+    let reply = {
+        let mut live = g.lock().await;
+        if let Some(why) = live.takeback_refusal() {
+            return Err(ApiError::bad(why));
+        }
+        let color = side_of(&live, &token)?;
+        if live.to_move().is_none() {
+            return Err(ApiError::conflict("the game is over"));
+        }
+        let against_ai = live.players[(!color).index()] != Player::Human;
+        match (req.action.as_str(), live.takeback_offer) {
+            ("propose", Some(c)) if c == color => Err(ApiError::conflict("your takeback proposal stands already")),
+            ("propose", Some(_)) => {
+                Err(ApiError::conflict("your opponent's takeback proposal stands: accept or decline it first"))
+            }
+            ("accept" | "decline", Some(c)) if c == color => {
+                Err(ApiError::conflict("you cannot answer your own proposal"))
+            }
+            ("accept" | "decline", None) => Err(ApiError::conflict("there is no takeback proposal to answer")),
+            ("accept", Some(by)) => take_back(&app, &mut live, by).await,
+            ("decline", Some(_)) => {
+                set_takeback_offer(&app, &mut live, None).await?;
+                announce(&app, &live, "takeback_declined", json!({ "by": color.to_string() })).await;
+                Ok(json!({ "takeback_offer": null }))
+            }
+            ("propose", None) if live.takeback_to(color).is_none() => {
+                Err(ApiError::conflict("you have no move to take back"))
+            }
+            ("propose", None) if against_ai => take_back(&app, &mut live, color).await,
+            ("propose", None) => {
+                set_takeback_offer(&app, &mut live, Some(color)).await?;
+                announce(&app, &live, "takeback_offer", json!({ "by": color.to_string() })).await;
+                Ok(json!({ "takeback_offer": color.to_string() }))
+            }
+            _ => Err(ApiError::bad(format!("unknown action '{}' (propose, accept or decline)", clip(&req.action)))),
+        }?
+    };
+    schedule_ai(&app, &g).await;
+    Ok(Json(reply))
+}
+
+/// Takes back `side`'s last move and every move after it (stored first, then applied and
+/// announced); an AI search of the old position is then stale and its move is dropped.
+async fn take_back(app: &AppState, live: &mut LiveGame, side: Color) -> Result<Value, ApiError> {
+    let keep = live.takeback_to(side).ok_or_else(|| ApiError::conflict(format!("{side} has no move to take back")))?;
+    let taken = live.game.moves().len() - keep;
+    if !app.games.store().take_back(&live.row.id, keep as i64, now_ms()).await? {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    let count = live.row.takebacks + 1;
+    live.truncate(keep, count);
+    let reply = json!({ "ply": keep, "taken_back": taken, "takebacks": count, "fen": live.game.position().fen() });
+    announce(app, live, "takeback", reply.clone()).await;
+    Ok(reply)
+}
+
+/// Stores and applies the standing takeback proposal (`None`: none stands).
+async fn set_takeback_offer(app: &AppState, live: &mut LiveGame, by: Option<Color>) -> Result<(), ApiError> {
+    let text = by.map(|c| c.to_string());
+    app.games.store().set_takeback_offer(&live.row.id, text.as_deref(), now_ms()).await?;
+    live.takeback_offer = by;
+    live.row.takeback_offer = text;
+    Ok(())
+}
+
 /// Ends the game on time: the side to move has run out (a draw if the other side has only its
 /// king left).
 async fn flag(app: &AppState, live: &mut LiveGame) -> Result<(), ApiError> {
@@ -813,8 +905,9 @@ pub async fn schedule_ai(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
     }
 }
 
-/// What the AI needs to search: level, position, position hashes, ply, time.
-type AiJob = (crate::live::AiLevel, Position, Vec<u64>, usize, Duration);
+/// What the AI needs to search: level, position, position hashes, time, and the game's ply and
+/// takeback count when it started (a move for another position is not played).
+type AiJob = (crate::live::AiLevel, Position, Vec<u64>, Duration, (usize, i64));
 
 /// Claims the game's AI turn, if it has one.
 async fn ai_job(g: &Arc<Mutex<LiveGame>>) -> Option<AiJob> {
@@ -826,8 +919,8 @@ async fn ai_job(g: &Arc<Mutex<LiveGame>>) -> Option<AiJob> {
                 level,
                 live.game.position().clone(),
                 live.game.history().to_vec(),
-                live.game.moves().len(),
                 ai_movetime(&live),
+                (live.game.moves().len(), live.row.takebacks),
             ))
         }
         _ => None,
@@ -847,7 +940,7 @@ fn ai_movetime(live: &LiveGame) -> Duration {
 
 async fn ai_loop(app: AppState, g: Arc<Mutex<LiveGame>>, first: AiJob) {
     let mut job = Some(first);
-    while let Some((level, pos, hashes, ply, movetime)) = job.take() {
+    while let Some((level, pos, hashes, movetime, at)) = job.take() {
         let permit = app.ai_slots.clone().acquire_owned().await;
         // A weaker level's choices: fresh for every move, so no two games repeat each other.
         let seed = rand::rngs::OsRng.next_u64();
@@ -856,16 +949,17 @@ async fn ai_loop(app: AppState, g: Arc<Mutex<LiveGame>>, first: AiJob) {
         let played = {
             let mut live = g.lock().await;
             live.thinking = false;
+            let current = (live.game.moves().len(), live.row.takebacks) == at;
             match best {
-                Ok(Some(mv)) if live.game.moves().len() == ply && live.ai_to_move().is_some() => {
-                    match commit_move(&app, &mut live, mv).await {
-                        Ok(_) => true,
-                        Err(e) => {
-                            tracing::error!("game {}: the AI's move was not stored: {}", live.row.id, e.message);
-                            false
-                        }
+                // Moves were taken back meanwhile: the AI searches again if it is to move.
+                _ if !current => true,
+                Ok(Some(mv)) if live.ai_to_move().is_some() => match commit_move(&app, &mut live, mv).await {
+                    Ok(_) => true,
+                    Err(e) => {
+                        tracing::error!("game {}: the AI's move was not stored: {}", live.row.id, e.message);
+                        false
                     }
-                }
+                },
                 _ => false,
             }
         };

@@ -162,6 +162,8 @@ pub struct LiveGame {
     pub predictor: Option<Box<crate::predictor::Table>>,
     /// A standing draw offer: who made it (it lapses when the other side moves).
     pub draw_offer: Option<Color>,
+    /// A standing takeback proposal: who made it (it lapses when anyone moves).
+    pub takeback_offer: Option<Color>,
     /// The time control, if the game has clocks.
     pub clock: Option<crate::clock::Clock>,
     /// When each stored move was made (Unix ms), for the clocks.
@@ -187,7 +189,8 @@ impl LiveGame {
             events,
             thinking: false,
             predictor: None,
-            draw_offer: offer_of(&row),
+            draw_offer: offer_of(row.draw_offer.as_deref()),
+            takeback_offer: offer_of(row.takeback_offer.as_deref()),
             clock: crate::clock::Clock::of(&options),
             times: Vec::new(),
         };
@@ -279,6 +282,8 @@ impl LiveGame {
                     "legal_moves": legal,
                     "thinking": self.thinking,
                     "draw_offer": self.draw_offer.map(|c| c.to_string()),
+                    "takeback_offer": self.takeback_offer.map(|c| c.to_string()),
+                    "takebacks": self.takeback_refusal().is_none(),
                     "clock": self.clock_state(now_ms()),
                     "tablebase": crate::analysis::verdict(pos),
                 });
@@ -338,9 +343,63 @@ impl LiveGame {
                 )));
             }
         }
-        self.draw_offer = offer_of(&row);
+        self.draw_offer = offer_of(row.draw_offer.as_deref());
+        self.takeback_offer = offer_of(row.takeback_offer.as_deref());
         self.row = row;
         Ok(())
+    }
+
+    /// Reads the game back whole from its stored row and moves (after a takeback made by
+    /// another process), keeping its live stream.
+    pub fn reload(&mut self, row: GameRow, moves: &[MoveRow]) -> Result<(), LoadError> {
+        self.game = Game::new(self.game.start().clone());
+        self.times.clear();
+        self.catch_up(row, moves)
+    }
+
+    /// Why this game offers no takebacks, if it offers none: chance (the outcome of every ply
+    /// is drawn from the seed, so a move taken back would be played again knowing its roll),
+    /// simultaneous orders, or clocks.
+    pub fn takeback_refusal(&self) -> Option<String> {
+        let v = self.game.start().variant();
+        if self.predictor.is_some() {
+            Some("Predictor chess has no takebacks (its orders are sealed and revealed ply by ply)".into())
+        } else if !matches!(v.chance, rules::chance::ChanceRule::None) {
+            Some(format!(
+                "{} has no takebacks: each ply's chance outcome comes from the game's seed, so a move \
+                 taken back would be played again knowing its roll",
+                self.row.variant
+            ))
+        } else if self.clock.is_some() {
+            Some("games with clocks have no takebacks".into())
+        } else {
+            None
+        }
+    }
+
+    /// The ply at which taking back `side`'s last move leaves the game (the number of moves
+    /// kept: the moves after it go too), `None` if `side` has not moved.
+    pub fn takeback_to(&self, side: Color) -> Option<usize> {
+        let first = self.game.start().turn();
+        let mover = |ply: usize| if ply % 2 == 0 { first } else { !first };
+        (0..self.game.moves().len()).rev().find(|&ply| mover(ply) == side)
+    }
+
+    /// Keeps the first `keep` moves of the game and drops the rest, with the standing offers
+    /// (a takeback, already stored).
+    pub fn truncate(&mut self, keep: usize, takebacks: i64) {
+        let mut game = Game::new(self.game.start().clone());
+        for (m, e) in self.game.moves().iter().zip(self.game.events()).take(keep) {
+            // The moves replayed legally before; they still do.
+            let _ = game.play_event(*m, *e);
+        }
+        self.game = game;
+        self.times.truncate(keep);
+        self.draw_offer = None;
+        self.takeback_offer = None;
+        self.row.draw_offer = None;
+        self.row.takeback_offer = None;
+        self.row.takebacks = takebacks;
     }
 
     /// The record in PGN with the seed commitment (and the seed once the game is over).
@@ -375,9 +434,9 @@ impl LiveGame {
     }
 }
 
-/// The side whose stored draw offer stands.
-fn offer_of(row: &GameRow) -> Option<Color> {
-    row.draw_offer.as_deref().and_then(|s| rules::predictor::commit::parse_side(s).ok())
+/// The side whose stored offer (a draw or a takeback) stands.
+fn offer_of(by: Option<&str>) -> Option<Color> {
+    by.and_then(|s| rules::predictor::commit::parse_side(s).ok())
 }
 
 /// Unix milliseconds now.
@@ -496,6 +555,11 @@ impl Games {
         }
         let id = live.row.id.clone();
         let Some((row, n)) = self.store.game_with_count(&id).await? else { return Ok(()) };
+        if row.takebacks != live.row.takebacks {
+            // Moves were taken back (and others may have been played since): read it all back.
+            let moves = self.store.moves(&id).await?;
+            return live.reload(row, &moves);
+        }
         let have = live.game.moves().len() as i64;
         let moves = if n > have { self.store.moves_from(&id, have).await? } else { Vec::new() };
         live.catch_up(row, &moves)
@@ -525,6 +589,8 @@ impl Games {
                             tracing::warn!("game {id}: a relayed move did not apply ({e}); it is read back later");
                         }
                     }
+                    // A takeback is not applied here: the copy's takeback count then differs
+                    // from the store's, and the next request reads the game back whole.
                     let _ = live.events.send(event);
                 }
             }

@@ -3,6 +3,8 @@
 //!
 //! Both implementations run the same SQL (`$N` placeholders work in both). A move row's key is
 //! (game, ply), so a ply can be stored once only: a replayed or racing move fails to insert.
+//! A takeback deletes the moves from a ply on and raises the game's `takebacks` count, which a
+//! process sharing the store compares with its copy's to know it must read the moves back.
 
 use async_trait::async_trait;
 use sqlx::Row;
@@ -77,6 +79,10 @@ pub struct GameRow {
     pub updated_at: i64,
     /// The side whose draw offer stands (`white` or `black`).
     pub draw_offer: Option<String>,
+    /// The side whose takeback proposal stands (`white` or `black`).
+    pub takeback_offer: Option<String>,
+    /// How many takebacks the game has had (a copy with fewer is out of date).
+    pub takebacks: i64,
 }
 
 impl GameRow {
@@ -170,6 +176,11 @@ pub trait Store: Send + Sync + 'static {
     async fn active(&self) -> Result<Vec<String>, StoreError>;
     /// Records the standing draw offer of a game (`None`: none stands).
     async fn set_draw_offer(&self, id: &str, by: Option<&str>, now: i64) -> Result<(), StoreError>;
+    /// Records the standing takeback proposal of a game (`None`: none stands).
+    async fn set_takeback_offer(&self, id: &str, by: Option<&str>, now: i64) -> Result<(), StoreError>;
+    /// Takes back the moves of an unfinished game from ply `keep` on, counts the takeback and
+    /// clears the standing offers; false if the game is over or gone.
+    async fn take_back(&self, id: &str, keep: i64, now: i64) -> Result<bool, StoreError>;
     /// Records server process `server` alive at `now` and reachable at `url`.
     async fn heartbeat(&self, server: &str, url: &str, now: i64) -> Result<(), StoreError>;
     /// Gives a game to `server` unless a process whose last heartbeat is later than
@@ -220,7 +231,8 @@ pub fn process_tag() -> &'static str {
 }
 
 const GAME_COLUMNS: &str = "id, variant, options, start_fen, white_player, black_player, white_token, black_token, \
-     white_invite, black_invite, seed, seed_hash, movetime_ms, status, result, reason, created_at, updated_at, draw_offer";
+     white_invite, black_invite, seed, seed_hash, movetime_ms, status, result, reason, created_at, updated_at, draw_offer, \
+     takeback_offer, takebacks";
 
 fn game_row<R: Row>(r: &R) -> Result<GameRow, sqlx::Error>
 where
@@ -249,6 +261,8 @@ where
         created_at: r.try_get("created_at")?,
         updated_at: r.try_get("updated_at")?,
         draw_offer: r.try_get("draw_offer")?,
+        takeback_offer: r.try_get("takeback_offer")?,
+        takebacks: r.try_get("takebacks")?,
     })
 }
 
@@ -276,6 +290,17 @@ enum Write {
     DrawOffer {
         id: String,
         by: Option<String>,
+        now: i64,
+    },
+    TakebackOffer {
+        id: String,
+        by: Option<String>,
+        now: i64,
+    },
+    /// Deletes the moves from ply `keep` on and counts a takeback (the standing offers lapse).
+    TakeBack {
+        id: String,
+        keep: i64,
         now: i64,
     },
     /// PostgreSQL: `pg_notify` in the batch's transaction (delivered at its commit).
@@ -346,7 +371,7 @@ macro_rules! run_write {
             Write::Game(g) => {
                 sqlx::query(&format!(
                     "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-                     ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
+                     ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)"
                 ))
                 .bind(&g.id)
                 .bind(&g.variant)
@@ -367,6 +392,8 @@ macro_rules! run_write {
                 .bind(g.created_at)
                 .bind(g.updated_at)
                 .bind(&g.draw_offer)
+                .bind(&g.takeback_offer)
+                .bind(g.takebacks)
                 .execute($exec)
                 .await
             }
@@ -411,6 +438,37 @@ macro_rules! run_write {
                     .bind(id)
                     .execute($exec)
                     .await
+            }
+            Write::TakebackOffer { id, by, now } => {
+                sqlx::query("UPDATE games SET takeback_offer = $1, updated_at = $2 WHERE id = $3")
+                    .bind(by)
+                    .bind(now)
+                    .bind(id)
+                    .execute($exec)
+                    .await
+            }
+            Write::TakeBack { id, keep, now } => {
+                // The count first: should the deletion fail outside a transaction, a copy is
+                // read back whole and finds the moves still there.
+                let counted = sqlx::query(
+                    "UPDATE games SET takebacks = takebacks + 1, takeback_offer = NULL, draw_offer = NULL, \
+                     updated_at = $1 WHERE id = $2 AND status = 'active'",
+                )
+                .bind(now)
+                .bind(id)
+                .execute($exec)
+                .await;
+                match counted {
+                    Ok(c) if c.rows_affected() == 1 => {
+                        sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+                            .bind(id)
+                            .bind(keep)
+                            .execute($exec)
+                            .await
+                            .map(|_| c)
+                    }
+                    other => other,
+                }
             }
             Write::Notify { payload } => {
                 sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(payload).execute($exec).await
@@ -669,6 +727,14 @@ macro_rules! sql_store {
 
             async fn set_draw_offer(&self, id: &str, by: Option<&str>, now: i64) -> Result<(), StoreError> {
                 self.write(Write::DrawOffer { id: id.into(), by: by.map(str::to_string), now }).await.map(|_| ())
+            }
+
+            async fn set_takeback_offer(&self, id: &str, by: Option<&str>, now: i64) -> Result<(), StoreError> {
+                self.write(Write::TakebackOffer { id: id.into(), by: by.map(str::to_string), now }).await.map(|_| ())
+            }
+
+            async fn take_back(&self, id: &str, keep: i64, now: i64) -> Result<bool, StoreError> {
+                self.write(Write::TakeBack { id: id.into(), keep, now }).await
             }
 
             async fn heartbeat(&self, server: &str, url: &str, now: i64) -> Result<(), StoreError> {

@@ -138,6 +138,7 @@ async function gamePage(id) {
           <button id="flip" type="button">Flip board</button>
           <button id="resign" type="button">Resign</button>
           <button id="draw" type="button">Offer draw</button>
+          <button id="takeback" type="button" hidden>Take back</button>
           <button id="rematch" type="button">Rematch</button>
           <a id="record" href="/api/games/${id}/record" download="fairylab-${id}.pgn">Download record</a>
         </div>
@@ -194,6 +195,14 @@ async function gamePage(id) {
     const drawBtn = document.getElementById('draw');
     drawBtn.disabled = !mySeat || over;
     drawBtn.textContent = state.draw_offer && mySeat && state.draw_offer !== mySeat.color ? 'Accept draw' : 'Offer draw';
+    // Takebacks: at once against the AI, proposed and accepted between people; none in games
+    // with chance, clocks or sealed orders (the state's `takebacks` is false there).
+    const backBtn = document.getElementById('takeback');
+    backBtn.hidden = !mySeat || !state.takebacks;
+    const offer = state.takeback_offer;
+    const vsAi = mySeat && state[mySeat.color === 'white' ? 'black' : 'white'] !== 'human';
+    backBtn.disabled = !mySeat || over || (offer && offer === mySeat.color);
+    backBtn.textContent = offer && mySeat && offer !== mySeat.color ? 'Accept takeback' : offer ? 'Takeback proposed' : vsAi ? 'Take back' : 'Propose takeback';
     if (state.status === 'finished' && state.seed && verdict === undefined) {
       panels.verifySeed(state.seed, state.seed_hash).then(ok => {
         verdict = ok;
@@ -400,6 +409,17 @@ async function gamePage(id) {
     const action = state.draw_offer && state.draw_offer !== mySeat.color ? 'accept' : 'offer';
     try {
       await call('POST', `/api/games/${id}/draw`, { action }, mySeat.token);
+    } catch (e) {
+      error.textContent = e.message;
+    }
+    refresh();
+  };
+  document.getElementById('takeback').onclick = async () => {
+    const action = state.takeback_offer && state.takeback_offer !== mySeat.color ? 'accept' : 'propose';
+    error.textContent = '';
+    try {
+      await call('POST', `/api/games/${id}/takeback`, { action }, mySeat.token);
+      viewPly = null;
     } catch (e) {
       error.textContent = e.message;
     }
