@@ -1157,11 +1157,19 @@ fn takebacks_against_the_ai_and_between_people() {
 
 fn takebacks(url: &str) {
     let s = Server::start(url);
-    // Against the AI: the AI's pawn takes the rook (e6xd5) unless the move is taken back, and
-    // that reply is illegal after the move played instead. A search of the old position must
-    // not be played, and the AI must search again.
+    // Against the AI, with both AI workers (`--ai-workers 2`) busy on 10-second searches in
+    // two other games: the AI's pawn would take the rook (e6xd5), a reply that is illegal after
+    // the move played instead of d1d5. The search queued for the old position must be dropped
+    // when it runs, and the AI must search again.
     let fen = "4k3/8/4p3/8/8/8/8/3RK3 w - - 0 1";
-    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "ai", "movetime_ms": 1500, "fen": fen }));
+    let mut busy = Vec::new();
+    for _ in 0..2 {
+        let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "ai", "movetime_ms": 10000 }));
+        let (id, w) = (g["id"].as_str().expect("id").to_string(), token(&g, "white").expect("w"));
+        s.ok("POST", &format!("/api/games/{id}/moves"), Some(&w), Some(json!({ "move": "e2e4" })));
+        busy.push((id, w));
+    }
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "ai", "movetime_ms": 200, "fen": fen }));
     let id = g["id"].as_str().expect("id").to_string();
     let w = token(&g, "white").expect("w");
     let (back, moves) = (format!("/api/games/{id}/takeback"), format!("/api/games/{id}/moves"));
@@ -1174,6 +1182,16 @@ fn takebacks(url: &str) {
     assert_eq!((r["ply"].as_u64(), r["taken_back"].as_u64(), r["takebacks"].as_u64()), (Some(0), Some(1), Some(1)));
     assert_eq!(r["fen"], fen);
     s.ok("POST", &moves, Some(&w), Some(json!({ "move": "e1f2", "ply": 0 })));
+    // A takeback stops the AI's search at once (not at the end of its 10 seconds), which frees
+    // the workers for the queued search.
+    for (busy_id, busy_w) in &busy {
+        s.ok("POST", &format!("/api/games/{busy_id}/takeback"), Some(busy_w), Some(json!({ "action": "propose" })));
+        let deadline = Instant::now() + Duration::from_secs(3);
+        while state(&s, busy_id)["thinking"] == true {
+            assert!(Instant::now() < deadline, "the AI's search went on after the takeback");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
     let st = wait_for_ply(&s, &id, 2, "the AI's answer to the move played after the takeback");
     assert_eq!(st["moves"][0]["uci"], "e1f2");
     // Once the AI has answered, a takeback takes its reply back too.

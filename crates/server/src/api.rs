@@ -855,6 +855,8 @@ async fn take_back(app: &AppState, live: &mut LiveGame, side: Color) -> Result<V
     }
     let count = live.row.takebacks + 1;
     live.truncate(keep, count);
+    // The AI's search of the old position, if one runs, stops (its move is dropped).
+    live.ai_cancel.store(true, std::sync::atomic::Ordering::Relaxed);
     let reply = json!({ "ply": keep, "taken_back": taken, "takebacks": count, "fen": live.game.position().fen() });
     announce(app, live, "takeback", reply.clone()).await;
     Ok(reply)
@@ -905,9 +907,10 @@ pub async fn schedule_ai(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
     }
 }
 
-/// What the AI needs to search: level, position, position hashes, time, and the game's ply and
-/// takeback count when it started (a move for another position is not played).
-type AiJob = (crate::live::AiLevel, Position, Vec<u64>, Duration, (usize, i64));
+/// What the AI needs to search: level, position, position hashes, time, the game's ply and
+/// takeback count when it started (a move for another position is not played), and the flag
+/// that cancels it.
+type AiJob = (crate::live::AiLevel, Position, Vec<u64>, Duration, (usize, i64), crate::ai::Cancel);
 
 /// Claims the game's AI turn, if it has one.
 async fn ai_job(g: &Arc<Mutex<LiveGame>>) -> Option<AiJob> {
@@ -915,12 +918,14 @@ async fn ai_job(g: &Arc<Mutex<LiveGame>>) -> Option<AiJob> {
     match live.ai_to_move() {
         Some(level) if !live.thinking => {
             live.thinking = true;
+            live.ai_cancel = Default::default();
             Some((
                 level,
                 live.game.position().clone(),
                 live.game.history().to_vec(),
                 ai_movetime(&live),
                 (live.game.moves().len(), live.row.takebacks),
+                live.ai_cancel.clone(),
             ))
         }
         _ => None,
@@ -940,11 +945,12 @@ fn ai_movetime(live: &LiveGame) -> Duration {
 
 async fn ai_loop(app: AppState, g: Arc<Mutex<LiveGame>>, first: AiJob) {
     let mut job = Some(first);
-    while let Some((level, pos, hashes, movetime, at)) = job.take() {
+    while let Some((level, pos, hashes, movetime, at, cancel)) = job.take() {
         let permit = app.ai_slots.clone().acquire_owned().await;
         // A weaker level's choices: fresh for every move, so no two games repeat each other.
         let seed = rand::rngs::OsRng.next_u64();
-        let best = tokio::task::spawn_blocking(move || crate::ai::think(level, pos, hashes, movetime, seed)).await;
+        let think = move || crate::ai::think(level, pos, hashes, movetime, seed, &cancel);
+        let best = tokio::task::spawn_blocking(think).await;
         drop(permit);
         let played = {
             let mut live = g.lock().await;

@@ -158,6 +158,8 @@ pub struct LiveGame {
     pub events: broadcast::Sender<String>,
     /// An AI search is running for this game.
     pub thinking: bool,
+    /// Stops the running AI search (set by a takeback).
+    pub ai_cancel: crate::ai::Cancel,
     /// Predictor chess: the table (the sequential `game` then stays at its start).
     pub predictor: Option<Box<crate::predictor::Table>>,
     /// A standing draw offer: who made it (it lapses when the other side moves).
@@ -188,6 +190,7 @@ impl LiveGame {
             seed,
             events,
             thinking: false,
+            ai_cancel: Default::default(),
             predictor: None,
             draw_offer: offer_of(row.draw_offer.as_deref()),
             takeback_offer: offer_of(row.takeback_offer.as_deref()),
