@@ -511,9 +511,13 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
     let mut out = stdout.lock();
     writeln!(
         out,
-        "fairylab play: {} ({}). You are {}, against the engine at level {} of 8. Type moves in SAN or UCI, 'quit' to stop.",
+        "fairylab play: {} ({}). You are {}, against the engine at level {} of 8. Type moves in SAN or UCI; \
+         'undo' takes back your last move, 'pgn' prints the record, 'quit' stops.",
         v.name, v.summary, a.color, a.level
     )?;
+    // Chance variants have no takebacks: the seeded stream has drawn the move's outcome, and
+    // playing again would draw another (a free re-roll).
+    let chance = !matches!(v.chance, rules::chance::ChanceRule::None);
     loop {
         let pos = game.position().clone();
         writeln!(out, "\n{}\n{}", board_diagram(&pos), pos.fen())?;
@@ -529,8 +533,32 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
                 return Ok(ExitCode::SUCCESS);
             }
             let t = line.trim();
-            if t == "quit" || t == "exit" {
-                return Ok(ExitCode::SUCCESS);
+            match t {
+                "quit" | "exit" => return Ok(ExitCode::SUCCESS),
+                "undo" | "takeback" => {
+                    // Your last move goes, with the engine's reply if it has replied.
+                    let first = game.start().turn();
+                    let last = (0..game.moves().len()).rev().find(|&p| (p % 2 == 0) == (first == human));
+                    match last {
+                        _ if chance => writeln!(out, "{} has no takebacks: chance has spoken", v.name)?,
+                        None => writeln!(out, "you have no move to take back")?,
+                        Some(keep) => {
+                            let gone = game.truncate(keep);
+                            writeln!(out, "took back {gone} {}", if gone == 1 { "ply" } else { "plies" })?;
+                        }
+                    }
+                    continue;
+                }
+                "pgn" | "record" => {
+                    let tags = [
+                        ("Event".to_string(), "fairylab play".to_string()),
+                        ("White".to_string(), if human == Color::White { "you" } else { "fairylab" }.to_string()),
+                        ("Black".to_string(), if human == Color::Black { "you" } else { "fairylab" }.to_string()),
+                    ];
+                    writeln!(out, "{}", rules::record::write_pgn(&game, &tags))?;
+                    continue;
+                }
+                _ => {}
             }
             match parse_move(&pos, t) {
                 Some(m) => m,

@@ -340,3 +340,23 @@ fn play_at_a_weaker_level() {
     assert_bad_input(&["play", "--level", "9"], "--level");
     assert_bad_input(&["play", "--level", "0"], "--level");
 }
+
+#[test]
+fn play_takes_back_and_prints_the_record() {
+    let o = fairylab_stdin(&["play", "--level", "1", "--seed", "5"], "undo\ne4\nundo\nd4\npgn\nquit\n");
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(out.contains("you have no move to take back"), "{out}");
+    assert!(out.contains("took back 2 plies"), "{out}");
+    // The record holds the game as played after the takeback.
+    let record = out.split("[Event \"fairylab play\"]").nth(1).expect("a record");
+    assert!(record.contains("[White \"you\"]") && record.contains("\n1. d4 "), "{record}");
+    assert!(!record.contains("e4"), "{record}");
+    // As Black: the engine's first move is never taken back alone (a6 is legal after any first move).
+    let o = fairylab_stdin(&["play", "--level", "1", "--color", "black", "--seed", "5"], "undo\na6\nundo\nquit\n");
+    let out = stdout(&o);
+    assert!(out.contains("you have no move to take back") && out.contains("took back 2 plies"), "{out}");
+    // Chance has spoken in SnowFall: no takebacks.
+    let o = fairylab_stdin(&["play", "--variant", "snowfall", "--level", "1", "--seed", "5"], "e4\nundo\nquit\n");
+    assert!(stdout(&o).contains("snowfall has no takebacks"), "{}", stdout(&o));
+}

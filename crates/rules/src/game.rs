@@ -80,6 +80,25 @@ impl Game {
         Ok(event)
     }
 
+    /// Keeps the first `plies` moves and takes back the rest (a takeback; positions are
+    /// copied, not unmade, so the moves kept are played again from the start). Returns how many
+    /// moves went.
+    pub fn truncate(&mut self, plies: usize) -> usize {
+        let gone = self.moves.len().saturating_sub(plies);
+        if gone == 0 {
+            return 0;
+        }
+        let mut position = self.start.clone();
+        for (m, e) in self.moves[..plies].iter().zip(&self.events) {
+            position.play_event(*m, *e);
+        }
+        self.position = position;
+        self.moves.truncate(plies);
+        self.events.truncate(plies);
+        self.hashes.truncate(plies + 1);
+        gone
+    }
+
     /// How often the current position occurred (since the last irreversible move).
     pub fn repetitions(&self) -> usize {
         let h = self.position.hash();

@@ -57,6 +57,17 @@ fn threefold_repetition() {
     assert_eq!(game.hashes().len(), 9);
     assert_eq!(game.hashes()[8], game.position().hash());
     assert!(Game::new(Position::start(variants::by_name("chess").expect("chess"))).history().is_empty());
+    // A takeback of the last move: the repetition goes with it, and the game is as it was.
+    let before = game.clone();
+    assert_eq!(game.truncate(7), 1);
+    assert_eq!((game.repetitions(), game.outcome()), (2, None));
+    assert_eq!((game.moves(), game.hashes()), (&before.moves()[..7], &before.hashes()[..8]));
+    assert_eq!(game.position().fen(), "rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 7 4");
+    assert_eq!(game.truncate(9), 0, "nothing to take back past the end");
+    play(&mut game, "f6g8");
+    assert_eq!((game.hashes(), game.position().fen()), (before.hashes(), before.position().fen()));
+    assert_eq!(game.truncate(0), 8);
+    assert_eq!((game.position().fen(), game.hashes().len()), (before.start().fen(), 1));
 }
 
 #[test]

@@ -391,12 +391,7 @@ impl LiveGame {
     /// Keeps the first `keep` moves of the game and drops the rest, with the standing offers
     /// (a takeback, already stored).
     pub fn truncate(&mut self, keep: usize, takebacks: i64) {
-        let mut game = Game::new(self.game.start().clone());
-        for (m, e) in self.game.moves().iter().zip(self.game.events()).take(keep) {
-            // The moves replayed legally before; they still do.
-            let _ = game.play_event(*m, *e);
-        }
-        self.game = game;
+        self.game.truncate(keep);
         self.times.truncate(keep);
         self.draw_offer = None;
         self.takeback_offer = None;
