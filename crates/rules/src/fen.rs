@@ -204,18 +204,33 @@ pub fn parse_setup(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     }
     if let Some(c) = fields.next() {
         if c != "-" {
+            let chess960 = variant.castling.is_some_and(|c| c.chess960);
             for ch in c.chars() {
-                let i = match ch {
-                    'K' => 0,
-                    'Q' => 1,
-                    'k' => 2,
-                    'q' => 3,
+                let (i, file) = match ch {
+                    'K' => (0, None),
+                    'Q' => (1, None),
+                    'k' => (2, None),
+                    'q' => (3, None),
+                    // Chess960: the rook's file, on the side of the king it stands on.
+                    'A'..='H' | 'a'..='h' if chess960 => {
+                        let color = Color::from_case(ch);
+                        let file = ch.to_ascii_lowercase() as u8 - b'a';
+                        let rank = g.relative_rank_mask(color, 0).first().map_or(0, |s| s.rank());
+                        let king = variant.t.king.and_then(|k| {
+                            setup.board.pieces(color, k).into_iter().find(|s| s.rank() == rank).map(|s| s.file())
+                        });
+                        let Some(king) = king.filter(|&k| k != file) else {
+                            return Err(FenError::Castling(c.into()));
+                        };
+                        (2 * color.index() + usize::from(file < king), Some(file))
+                    }
                     _ => return Err(FenError::Castling(c.into())),
                 };
                 if setup.castling[i] {
                     return Err(FenError::Castling(c.into()));
                 }
                 setup.castling[i] = true;
+                setup.castling_files[i] = file;
             }
         }
     }
@@ -305,6 +320,23 @@ impl Position {
         s
     }
 
+    /// Chess960 (X-FEN): the rook's file letter for castling right `i` (`[K, Q, k, q]`) when
+    /// another rook of the side stands further out on that side, so that `KQkq` (the outermost
+    /// rook) would name another; `None` where `KQkq` is right.
+    fn castling_letter(&self, i: usize) -> Option<char> {
+        let c = self.variant.castling.filter(|c| c.chess960)?;
+        let (color, side) = (if i < 2 { Color::White } else { Color::Black }, i % 2);
+        let rank = self.variant.geometry.relative_rank_mask(color, 0).first().map_or(0, |s| s.rank());
+        let file = c.rook_file[side];
+        let rook = self.variant.role_by_letter('r')?;
+        let outer = |f: u8| Square::new(f, rank).and_then(|sq| self.board.piece_at(sq));
+        let files = self.variant.geometry.files();
+        let mut beyond = if side == 0 { file + 1..files } else { 0..file };
+        let ambiguous = beyond.any(|f| outer(f) == Some(Piece { color, role: rook }));
+        let letter = (b'a' + file) as char;
+        ambiguous.then(|| if color == Color::White { letter.to_ascii_uppercase() } else { letter })
+    }
+
     /// The en-passant square if a legal en-passant capture exists (as FEN writes it).
     pub fn legal_ep_square(&self) -> Option<Square> {
         let ep = self.ep?;
@@ -319,7 +351,7 @@ impl Position {
         if rights.iter().any(|&r| r) {
             for (i, ch) in ['K', 'Q', 'k', 'q'].into_iter().enumerate() {
                 if rights[i] {
-                    s.push(ch);
+                    s.push(self.castling_letter(i).unwrap_or(ch));
                 }
             }
         } else {

@@ -386,8 +386,11 @@ impl Position {
                 continue;
             }
             if let Some(threats) = threats {
-                let without_king = occ ^ Bitboard::from_square(c.king_from);
-                if Iterator::any(&mut c.path.clone(), |sq| threats.attacked(sq, without_king)) {
+                // Neither the king nor its rook shields a square it crosses: in Chess960 the
+                // rook may stand between the king's landing square and an enemy slider.
+                let movers = Bitboard::from_square(c.king_from) | Bitboard::from_square(c.rook_from);
+                let without = occ - movers;
+                if Iterator::any(&mut c.path.clone(), |sq| threats.attacked(sq, without)) {
                     continue;
                 }
             }

@@ -31,7 +31,7 @@ pub fn legs(pos: &Position, m: Move) -> Vec<Leg> {
             let (from, to) = (m.from(), m.to());
             let mut out = vec![Leg { from, to, path: slide(from, to) }];
             if let Some(c) = pos.variant().castling {
-                let side = usize::from(to.file() < from.file());
+                let side = c.side(to.file());
                 if let (Some(rook_from), Some(rook_to)) =
                     (Square::new(c.rook_file[side], from.rank()), Square::new(c.rook_to[side], from.rank()))
                 {

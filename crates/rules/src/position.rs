@@ -32,6 +32,9 @@ pub enum PositionError {
     /// A castling right without the king and rook on their squares.
     #[error("castling right '{0}' without king and rook on their starting squares")]
     BadCastlingRights(char),
+    /// Chess960 castling rights that name no consistent set of king and rook files.
+    #[error("Chess960 castling: {0}")]
+    Chess960Castling(String),
     /// An en-passant square that no double step can have produced.
     #[error("invalid en-passant square {0}")]
     BadEnPassant(Square),
@@ -112,6 +115,8 @@ impl Position {
 
     /// Validates a setup.
     pub fn from_setup(variant: &'static Variant, setup: Setup) -> Result<Position, PositionError> {
+        // Chess960: the castling rights choose the variant with their king and rook files.
+        let variant = crate::variants::chess960::resolve(variant, &setup)?;
         let t = &variant.t;
         let b = &setup.board;
         if let Some(sq) = (b.occupied() & t.offboard).first() {
@@ -234,6 +239,22 @@ impl Position {
     #[inline]
     pub fn turn(&self) -> Color {
         self.turn
+    }
+
+    /// The side of a castling move of this position: 0 king side, 1 queen side (`None` for
+    /// other moves).
+    pub fn castle_side(&self, m: Move) -> Option<usize> {
+        let c = self.variant.castling.filter(|_| m.kind() == MoveKind::Castle)?;
+        Some(c.side(m.to().file()))
+    }
+
+    /// Where UCI writes a castling move's destination: the king's square, or in Chess960 its
+    /// rook's (the king may not move at all there).
+    pub(crate) fn castle_uci_to(&self, m: Move) -> Square {
+        match (self.variant.castling, self.castle_side(m)) {
+            (Some(c), Some(side)) if c.chess960 => Square::new(c.rook_file[side], m.from().rank()).unwrap_or(m.to()),
+            _ => m.to(),
+        }
     }
 
     /// Castling rights as `[K, Q, k, q]`.
@@ -635,7 +656,7 @@ impl Position {
             MoveKind::Castle => {
                 let from = m.from();
                 let Some(c) = v.castling else { return };
-                let side = usize::from(to.file() < from.file());
+                let side = c.side(to.file());
                 let (Some(rook_from), Some(rook_to)) =
                     (Square::new(c.rook_file[side], from.rank()), Square::new(c.rook_to[side], from.rank()))
                 else {

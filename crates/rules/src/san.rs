@@ -36,7 +36,7 @@ pub fn to_san_plain(pos: &Position, m: Move) -> String {
     let mut s = String::with_capacity(8);
     match m.kind() {
         MoveKind::Castle => {
-            return if m.to().file() > m.from().file() { "O-O".into() } else { "O-O-O".into() };
+            return if pos.castle_side(m) == Some(0) { "O-O".into() } else { "O-O-O".into() };
         }
         MoveKind::Drop => {
             if let Some(r) = m.drop_role() {
@@ -125,7 +125,7 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
         return legal
             .iter()
             .copied()
-            .find(|m| m.kind() == MoveKind::Castle && (m.to().file() > m.from().file()) == king_side)
+            .find(|&m| m.kind() == MoveKind::Castle && (pos.castle_side(m) == Some(0)) == king_side)
             .ok_or_else(illegal);
     }
     if let Some((piece, sq)) = t.split_once('@') {

@@ -17,6 +17,9 @@ pub struct Setup {
     pub turn: Color,
     /// Castling rights `[K, Q, k, q]`.
     pub castling: [bool; 4],
+    /// The rook file a castling right names by its letter (Chess960's X-FEN and Shredder-FEN:
+    /// `HAha`); `None` where it is written `KQkq` (the outermost rook on that side).
+    pub castling_files: [Option<u8>; 4],
     /// En-passant square as written.
     pub ep: Option<Square>,
     /// Halfmove clock.
@@ -34,6 +37,7 @@ impl Default for Setup {
             hands: [Hand::default(); 2],
             turn: Color::White,
             castling: [false; 4],
+            castling_files: [None; 4],
             ep: None,
             halfmoves: 0,
             fullmoves: 1,

@@ -1,4 +1,5 @@
-//! UCI long algebraic notation: `e2e4`, `e7e8q`, castling as the king's move `e1g1`, drops `Q@f2`.
+//! UCI long algebraic notation: `e2e4`, `e7e8q`, castling as the king's move `e1g1` (in Chess960
+//! as the king taking its own rook, `e1h1`, as UCI_Chess960 writes it), drops `Q@f2`.
 //! Syntax errors (`ParseUciError`) are kept apart from moves that are not legal (`IllegalUciError`).
 
 use crate::moves::{Move, MoveKind, MoveList};
@@ -96,6 +97,10 @@ impl UciMove {
             (UciMove::Pass, _) => m.is_pass(),
             (_, _) if m.is_pass() => false,
             (UciMove::Drop { letter, to }, Some(r)) => v.piece(r).letter == letter && m.to() == to,
+            // Chess960 castling is written as the king taking its own rook.
+            (UciMove::Normal { from, to, promotion: None }, None) if m.kind() == MoveKind::Castle => {
+                m.from() == from && pos.castle_uci_to(m) == to
+            }
             (UciMove::Normal { from, to, promotion }, None) => {
                 m.from() == from && m.to() == to && promotion == m.promotion_role().map(|r| v.piece(r).letter)
             }
@@ -119,6 +124,7 @@ pub fn to_uci(pos: &Position, m: Move) -> String {
             format!("{letter}@{}", m.to())
         }
         MoveKind::Pass => "0000".into(),
+        MoveKind::Castle => format!("{}{}", m.from(), pos.castle_uci_to(m)),
         _ => {
             let mut s = format!("{}{}", m.from(), m.to());
             if let Some(r) = m.promotion_role() {

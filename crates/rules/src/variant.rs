@@ -53,12 +53,33 @@ pub struct Castling {
     pub king_to: [u8; 2],
     /// Rook destination files: `[king side, queen side]`.
     pub rook_to: [u8; 2],
+    /// Chess960: the king and rook files are the start position's, read from each FEN
+    /// (`variants::chess960`); a variant with these files is built for each set of them.
+    pub chess960: bool,
 }
 
 impl Castling {
     /// Orthodox castling on a board with `files` files (king on the e-file for 8).
     pub fn orthodox(files: u8) -> Castling {
-        Castling { king_file: files / 2, rook_file: [files - 1, 0], king_to: [files - 2, 2], rook_to: [files - 3, 3] }
+        Castling {
+            king_file: files / 2,
+            rook_file: [files - 1, 0],
+            king_to: [files - 2, 2],
+            rook_to: [files - 3, 3],
+            chess960: false,
+        }
+    }
+
+    /// Chess960 castling with the king and the rooks `[king side, queen side]` on these files
+    /// of an 8-file board: the king lands on the g- or c-file, the rook on the f- or d-file.
+    pub fn chess960(king_file: u8, rook_file: [u8; 2]) -> Castling {
+        Castling { king_file, rook_file, king_to: [6, 2], rook_to: [5, 3], chess960: true }
+    }
+
+    /// The side (0 king side, 1 queen side) of the castling that lands the king on `file`
+    /// (the king may not move at all in Chess960, so its origin cannot tell).
+    pub fn side(&self, king_to_file: u8) -> usize {
+        usize::from(king_to_file != self.king_to[0])
     }
 }
 
@@ -166,6 +187,8 @@ pub(crate) enum Shape {
 pub(crate) struct CastleInfo {
     pub king_from: Square,
     pub king_to: Square,
+    /// The castling rook's square.
+    pub rook_from: Square,
     /// Squares that must be empty (king and rook excluded).
     pub empty: Bitboard,
     /// Squares the king stands on or crosses, which must not be attacked.
@@ -314,6 +337,9 @@ impl Variant {
             if files.iter().any(|&f| f >= g.files()) || king.is_none() {
                 return Err(VariantError::bad("castling", "castling needs a royal piece and files on the board"));
             }
+            if c.rook_file[1] >= c.king_file || c.king_file >= c.rook_file[0] {
+                return Err(VariantError::bad("castling", "the king stands between its castling rooks"));
+            }
         }
         for r in &rules.promotion {
             if r.index() >= rules.pieces.len() || Some(*r) == king || Some(*r) == pawn {
@@ -394,7 +420,7 @@ impl Variant {
                             - Bitboard::from_square(king_from)
                             - Bitboard::from_square(rook_from);
                         let path = span(c.king_file, c.king_to[side]);
-                        *slot = Some(CastleInfo { king_from, king_to, empty, path });
+                        *slot = Some(CastleInfo { king_from, king_to, rook_from, empty, path });
                     }
                 }
             }

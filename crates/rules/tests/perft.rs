@@ -22,6 +22,7 @@ enum Source {
 /// The suite file stem (`tests/data/<stem>.perft`) and its variant: the one mapping table.
 const SUITES: &[(&str, Source)] = &[
     ("chess", Source::Builtin("chess")),
+    ("chess960", Source::Builtin("chess960")),
     ("perftsuite", Source::Builtin("chess")),
     ("crazyhouse", Source::Builtin("crazyhouse")),
     ("snowfall", Source::Builtin("snowfall")),

@@ -3,6 +3,7 @@
 
 pub mod baby;
 pub mod chess;
+pub mod chess960;
 pub mod coinflip;
 pub mod crazyhouse;
 pub mod gardner;
@@ -17,6 +18,7 @@ use std::sync::OnceLock;
 pub fn builtin_rules() -> Vec<Rules> {
     let mut all = vec![
         chess::rules(),
+        chess960::rules(),
         crazyhouse::rules(),
         gardner::rules(),
         coinflip::rules(),
