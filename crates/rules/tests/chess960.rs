@@ -116,7 +116,7 @@ fn castling_moves_match_the_references_in_uci_and_san() {
     let m = parse_uci(&pos, "g1h1").expect("castling");
     assert_eq!(to_san(&pos, m), "O-O");
     let mut after = pos.clone();
-    after.play(m);
+    after.play(m).expect("legal");
     assert!(
         after.fen().starts_with("b1rb1nk1/1p3p2/p3pnpp/2ppB3/1P3P2/2PPN1P1/P3P2P/1QRBNRK1 b q - "),
         "{}",
@@ -127,7 +127,7 @@ fn castling_moves_match_the_references_in_uci_and_san() {
     let m = parse_uci(&pos, "f1g1").expect("castling");
     assert_eq!((m.kind(), to_san(&pos, m).as_str()), (MoveKind::Castle, "O-O"));
     let mut after = pos.clone();
-    after.play(m);
+    after.play(m).expect("legal");
     assert!(after.fen().starts_with("rbqnbkrn/pppppppp/8/8/8/8/PPPPPPPP/RBQNBRKN b kq - "), "{}", after.fen());
 }
 
@@ -202,7 +202,7 @@ fn random_games_from_every_start_agree_with_shakmaty() {
                 .to_move(&theirs)
                 .expect("legal for shakmaty");
             theirs.play_unchecked(m);
-            ours.play(pick);
+            ours.play(pick).expect("legal");
             // The same position: placement, side, and castling rights (shakmaty's Shredder-style
             // rights against ours, by the rook squares left).
             let their_fen = Fen::from_position(&theirs, shakmaty::EnPassantMode::Legal).to_string();
