@@ -498,6 +498,12 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
         (Some(_), None) => {
             rules::variants::probabilistic::start(v, &rules::variants::probabilistic::random_map(v, &mut rng))
         }
+        // A Chess960 game draws its start position.
+        (None, None) if v.name == "chess960" => {
+            let (n, fen) = rules::variants::chess960::random_start(&mut rng);
+            writeln!(std::io::stdout(), "Chess960: start position {n}")?;
+            position(v, Some(&fen))?
+        }
         _ => position(v, a.fen.as_deref())?,
     };
     let mut game = Game::new(start);

@@ -230,6 +230,8 @@ pub(crate) struct Duel {
     /// SnowFall without `--snowfall`: each pair of games draws its percentage from the pair's
     /// seed (both games of a pair share it), as a SnowFall game does when it starts.
     pub random_percent: bool,
+    /// Chess960: each pair of games starts from a position drawn from the pair's seed.
+    pub random_960: bool,
     pub levels: [Level; 2],
     pub games: u32,
     /// Time per move of player A, then of player B (different for a time-odds match).
@@ -282,6 +284,10 @@ fn play(d: &Duel, number: u32) -> Result<Played> {
     } else if d.random_percent {
         let v = rules::variants::snowfall::variant(rules::variants::snowfall::draw_percent(&mut rng));
         (v, Position::start(v))
+    } else if d.random_960 {
+        let (n, fen) = rules::variants::chess960::random_start(&mut rng);
+        let start = Position::from_fen(d.variant, &fen).map_err(|e| anyhow::anyhow!("Chess960 position {n}: {e}"))?;
+        (start.variant(), start)
     } else {
         (d.variant, d.start.clone())
     };

@@ -195,6 +195,7 @@ fn internal(args: &MatchArgs, white: &str, black: &str) -> Result<ExitCode> {
         start: Position::start(variant),
         random_maps: rules::variants::probabilistic::options(variant).is_some(),
         random_percent: rules::variants::snowfall::percent(variant).is_some() && args.variant.snowfall.is_none(),
+        random_960: variant.name == "chess960",
         levels: [crate::duel::Level::parse(white)?, crate::duel::Level::parse(black)?],
         games: args.games,
         movetime: [args.movetime, args.movetime2.unwrap_or(args.movetime)].map(Duration::from_millis),
@@ -266,6 +267,13 @@ fn openings(args: &MatchArgs, variant: &'static Variant) -> Result<Vec<Opening>>
             bail!("openings file {} has no positions", path.display());
         }
         return Ok(openings);
+    }
+    if variant.name == "chess960" {
+        // The book is the 960 start positions (shuffle them with --seed).
+        let text: String = (0..rules::variants::chess960::POSITIONS)
+            .filter_map(|n| Some(format!("{} id \"Chess960 {n}\";\n", rules::variants::chess960::start_fen(n)?)))
+            .collect();
+        return parse_openings(variant, &text).context("the Chess960 start positions");
     }
     match BOOKS.iter().find(|(name, _)| variant.name.eq_ignore_ascii_case(name)) {
         Some((name, text)) => parse_openings(variant, text).with_context(|| format!("built-in {name} openings")),

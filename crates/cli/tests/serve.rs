@@ -221,7 +221,7 @@ fn complete_games_of_every_served_variant() {
 fn complete_games(url: &str) {
     let s = Server::start(url);
     let mut rng = Lcg(7);
-    let variants = ["chess", "crazyhouse", "gardner", "baby", "snowfall", "probabilistic", "coinflip"];
+    let variants = ["chess", "chess960", "crazyhouse", "gardner", "baby", "snowfall", "probabilistic", "coinflip"];
     let mut saw = (false, false);
     for v in variants {
         // A person against the AI.
@@ -1328,4 +1328,35 @@ fn a_takeback_on_one_process_reaches_the_other() {
         st["moves"].as_array().expect("moves").iter().map(|m| m["san"].as_str().expect("san")).collect();
     assert_eq!(sans, ["e4", "d5", "exd5", "Qxd5"], "the process that took the game over");
     b.ok("POST", &moves, Some(&w), Some(json!({ "move": "b1c3", "ply": 4 })));
+}
+
+#[test]
+fn chess960_games_start_from_a_drawn_position_and_castle() {
+    let db = temp_path("serve-960", "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let s = Server::start(&format!("sqlite://{}", db.display()));
+    let mut starts = std::collections::HashSet::new();
+    for _ in 0..6 {
+        let g = create(&s, json!({ "variant": "chess960", "white": "me", "black": "me" }));
+        let st = &g["state"];
+        let n = st["options"]["chess960"].as_u64().expect("the start position's number") as u16;
+        assert_eq!(st["start_fen"].as_str(), rules::variants::chess960::start_fen(n).as_deref(), "{st}");
+        starts.insert(n);
+    }
+    assert!(starts.len() > 1, "the start is drawn: {starts:?}");
+    // Castling through the API, the king taking its rook (Kg1 stays, Rh1 goes to f1).
+    let fen = "b1rb1nk1/1p3p2/p3pnpp/2ppB3/1P3P2/2PPN1P1/P3P2P/1QRBN1KR w KQq - 0 11";
+    let g = create(&s, json!({ "variant": "chess960", "white": "me", "black": "me", "fen": fen }));
+    let id = g["id"].as_str().expect("id");
+    let w = token(&g, "white").expect("w");
+    assert!(g["state"]["legal_moves"].as_array().expect("moves").contains(&json!("g1h1")));
+    let r = s.ok("POST", &format!("/api/games/{id}/moves"), Some(&w), Some(json!({ "move": "O-O", "ply": 0 })));
+    assert_eq!((r["uci"].as_str(), r["san"].as_str()), (Some("g1h1"), Some("O-O")));
+    assert!(r["fen"]
+        .as_str()
+        .expect("fen")
+        .starts_with("b1rb1nk1/1p3p2/p3pnpp/2ppB3/1P3P2/2PPN1P1/P3P2P/1QRBNRK1 b q "));
+    s.ok("POST", &format!("/api/games/{id}/resign"), Some(&w), None);
+    let record = check_record(&s, id, "serve-960");
+    assert!(record.contains("[Variant \"Chess960\"]") && record.contains("O-O"), "{record}");
 }

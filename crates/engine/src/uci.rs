@@ -2,7 +2,7 @@
 //! `P@e4`, FENs with pockets and any board size), driving the [`Engine`] in the background.
 //!
 //! Commands: `uci`, `isready`, `setoption` (`Hash`, `Threads`, `Clear Hash`, `Ponder`, `Move
-//! Overhead`, `Skill Level`, `MultiPV`, `TablePath`, `UCI_Variant`, `SnowFall`),
+//! Overhead`, `Skill Level`, `MultiPV`, `TablePath`, `UCI_Variant`, `SnowFall`, `UCI_Chess960`),
 //! `ucinewgame`, `position startpos|fen ... [moves ...]`, `go` (`wtime btime winc binc
 //! movestogo movetime nodes depth mate infinite ponder searchmoves`, and `go perft N`), `stop`,
 //! `ponderhit`, `quit`, and `d` (a diagram with the FEN).
@@ -37,6 +37,9 @@
 //!   line costs about one more search); `go searchmoves m1 m2 ...` searches only those root
 //!   moves: one that is not legal gets an `info string error` and is left out, and if none is
 //!   legal all moves are searched.
+//! - `UCI_Chess960 true` plays chess as Chess960 (`UCI_Variant chess960` does too): FENs may
+//!   put king and rooks on any files (castling field `KQkq`, X-FEN or Shredder-FEN letters), and
+//!   castling is written, read and reported as the king taking its own rook (`e1h1`).
 //! - In chance variants the moves of `position` are played as if they succeeded; in SnowFall
 //!   (option `SnowFall`, the gift percentage) no gift arrives with them. Gifts reach the engine
 //!   as the hands of `position fen ...[hands] ...`: the referee sends the FEN after each gift
@@ -111,6 +114,9 @@ struct Uci {
     endless_after_hit: bool,
     /// The `SnowFall` option: the gift percentage SnowFall games use.
     snowfall: u8,
+    /// `UCI_Chess960`: chess is played as Chess960 (FENs with any castling files, castling
+    /// written as the king taking its rook).
+    chess960: bool,
     /// `Move Overhead`: kept back from the clock.
     overhead: Duration,
 }
@@ -126,6 +132,7 @@ impl Uci {
             endless_after_hit: false,
             skill_seed: protocol::session_seed(),
             snowfall: variants::snowfall::DEFAULT_PERCENT,
+            chess960: false,
             overhead: DEFAULT_OVERHEAD,
         }
     }
@@ -210,6 +217,7 @@ impl Uci {
             "option name SnowFall type spin default {} min 0 max 100",
             variants::snowfall::DEFAULT_PERCENT
         ))?;
+        self.send("option name UCI_Chess960 type check default false")?;
         self.send("uciok")
     }
 
@@ -284,10 +292,29 @@ impl Uci {
                 }
                 _ => self.error(&format!("bad value '{value}' for SnowFall (a percentage, 0 to 100)"))?,
             },
+            "uci_chess960" => match value.to_ascii_lowercase().as_str() {
+                flag @ ("true" | "false") => {
+                    self.chess960 = flag == "true";
+                    let name = self.session.variant().name.as_str();
+                    let switch = match (self.chess960, name) {
+                        (true, "chess") => variants::by_name("chess960"),
+                        (false, "chess960") => variants::by_name("chess"),
+                        _ => None,
+                    };
+                    if let Some(v) = switch {
+                        self.stop_search();
+                        self.session.reset(v);
+                        self.send(&format!("info string variant {} {}", v.name, self.session.variant_info()))?;
+                    }
+                }
+                _ => self.error(&format!("bad value '{value}' for UCI_Chess960 (true or false)"))?,
+            },
             "uci_variant" => match variant_by_name(&value) {
                 Ok(v) => {
                     let v = if variants::snowfall::percent(v).is_some() {
                         variants::snowfall::variant(self.snowfall)
+                    } else if self.chess960 && v.name == "chess" {
+                        variants::by_name("chess960").unwrap_or(v)
                     } else {
                         v
                     };

@@ -432,3 +432,26 @@ fn the_move_overhead_is_kept_back_from_the_clock() {
         .expect("an info line with a time");
     assert!(last_time <= 100, "searched {last_time} ms of the 10 ms left");
 }
+
+#[test]
+fn chess960_castles_as_the_king_taking_its_rook() {
+    let out = uci("uci\n");
+    assert!(out.contains(&"option name UCI_Chess960 type check default false".to_string()), "{out:?}");
+    // UCI_Chess960: a Chess960 FEN (Shredder-FEN here), castling with the king staying on g1.
+    let out = uci("setoption name UCI_Chess960 value true\n\
+         position fen b1rb1nk1/1p3p2/p3pnpp/2ppB3/1P3P2/2PPN1P1/P3P2P/1QRBN1KR w HCc - 0 11 moves g1h1 f8d7\nd\n\
+         position fen 4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1\ngo depth 3 searchmoves e1h1\n");
+    assert!(out[0].starts_with("info string variant chess960 "), "{out:?}");
+    assert_eq!(fen_of(&out), "b1rb2k1/1p1n1p2/p3pnpp/2ppB3/1P3P2/2PPN1P1/P3P2P/1QRBNRK1 w q - 2 12");
+    assert!(out.iter().any(|l| l.starts_with("bestmove e1h1")), "{out:?}");
+    assert!(!out.iter().any(|l| l.contains("error")), "{out:?}");
+    // Without it, castling is the king's move and Chess960 rights are refused.
+    let out = uci("position fen 4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1\ngo depth 3 searchmoves e1g1\n\
+         position fen b1rb1nk1/1p3p2/p3pnpp/2ppB3/1P3P2/2PPN1P1/P3P2P/1QRBN1KR w HCc - 0 11\n");
+    assert!(out.iter().any(|l| l.starts_with("bestmove e1g1")), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("info string error: bad FEN")), "{out:?}");
+    // Turned off again: back to chess.
+    let out = uci("setoption name UCI_Chess960 value true\nsetoption name UCI_Chess960 value false\nsetoption name UCI_Chess960 value maybe\n");
+    assert!(out[1].starts_with("info string variant chess "), "{out:?}");
+    assert!(out[2].starts_with("info string error: bad value 'maybe' for UCI_Chess960"), "{out:?}");
+}

@@ -320,6 +320,9 @@ pub fn write_pgn(game: &Game, tags: &[(String, String)]) -> String {
             push_tag(&mut out, "ProbabilisticOptions", &options_text(options));
         }
         push_tag(&mut out, "Probabilities", &start.square_map().write(Bitboard::EMPTY, v.geometry));
+    } else if v.name == "chess960" {
+        // As lichess writes it.
+        push_tag(&mut out, "Variant", "Chess960");
     } else if v.name != "chess" {
         push_tag(&mut out, "Variant", &v.name);
     }
@@ -906,7 +909,12 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
         None => variants::by_name("chess").ok_or(RecordError::UnknownVariant { line: 0, name: "chess".into() })?,
         Some((name, line)) => {
             let name = name.trim();
-            let lookup = if name.eq_ignore_ascii_case("standard") { "chess" } else { name };
+            let lookup = match name.to_ascii_lowercase().as_str() {
+                "standard" => "chess",
+                // WinBoard's and some servers' names for Chess960.
+                "fischerandom" | "fischer random" | "frc" => "chess960",
+                _ => name,
+            };
             match extra.iter().find(|v| v.name == name) {
                 Some(v) => v,
                 None => variants::by_name(lookup)

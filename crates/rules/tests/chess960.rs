@@ -219,3 +219,28 @@ fn random_games_from_every_start_agree_with_shakmaty() {
     assert!(positions > 30_000, "{positions}");
     assert!(castles > 500, "castled {castles} times");
 }
+
+#[test]
+fn records_round_trip_with_the_start_position() {
+    use rules::game::Game;
+    use rules::record::{read_pgn, write_pgn};
+    // Position 600 (Kf1, Rg1): castling at once swaps king and rook.
+    let start = Position::from_fen(chess960(), &chess960::start_fen(600).expect("600")).expect("valid");
+    let mut game = Game::new(start);
+    for text in ["f1g1", "f8g8", "b2b3"] {
+        let m = parse_uci(game.position(), text).expect("legal");
+        game.play(m).expect("legal");
+    }
+    let pgn = write_pgn(&game, &[]);
+    assert!(pgn.contains("[Variant \"Chess960\"]"), "{pgn}");
+    assert!(pgn.contains("[FEN \"rbqnbkrn/pppppppp/8/8/8/8/PPPPPPPP/RBQNBKRN w KQkq - 0 1\"]"), "{pgn}");
+    assert!(pgn.contains("1. O-O O-O 2. b3"), "{pgn}");
+    let back = read_pgn(&pgn).expect("reads back");
+    assert_eq!(back.moves(), game.moves());
+    assert_eq!(back.position().fen(), game.position().fen());
+    // WinBoard's name for the variant, and the orthodox setup without a FEN tag.
+    let back = read_pgn("[Variant \"fischerandom\"]\n\n1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. O-O *\n").expect("reads");
+    assert_eq!(back.position().variant().name, "chess960");
+    assert_eq!(to_uci(&back.start().clone(), back.moves()[0]), "e2e4");
+    assert!(back.position().fen().starts_with("rnbqk2r/pppp1ppp/5n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - "));
+}

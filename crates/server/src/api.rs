@@ -309,6 +309,12 @@ async fn create_game(
             let map = rules::variants::probabilistic::random_map(v, &mut setup);
             rules::variants::probabilistic::start(v, &map)
         }
+        // A Chess960 game draws its start position from the seed.
+        (None, None) if v.name == "chess960" => {
+            let (n, fen) = rules::variants::chess960::random_start(&mut setup);
+            options["chess960"] = json!(n);
+            Position::from_fen(v, &fen).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+        }
         (None, None) => Position::start(v),
     };
     if start.outcome().is_some() {
