@@ -338,6 +338,28 @@ test('a takeback against the AI: the move and the reply go, and the game goes on
   await context.close();
 });
 
+test('chess960: castling by clicking the king, then its rook (the king stays on g1)', async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', e => errors.push(e.message));
+  const fen = 'b1rb1nk1/1p3p2/p3pnpp/2ppB3/1P3P2/2PPN1P1/P3P2P/1QRBN1KR w KQq - 0 11';
+  const id = await newGame(page, { variant: 'chess960', opponent: 'ai:level1', color: 'white', movetime: 20, fen });
+  await page.waitForSelector('#status:has-text("your move")');
+  await clickMove(page, 'g1h1');
+  const st = await until(async () => { const s = await stateOf(page, id); return s.ply >= 1 && s; }, 'the castling');
+  assert.equal(st.moves[0].san, 'O-O');
+  assert.match(st.moves[0].fen, /^b1rb1nk1\/1p3p2\/p3pnpp\/2ppB3\/1P3P2\/2PPN1P1\/P3P2P\/1QRBNRK1 b q /);
+  await page.waitForFunction(() => document.querySelectorAll('ol.moves li').length >= 1);
+  // A game from the lobby without a FEN starts from a drawn position, numbered in the options.
+  const other = await newGame(page, { variant: 'chess960', opponent: 'ai:level1', color: 'white', movetime: 20 });
+  const drawn = await stateOf(page, other);
+  assert.equal(typeof drawn.options.chess960, 'number');
+  assert.match(drawn.start_fen, /^[bnqrk]{8}\/p{8}\/8\/8\/8\/8\/P{8}\/[BNQRK]{8} w KQkq - 0 1$/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a promotion asks for the piece (a knight chosen with the keyboard), and Escape cancels it', async () => {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();

@@ -58,7 +58,7 @@ use rules::betza::parse_betza;
 use rules::fen::ParseFenError;
 use rules::outcome::{EndReason, Outcome};
 use rules::uci::to_uci;
-use rules::{variants, Color, Position, Variant};
+use rules::{variants, Color, Move, Position, Variant};
 use std::io::{self, BufRead};
 use std::sync::mpsc::{self, Sender};
 use std::time::Duration;
@@ -235,7 +235,7 @@ impl XBoard {
             }
             "hint" => {
                 if let Some(m) = self.expected.filter(|m| self.session.position().is_legal(*m)) {
-                    self.send(&format!("Hint: {}", to_uci(self.session.position(), m)))?;
+                    self.send(&format!("Hint: {}", move_text(self.session.position(), m)))?;
                 }
             }
             "post" => self.post = true,
@@ -496,7 +496,12 @@ impl XBoard {
 
     fn user_move(&mut self, text: &str) -> io::Result<()> {
         let pos = self.session.position();
-        let played = rules::uci::parse_uci(pos, text).ok().filter(|m| pos.is_legal(*m));
+        // Coordinates, or castling as XBoard writes it in fischerandom (`O-O`, `O-O-O`).
+        let castling = matches!(text, "O-O" | "O-O-O" | "0-0" | "0-0-0");
+        let played = rules::uci::parse_uci(pos, text)
+            .ok()
+            .or_else(|| castling.then(|| rules::san::parse_san(pos, text).ok()).flatten())
+            .filter(|m| pos.is_legal(*m));
         let pondered = self.pondering();
         if pondered.is_some() && played.is_none() {
             // Nothing was played: the ponder search goes on.
@@ -641,7 +646,7 @@ impl XBoard {
             }
             return Ok(());
         };
-        let text = to_uci(root, m);
+        let text = move_text(root, m);
         if self.session.play(m).is_err() {
             return self.send(&format!("telluser fairylab: lost track of the position; {text} not played"));
         }
@@ -664,6 +669,9 @@ fn xboard_names(v: &Variant) -> Vec<String> {
     if v.name == "chess" {
         return vec!["normal".into()];
     }
+    if v.name == "chess960" {
+        return vec!["fischerandom".into()];
+    }
     let mut names = vec![v.name.clone()];
     if v.geometry.files() != 8 || v.geometry.ranks() != 8 {
         names.push(size_name(v));
@@ -678,7 +686,18 @@ fn size_name(v: &Variant) -> String {
 
 /// Whether XBoard knows the variant by itself (no `setup` needed).
 fn is_xboard_standard(v: &Variant) -> bool {
-    v.name == "chess" || v.name == "crazyhouse"
+    matches!(v.name.as_str(), "chess" | "chess960" | "crazyhouse")
+}
+
+/// A move as the engine sends it: UCI notation, but Chess960 castling as `O-O` / `O-O-O`, as
+/// XBoard expects in `fischerandom`.
+fn move_text(pos: &Position, m: Move) -> String {
+    match pos.castle_side(m) {
+        Some(side) if pos.variant().castling.is_some_and(|c| c.chess960) => {
+            if side == 0 { "O-O" } else { "O-O-O" }.to_string()
+        }
+        _ => to_uci(pos, m),
+    }
 }
 
 /// The variant XBoard means by `name`.
@@ -686,6 +705,9 @@ fn variant_from_xboard(name: &str) -> Option<&'static Variant> {
     let name = name.trim();
     if name.eq_ignore_ascii_case("normal") {
         return variants::by_name("chess");
+    }
+    if name.eq_ignore_ascii_case("fischerandom") {
+        return variants::by_name("chess960");
     }
     variants::by_name(name)
         .or_else(|| variants::all().iter().copied().find(|v| size_name(v) == name))
@@ -814,6 +836,23 @@ mod tests {
         let chess = variants::by_name("chess").unwrap();
         assert!(setup_lines(chess).contains(&"piece K& KO2".to_string()));
         assert!(setup_lines(chess).contains(&"piece P& fmWfcFifmnD".to_string()));
+    }
+
+    #[test]
+    fn chess960_is_fischerandom_and_castles_as_o_o() {
+        let v = variants::by_name("chess960").unwrap();
+        assert_eq!(xboard_names(v), vec!["fischerandom".to_string()]);
+        assert_eq!(variant_from_xboard("fischerandom").map(|v| v.name.as_str()), Some("chess960"));
+        let pos =
+            Position::from_fen(v, "b1rb1nk1/1p3p2/p3pnpp/2ppB3/1P3P2/2PPN1P1/P3P2P/1QRBN1KR w KQq - 0 11").unwrap();
+        let castle = rules::uci::parse_uci(&pos, "g1h1").unwrap();
+        assert_eq!(move_text(&pos, castle), "O-O");
+        let plain = rules::uci::parse_uci(&pos, "e1f3").unwrap();
+        assert_eq!(move_text(&pos, plain), "e1f3");
+        // Orthodox chess keeps the king's move.
+        let chess = variants::by_name("chess").unwrap();
+        let pos = Position::from_fen(chess, "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+        assert_eq!(move_text(&pos, rules::uci::parse_uci(&pos, "e1c1").unwrap()), "e1c1");
     }
 
     #[test]

@@ -479,3 +479,18 @@ fn new_holdings_while_pondering_restart_the_ponder_search() {
     c.send("quit");
     c.finish();
 }
+
+#[test]
+fn fischerandom_reads_castling_as_o_o() {
+    let out = xboard(
+        "xboard\nprotover 2\nforce\nvariant fischerandom\n\
+         setboard b1rb1nk1/1p3p2/p3pnpp/2ppB3/1P3P2/2PPN1P1/P3P2P/1QRBN1KR w KQq - 0 11\nusermove O-O\nusermove f8d7\n\
+         usermove O-O-O\n",
+    );
+    let features = out.iter().find(|l| l.starts_with("feature ")).expect("features");
+    assert!(features.contains("fischerandom"), "{features}");
+    // White's O-O (the king stays on g1) is taken; Black's O-O-O is not legal (its bishop on d8
+    // stands between the king and the c-file).
+    let refused: Vec<&String> = out.iter().filter(|l| l.starts_with("Illegal") || l.starts_with("Error")).collect();
+    assert_eq!(refused, ["Illegal move: O-O-O"], "{out:?}");
+}
