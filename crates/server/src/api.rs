@@ -4,7 +4,7 @@
 
 use crate::live::{event_text, now_ms, outcome_text, variant_of, Games, LiveGame, Player};
 use crate::seed::GameSeed;
-use crate::store::{GameRow, MoveRow, PredictorKind, PredictorRow, StoreError};
+use crate::store::{GameRow, MoveRow, Offer, PredictorKind, PredictorRow, StoreError};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Path, State};
@@ -668,11 +668,11 @@ async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Re
     live.times.push(now);
     // A draw offer lapses when the side it was made to moves.
     if live.draw_offer.is_some_and(|c| c != pos.turn()) {
-        set_offer(app, live, None).await?;
+        set_offer(app, live, Offer::Draw, None).await?;
     }
     // A takeback proposal lapses when anyone moves.
     if live.takeback_offer.is_some() {
-        set_takeback_offer(app, live, None).await?;
+        set_offer(app, live, Offer::Takeback, None).await?;
     }
     let mut reply = json!({
         "ply": k, "uci": row.uci, "san": rules::san::to_san(&pos, mv), "event": row.event,
@@ -732,10 +732,11 @@ async fn resign(
     Ok(Json(json!({ "result": result, "reason": "resignation" })))
 }
 
+/// The body of `.../draw` (`offer`, `accept` or `decline`) and `.../takeback` (`propose`,
+/// `accept` or `decline`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct DrawRequest {
-    /// `offer`, `accept` or `decline`.
+struct OfferRequest {
     action: String,
 }
 
@@ -744,7 +745,7 @@ async fn draw(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Result<Json<DrawRequest>, JsonRejection>,
+    body: Result<Json<OfferRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let token = bearer(&headers)?;
     let Json(req) = body?;
@@ -770,12 +771,12 @@ async fn draw(
         ("accept" | "decline", None) => Err(ApiError::conflict("there is no draw offer to answer")),
         // The opponent's offer stands: accepting it, or offering back, agrees the draw.
         ("offer" | "accept", Some(_)) => {
-            set_offer(&app, &mut live, None).await?;
+            set_offer(&app, &mut live, Offer::Draw, None).await?;
             finish(&app, &mut live, "1/2-1/2", "agreement").await?;
             Ok(Json(json!({ "result": "1/2-1/2", "reason": "agreement" })))
         }
         ("decline", Some(_)) => {
-            set_offer(&app, &mut live, None).await?;
+            set_offer(&app, &mut live, Offer::Draw, None).await?;
             announce(&app, &live, "draw_declined", json!({ "by": color.to_string() })).await;
             Ok(Json(json!({ "draw_offer": null })))
         }
@@ -783,19 +784,12 @@ async fn draw(
             if live.players[(!color).index()] != Player::Human {
                 return Err(ApiError::bad("the AI does not take draw offers"));
             }
-            set_offer(&app, &mut live, Some(color)).await?;
+            set_offer(&app, &mut live, Offer::Draw, Some(color)).await?;
             announce(&app, &live, "draw_offer", json!({ "by": color.to_string() })).await;
             Ok(Json(json!({ "draw_offer": color.to_string() })))
         }
         _ => Err(ApiError::bad(format!("unknown action '{}' (offer, accept or decline)", clip(&req.action)))),
     }
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TakebackRequest {
-    /// `propose`, `accept` or `decline`.
-    action: String,
 }
 
 /// `POST /api/games/{id}/takeback`: take back one's last move. Against the AI it happens at
@@ -805,7 +799,7 @@ async fn takeback(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Result<Json<TakebackRequest>, JsonRejection>,
+    body: Result<Json<OfferRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let token = bearer(&headers)?;
     let Json(req) = body?;
@@ -831,7 +825,7 @@ async fn takeback(
             ("accept" | "decline", None) => Err(ApiError::conflict("there is no takeback proposal to answer")),
             ("accept", Some(by)) => take_back(&app, &mut live, by).await,
             ("decline", Some(_)) => {
-                set_takeback_offer(&app, &mut live, None).await?;
+                set_offer(&app, &mut live, Offer::Takeback, None).await?;
                 announce(&app, &live, "takeback_declined", json!({ "by": color.to_string() })).await;
                 Ok(json!({ "takeback_offer": null }))
             }
@@ -840,7 +834,7 @@ async fn takeback(
             }
             ("propose", None) if against_ai => take_back(&app, &mut live, color).await,
             ("propose", None) => {
-                set_takeback_offer(&app, &mut live, Some(color)).await?;
+                set_offer(&app, &mut live, Offer::Takeback, Some(color)).await?;
                 announce(&app, &live, "takeback_offer", json!({ "by": color.to_string() })).await;
                 Ok(json!({ "takeback_offer": color.to_string() }))
             }
@@ -868,15 +862,6 @@ async fn take_back(app: &AppState, live: &mut LiveGame, side: Color) -> Result<V
     Ok(reply)
 }
 
-/// Stores and applies the standing takeback proposal (`None`: none stands).
-async fn set_takeback_offer(app: &AppState, live: &mut LiveGame, by: Option<Color>) -> Result<(), ApiError> {
-    let text = by.map(|c| c.to_string());
-    app.games.store().set_takeback_offer(&live.row.id, text.as_deref(), now_ms()).await?;
-    live.takeback_offer = by;
-    live.row.takeback_offer = text;
-    Ok(())
-}
-
 /// Ends the game on time: the side to move has run out (a draw if the other side has only its
 /// king left).
 async fn flag(app: &AppState, live: &mut LiveGame) -> Result<(), ApiError> {
@@ -885,12 +870,16 @@ async fn flag(app: &AppState, live: &mut LiveGame) -> Result<(), ApiError> {
     finish(app, live, result, "time").await
 }
 
-/// Stores and applies the standing draw offer (`None`: none stands).
-async fn set_offer(app: &AppState, live: &mut LiveGame, by: Option<Color>) -> Result<(), ApiError> {
+/// Stores and applies a standing draw offer or takeback proposal (`None`: none stands).
+async fn set_offer(app: &AppState, live: &mut LiveGame, offer: Offer, by: Option<Color>) -> Result<(), ApiError> {
     let text = by.map(|c| c.to_string());
-    app.games.store().set_draw_offer(&live.row.id, text.as_deref(), now_ms()).await?;
-    live.draw_offer = by;
-    live.row.draw_offer = text;
+    app.games.store().set_offer(&live.row.id, offer, text.as_deref(), now_ms()).await?;
+    let (standing, stored) = match offer {
+        Offer::Draw => (&mut live.draw_offer, &mut live.row.draw_offer),
+        Offer::Takeback => (&mut live.takeback_offer, &mut live.row.takeback_offer),
+    };
+    *standing = by;
+    *stored = text;
     Ok(())
 }
 

@@ -129,6 +129,25 @@ pub struct PredictorRow {
     pub created_at: i64,
 }
 
+/// A standing offer a side makes and the other answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Offer {
+    /// A draw (`games.draw_offer`).
+    Draw,
+    /// A takeback (`games.takeback_offer`).
+    Takeback,
+}
+
+impl Offer {
+    /// The column of `games` that holds it.
+    fn column(self) -> &'static str {
+        match self {
+            Offer::Draw => "draw_offer",
+            Offer::Takeback => "takeback_offer",
+        }
+    }
+}
+
 /// Which `predictor_*` table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PredictorKind {
@@ -174,10 +193,8 @@ pub trait Store: Send + Sync + 'static {
     async fn recent(&self, limit: i64) -> Result<Vec<GameRow>, StoreError>;
     /// The ids of unfinished games.
     async fn active(&self) -> Result<Vec<String>, StoreError>;
-    /// Records the standing draw offer of a game (`None`: none stands).
-    async fn set_draw_offer(&self, id: &str, by: Option<&str>, now: i64) -> Result<(), StoreError>;
-    /// Records the standing takeback proposal of a game (`None`: none stands).
-    async fn set_takeback_offer(&self, id: &str, by: Option<&str>, now: i64) -> Result<(), StoreError>;
+    /// Records a game's standing draw offer or takeback proposal (`None`: none stands).
+    async fn set_offer(&self, id: &str, offer: Offer, by: Option<&str>, now: i64) -> Result<(), StoreError>;
     /// Takes back the moves of an unfinished game from ply `keep` on, counts the takeback and
     /// clears the standing offers; false if the game is over or gone.
     async fn take_back(&self, id: &str, keep: i64, now: i64) -> Result<bool, StoreError>;
@@ -287,13 +304,9 @@ enum Write {
         token: String,
         now: i64,
     },
-    DrawOffer {
+    Offer {
         id: String,
-        by: Option<String>,
-        now: i64,
-    },
-    TakebackOffer {
-        id: String,
+        offer: Offer,
         by: Option<String>,
         now: i64,
     },
@@ -431,21 +444,9 @@ macro_rules! run_write {
                 };
                 sqlx::query(sql).bind(token).bind(now).bind(id).bind(invite).execute($exec).await
             }
-            Write::DrawOffer { id, by, now } => {
-                sqlx::query("UPDATE games SET draw_offer = $1, updated_at = $2 WHERE id = $3")
-                    .bind(by)
-                    .bind(now)
-                    .bind(id)
-                    .execute($exec)
-                    .await
-            }
-            Write::TakebackOffer { id, by, now } => {
-                sqlx::query("UPDATE games SET takeback_offer = $1, updated_at = $2 WHERE id = $3")
-                    .bind(by)
-                    .bind(now)
-                    .bind(id)
-                    .execute($exec)
-                    .await
+            Write::Offer { id, offer, by, now } => {
+                let sql = format!("UPDATE games SET {} = $1, updated_at = $2 WHERE id = $3", offer.column());
+                sqlx::query(&sql).bind(by).bind(now).bind(id).execute($exec).await
             }
             Write::TakeBack { id, keep, now } => {
                 // The count first: should the deletion fail outside a transaction, a copy is
@@ -725,12 +726,8 @@ macro_rules! sql_store {
                 rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>().map_err(StoreError::from)
             }
 
-            async fn set_draw_offer(&self, id: &str, by: Option<&str>, now: i64) -> Result<(), StoreError> {
-                self.write(Write::DrawOffer { id: id.into(), by: by.map(str::to_string), now }).await.map(|_| ())
-            }
-
-            async fn set_takeback_offer(&self, id: &str, by: Option<&str>, now: i64) -> Result<(), StoreError> {
-                self.write(Write::TakebackOffer { id: id.into(), by: by.map(str::to_string), now }).await.map(|_| ())
+            async fn set_offer(&self, id: &str, offer: Offer, by: Option<&str>, now: i64) -> Result<(), StoreError> {
+                self.write(Write::Offer { id: id.into(), offer, by: by.map(str::to_string), now }).await.map(|_| ())
             }
 
             async fn take_back(&self, id: &str, keep: i64, now: i64) -> Result<bool, StoreError> {
