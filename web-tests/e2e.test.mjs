@@ -351,6 +351,13 @@ test('chess960: castling by clicking the king, then its rook (the king stays on 
   assert.equal(st.moves[0].san, 'O-O');
   assert.match(st.moves[0].fen, /^b1rb1nk1\/1p3p2\/p3pnpp\/2ppB3\/1P3P2\/2PPN1P1\/P3P2P\/1QRBNRK1 b q /);
   await page.waitForFunction(() => document.querySelectorAll('ol.moves li').length >= 1);
+  // The king moved to its castling square castles too, where no other king move goes there.
+  const wide = 'rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1';
+  const second = await newGame(page, { variant: 'chess960', opponent: 'ai:level1', color: 'white', movetime: 20, fen: wide });
+  await page.waitForSelector('#status:has-text("your move")');
+  await clickMove(page, 'b1g1');
+  const castled = await until(async () => { const s = await stateOf(page, second); return s.ply >= 1 && s; }, 'castling by the king\'s square');
+  assert.deepEqual([castled.moves[0].uci, castled.moves[0].san], ['b1h1', 'O-O']);
   // A game from the lobby without a FEN starts from a drawn position, numbered in the options.
   const other = await newGame(page, { variant: 'chess960', opponent: 'ai:level1', color: 'white', movetime: 20 });
   const drawn = await stateOf(page, other);

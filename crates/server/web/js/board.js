@@ -33,10 +33,42 @@ export function pockets(fen) {
   return count;
 }
 
-/** chessgroundx destinations from UCI moves: `e2e4` → e2: [e4]; a drop `Q@f7` → `Q@`: [f7]. */
-export function destinations(legal) {
-  const dests = new Map();
+/** The piece letter on `square` of an 8x8 FEN's board, or null. */
+function pieceOn(fen, square) {
+  const rows = fen.split(' ')[0].split('[')[0].replace(/\{\d+\}|~/g, '').split('/');
+  if (rows.length !== 8) return null;
+  const row = rows[8 - Number(square[1])] || '';
+  let file = 0;
+  for (const c of row) {
+    if (/\d/.test(c)) file += Number(c);
+    else if (file++ === square.charCodeAt(0) - 97) return c;
+  }
+  return null;
+}
+
+/**
+ * Chess960 castling is the king taking its own rook (`b1h1`). The board also takes the king's
+ * move to its castling square (g- or c-file), as lichess does, where no other king move goes
+ * there: a map from that gesture (`b1g1`) to the castling move.
+ */
+export function castlingGestures(legal, fen) {
+  const gestures = new Map();
   for (const uci of legal) {
+    if (uci.length !== 4 || uci.includes('@')) continue;
+    const [orig, dest] = [uci.slice(0, 2), uci.slice(2, 4)];
+    const king = pieceOn(fen, orig);
+    const rook = pieceOn(fen, dest);
+    if (!king || !rook || king.toLowerCase() !== 'k' || rook.toLowerCase() !== 'r' || (king === 'K') !== (rook === 'R')) continue;
+    const to = (dest > orig ? 'g' : 'c') + orig[1];
+    if (to !== orig && !legal.includes(orig + to)) gestures.set(orig + to, uci);
+  }
+  return gestures;
+}
+
+/** chessgroundx destinations from UCI moves: `e2e4` → e2: [e4]; a drop `Q@f7` → `Q@`: [f7]. */
+export function destinations(legal, gestures = new Map()) {
+  const dests = new Map();
+  for (const uci of [...legal, ...gestures.keys()]) {
     const drop = uci.match(/^([A-Za-z])@([a-h][1-8])$/);
     const [orig, dest] = drop ? [drop[1].toUpperCase() + '@', drop[2]] : [uci.slice(0, 2), uci.slice(2, 4)];
     if (!dests.has(orig)) dests.set(orig, []);
@@ -49,12 +81,14 @@ export function destinations(legal) {
  * The legal UCI moves a board gesture can mean: one, or one per promotion piece (the player
  * then chooses).
  */
-export function gestureCandidates(legal, orig, dest) {
-  return legal.filter(u => {
+export function gestureCandidates(legal, orig, dest, gestures = new Map()) {
+  const found = legal.filter(u => {
     const drop = u.match(/^([A-Za-z])@([a-h][1-8])$/);
     if (drop) return orig === drop[1].toUpperCase() + '@' && dest === drop[2];
     return u.slice(0, 2) === orig && u.slice(2, 4) === dest;
   });
+  const castle = gestures.get(orig + dest);
+  return found.length || !castle ? found : [castle];
 }
 
 const PIECE_NAMES = { q: 'Queen', r: 'Rook', b: 'Bishop', n: 'Knight', k: 'King', a: 'Archbishop', c: 'Chancellor', m: 'Met', f: 'Ferz' };
@@ -110,6 +144,7 @@ export class Board {
     this.cg = null;
     this.key = '';
     this.legal = [];
+    this.gestures = new Map();
   }
 
   update(view) {
@@ -125,6 +160,7 @@ export class Board {
     if (signature === this.signature && key === this.key) return;
     this.signature = signature;
     this.legal = view.legal || [];
+    this.gestures = castlingGestures(this.legal, view.fen);
     const wrap = this.root.querySelector('.board-wrap');
     wrap.dataset.orientation = view.orientation;
     // a1 is dark: the top-left square is dark when the rank (or file) count is odd.
@@ -140,7 +176,7 @@ export class Board {
       movable: {
         free: false,
         color: view.movable || undefined,
-        dests: view.movable ? destinations(this.legal) : new Map(),
+        dests: view.movable ? destinations(this.legal, this.gestures) : new Map(),
         showDests: true,
       },
       drawable: { autoShapes: view.shapes || [] },
@@ -193,7 +229,7 @@ export class Board {
   async gesture(orig, dest) {
     // chessground has moved the piece: the next view is drawn whatever it is.
     this.signature = '';
-    const candidates = gestureCandidates(this.legal, orig, dest);
+    const candidates = gestureCandidates(this.legal, orig, dest, this.gestures);
     const uci = candidates.length > 1 ? await choosePromotion(this.root.querySelector('.board-wrap'), candidates) : candidates[0];
     if (uci) this.onMove(uci);
     // Nothing played (a cancelled promotion): the board goes back to the position.
