@@ -543,9 +543,7 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
                 "quit" | "exit" => return Ok(ExitCode::SUCCESS),
                 "undo" | "takeback" => {
                     // Your last move goes, with the engine's reply if it has replied.
-                    let first = game.start().turn();
-                    let last = (0..game.moves().len()).rev().find(|&p| (p % 2 == 0) == (first == human));
-                    match last {
+                    match game.last_move_by(human) {
                         _ if chance => writeln!(out, "{} has no takebacks: chance has spoken", v.name)?,
                         None => writeln!(out, "you have no move to take back")?,
                         Some(keep) => {

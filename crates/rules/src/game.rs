@@ -99,6 +99,13 @@ impl Game {
         gone
     }
 
+    /// The ply of `side`'s last move (0 for the first move of the game), `None` if it has not
+    /// moved: the ply a takeback of its last move goes back to. Turns alternate ply by ply.
+    pub fn last_move_by(&self, side: crate::color::Color) -> Option<usize> {
+        let first = self.start.turn();
+        (0..self.moves.len()).rev().find(|&ply| (ply % 2 == 0) == (side == first))
+    }
+
     /// How often the current position occurred (since the last irreversible move).
     pub fn repetitions(&self) -> usize {
         let h = self.position.hash();

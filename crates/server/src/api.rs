@@ -829,7 +829,7 @@ async fn takeback(
                 announce(&app, &live, "takeback_declined", json!({ "by": color.to_string() })).await;
                 Ok(json!({ "takeback_offer": null }))
             }
-            ("propose", None) if live.takeback_to(color).is_none() => {
+            ("propose", None) if live.game.last_move_by(color).is_none() => {
                 Err(ApiError::conflict("you have no move to take back"))
             }
             ("propose", None) if against_ai => take_back(&app, &mut live, color).await,
@@ -848,7 +848,8 @@ async fn takeback(
 /// Takes back `side`'s last move and every move after it (stored first, then applied and
 /// announced); an AI search of the old position is then stale and its move is dropped.
 async fn take_back(app: &AppState, live: &mut LiveGame, side: Color) -> Result<Value, ApiError> {
-    let keep = live.takeback_to(side).ok_or_else(|| ApiError::conflict(format!("{side} has no move to take back")))?;
+    let keep =
+        live.game.last_move_by(side).ok_or_else(|| ApiError::conflict(format!("{side} has no move to take back")))?;
     let taken = live.game.moves().len() - keep;
     if !app.games.store().take_back(&live.row.id, keep as i64, now_ms()).await? {
         return Err(ApiError::conflict("the game is over"));

@@ -380,14 +380,6 @@ impl LiveGame {
         }
     }
 
-    /// The ply at which taking back `side`'s last move leaves the game (the number of moves
-    /// kept: the moves after it go too), `None` if `side` has not moved.
-    pub fn takeback_to(&self, side: Color) -> Option<usize> {
-        let first = self.game.start().turn();
-        let mover = |ply: usize| if ply % 2 == 0 { first } else { !first };
-        (0..self.game.moves().len()).rev().find(|&ply| mover(ply) == side)
-    }
-
     /// Keeps the first `keep` moves of the game and drops the rest, with the standing offers
     /// (a takeback, already stored).
     pub fn truncate(&mut self, keep: usize, takebacks: i64) {

@@ -35,7 +35,7 @@ export function pockets(fen) {
 
 /** The piece letter on `square` of an 8x8 FEN's board, or null. */
 function pieceOn(fen, square) {
-  const rows = fen.split(' ')[0].split('[')[0].replace(/\{\d+\}|~/g, '').split('/');
+  const rows = boardField(fen).split('[')[0].replace(/~/g, '').split('/');
   if (rows.length !== 8) return null;
   const row = rows[8 - Number(square[1])] || '';
   let file = 0;
