@@ -86,7 +86,9 @@ impl IntoResponse for ApiError {
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
         match e {
-            StoreError::Duplicate { ply, .. } => ApiError::conflict(format!("ply {ply} was already played")),
+            StoreError::Duplicate { ply, .. } => ApiError::conflict(format!(
+                "ply {ply} is not the game's next ply: it was played, or moves were taken back"
+            )),
             e => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
         }
     }

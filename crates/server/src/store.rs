@@ -19,7 +19,8 @@ pub enum StoreError {
     /// A migration failed.
     #[error("database migration: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
-    /// The ply is already stored (a replay or a race).
+    /// The ply is already stored, or the one before it is not: the write is stale (a replay,
+    /// a race, or moves taken back by another process).
     #[error("ply {ply} of game {game} is already stored")]
     Duplicate {
         /// The game.
@@ -177,7 +178,8 @@ pub trait Store: Send + Sync + 'static {
     async fn moves(&self, id: &str) -> Result<Vec<MoveRow>, StoreError> {
         self.moves_from(id, 0).await
     }
-    /// Stores a move; [`StoreError::Duplicate`] if its ply is already there.
+    /// Stores a move; [`StoreError::Duplicate`] if its ply is already there or the ply before
+    /// it is not.
     async fn append_move(&self, id: &str, m: &MoveRow) -> Result<(), StoreError>;
     /// Marks a game finished.
     async fn finish(&self, id: &str, result: &str, reason: &str, now: i64) -> Result<(), StoreError>;
@@ -411,8 +413,10 @@ macro_rules! run_write {
                 .await
             }
             Write::Move { id, m } => {
+                // Stored only after its predecessor (see `run_batch!`).
                 sqlx::query(
-                    "INSERT INTO moves (game_id, ply, uci, event, created_at) VALUES ($1, $2, $3, $4, $5) \
+                    "INSERT INTO moves (game_id, ply, uci, event, created_at) SELECT $1, $2, $3, $4, $5 \
+                     WHERE $2 = 0 OR EXISTS (SELECT 1 FROM moves WHERE game_id = $1 AND ply = $2 - 1) \
                      ON CONFLICT (game_id, ply) DO NOTHING",
                 )
                 .bind(id)
@@ -520,17 +524,25 @@ macro_rules! run_batch {
             }
         }
         if !moves.is_empty() {
-            let mut q = sqlx::QueryBuilder::new("INSERT INTO moves (game_id, ply, uci, event, created_at) ");
+            // A move is stored only after its predecessor: a process still writing a game it
+            // no longer owns cannot leave a gap where another process took moves back.
+            let mut q = sqlx::QueryBuilder::new("WITH v (game_id, ply, uci, event, created_at) AS (");
             q.push_values(&moves, |mut b, (_, id, m)| {
                 b.push_bind(*id).push_bind(m.ply).push_bind(&m.uci).push_bind(&m.event).push_bind(m.created_at);
             });
-            q.push(" ON CONFLICT (game_id, ply) DO NOTHING RETURNING game_id, ply");
+            q.push(
+                ") INSERT INTO moves (game_id, ply, uci, event, created_at) \
+                 SELECT v.game_id, v.ply, v.uci, v.event, v.created_at FROM v \
+                 WHERE v.ply = 0 OR EXISTS (SELECT 1 FROM moves p WHERE p.game_id = v.game_id AND p.ply = v.ply - 1) \
+                 ON CONFLICT (game_id, ply) DO NOTHING RETURNING game_id, ply",
+            );
             let rows = q.build().fetch_all(&mut **$t).await?;
             let mut inserted = std::collections::HashSet::with_capacity(rows.len());
             for r in &rows {
                 inserted.insert((r.try_get::<String, _>("game_id")?, r.try_get::<i64, _>("ply")?));
             }
-            // Two writes of one ply (a race): the first counts as stored, the other not.
+            // Two writes of one ply (a race): the first counts as stored, the other not; a
+            // write whose predecessor is missing is not stored either.
             for (i, id, m) in &moves {
                 changed[*i] = inserted.remove(&((*id).clone(), m.ply));
             }
@@ -904,5 +916,107 @@ pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
         Ok(std::sync::Arc::new(PgStore::new(pool).await?))
     } else {
         Err(StoreError::Url(url.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(id: &str) -> GameRow {
+        GameRow {
+            id: id.to_string(),
+            variant: "chess".to_string(),
+            options: "{}".to_string(),
+            start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string(),
+            white_player: "human".to_string(),
+            black_player: "human".to_string(),
+            white_token: None,
+            black_token: None,
+            white_invite: None,
+            black_invite: None,
+            seed: "00".to_string(),
+            seed_hash: "00".to_string(),
+            movetime_ms: 100,
+            status: "active".to_string(),
+            result: None,
+            reason: None,
+            created_at: 0,
+            updated_at: 0,
+            draw_offer: None,
+            takeback_offer: None,
+            takebacks: 0,
+        }
+    }
+
+    fn mv(ply: i64, uci: &str) -> MoveRow {
+        MoveRow { ply, uci: uci.to_string(), event: String::new(), created_at: ply }
+    }
+
+    /// The stores to test: a fresh SQLite file, and a fresh PostgreSQL database when
+    /// `FAIRYLAB_TEST_POSTGRES_URL` names a server whose user may create databases.
+    async fn stores(tag: &str) -> Vec<std::sync::Arc<dyn Store>> {
+        use sqlx::Connection;
+        let file = std::env::temp_dir().join(format!("fairylab-store-{tag}-{}.sqlite3", std::process::id()));
+        let _ = std::fs::remove_file(&file);
+        let mut urls = vec![format!("sqlite://{}", file.display())];
+        if let Some(base) = std::env::var("FAIRYLAB_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty()) {
+            let name = format!("fairylab_store_{tag}_{}", std::process::id());
+            let mut c = sqlx::PgConnection::connect(&base).await.expect("PostgreSQL answers");
+            for sql in [format!("DROP DATABASE IF EXISTS {name}"), format!("CREATE DATABASE {name}")] {
+                sqlx::query(&sql).execute(&mut c).await.expect("a fresh database");
+            }
+            let (server, _) = base.rsplit_once('/').expect("a URL with a database name");
+            urls.push(format!("{server}/{name}"));
+        }
+        let mut stores = Vec::new();
+        for url in urls {
+            stores.push(open(&url).await.expect("the store opens"));
+        }
+        stores
+    }
+
+    /// After a takeback, a move written from a copy that still has the moves taken back (a
+    /// process that lost the game and has not noticed) is refused, not stored past a gap.
+    #[tokio::test]
+    async fn a_move_is_stored_only_after_its_predecessor() {
+        for store in stores("gap").await {
+            store.create_game(&game("g1")).await.expect("the game is stored");
+            for (ply, uci) in [(0, "e2e4"), (1, "e7e5"), (2, "g1f3")] {
+                store.append_move("g1", &mv(ply, uci)).await.expect("the next ply is stored");
+            }
+            assert!(matches!(store.append_move("g1", &mv(2, "d2d4")).await, Err(StoreError::Duplicate { ply: 2, .. })));
+            assert!(store.take_back("g1", 1, 10).await.expect("the takeback is stored"));
+            // The stale process's next move (ply 3) would leave ply 1 and 2 missing.
+            assert!(matches!(store.append_move("g1", &mv(3, "b8c6")).await, Err(StoreError::Duplicate { ply: 3, .. })));
+            assert!(matches!(store.append_move("g1", &mv(2, "b1c3")).await, Err(StoreError::Duplicate { ply: 2, .. })));
+            store.append_move("g1", &mv(1, "c7c5")).await.expect("the ply after the kept moves is stored");
+            let plies: Vec<(i64, String)> =
+                store.moves("g1").await.expect("the moves read").into_iter().map(|m| (m.ply, m.uci)).collect();
+            assert_eq!(plies, vec![(0, "e2e4".to_string()), (1, "c7c5".to_string())]);
+            // Ply 0 of a game with no moves needs no predecessor; ply 1 does.
+            store.create_game(&game("g2")).await.expect("the game is stored");
+            assert!(matches!(store.append_move("g2", &mv(1, "e7e5")).await, Err(StoreError::Duplicate { ply: 1, .. })));
+            store.append_move("g2", &mv(0, "d2d4")).await.expect("the first ply is stored");
+        }
+    }
+
+    /// The write made one by one, when a batch fails, keeps the same rule.
+    #[tokio::test]
+    async fn a_move_written_alone_is_stored_only_after_its_predecessor() {
+        let file = std::env::temp_dir().join(format!("fairylab-store-alone-{}.sqlite3", std::process::id()));
+        let _ = std::fs::remove_file(&file);
+        let store = open(&format!("sqlite://{}", file.display())).await.expect("the store opens");
+        store.create_game(&game("g1")).await.expect("the game is stored");
+        let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", file.display())).await.expect("the file opens");
+        let stored = |ply, uci| {
+            let (pool, w) = (pool.clone(), Write::Move { id: "g1".to_string(), m: mv(ply, uci) });
+            async move { run_write!(&pool, &w).expect("the write runs") }
+        };
+        assert!(!stored(1, "e7e5").await, "ply 1 without ply 0");
+        assert!(stored(0, "e2e4").await);
+        assert!(!stored(0, "d2d4").await, "ply 0 twice");
+        assert!(!stored(2, "g1f3").await, "ply 2 without ply 1");
+        assert!(stored(1, "e7e5").await);
     }
 }
