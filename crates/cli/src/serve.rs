@@ -1,5 +1,5 @@
 //! `fairylab serve` (the play server on SQLite or PostgreSQL) and `fairylab verify-game` (a
-//! finished game's record replayed against its revealed seed: every roll and gift checked).
+//! finished game's record replayed against its revealed seed: the drawn setup, every roll and gift).
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
@@ -70,6 +70,7 @@ pub(crate) fn verify_game(a: &VerifyGameArgs, out: &mut impl Write) -> Result<()
         bail!("the revealed seed does not match the SeedHash published at the start");
     }
     let game = &rec.game;
+    let setup = verify_setup(&seed, rec.tag(server::seed::SETUP_TAG).unwrap_or(""), game.start())?;
     let mut pos = game.start().clone();
     let mut chance_draws = 0usize;
     for (k, (m, e)) in game.moves().iter().zip(game.events()).enumerate() {
@@ -91,10 +92,45 @@ pub(crate) fn verify_game(a: &VerifyGameArgs, out: &mut impl Write) -> Result<()
     }
     writeln!(
         out,
-        "ok: the seed matches its published hash and all {} moves ({chance_draws} chance draws) replay exactly",
+        "ok: the seed matches its published hash{setup} and all {} moves ({chance_draws} chance draws) replay exactly",
         game.moves().len()
     )?;
     Ok(())
+}
+
+/// Checks what the seed drew at the start (`drawn`, the record's setup tag) against the
+/// record's start; the phrase that reports it (empty if nothing was drawn).
+fn verify_setup(seed: &GameSeed, drawn: &str, start: &rules::Position) -> Result<String> {
+    use server::seed::SetupDraw;
+    let draws =
+        seed.replay_setup(drawn, start.variant()).map_err(|e| anyhow!("the {} tag: {e}", server::seed::SETUP_TAG))?;
+    let mut said = Vec::new();
+    for draw in draws {
+        match draw {
+            SetupDraw::SnowFall(n) => {
+                let recorded = rules::variants::snowfall::percent(start.variant());
+                if recorded != Some(n) {
+                    bail!("the seed draws a SnowFall percentage of {n} but the record's game has {recorded:?}");
+                }
+                said.push(format!("the SnowFall percentage ({n} %)"));
+            }
+            SetupDraw::Map(fen) => {
+                if start.fen() != fen {
+                    bail!("the start position is not the one the seed draws: the seed draws {fen}");
+                }
+                said.push("the square map".to_string());
+            }
+            SetupDraw::Start(n, fen) => {
+                if start.fen() != fen {
+                    bail!(
+                        "the start position is not the one the seed draws: the seed draws Chess960 number {n}, {fen}"
+                    );
+                }
+                said.push(format!("the start position (Chess960 number {n})"));
+            }
+        }
+    }
+    Ok(if said.is_empty() { String::new() } else { format!(", it drew {}", said.join(" and ")) })
 }
 
 /// The variant file a record of a custom variant needs, read and checked against the record's

@@ -250,6 +250,15 @@ fn complete_games(url: &str) {
         play_out(&s, id, [w.as_deref(), b.as_deref()], &mut rng, 400);
         let record = check_record(&s, id, "serve-games");
         saw.1 |= v == "probabilistic" && record.contains("failed}");
+        // Nothing chosen: the seed drew what the variant leaves open, and verify-game checked it.
+        let drawn = match v {
+            "snowfall" => Some("snowfall"),
+            "probabilistic" => Some("map"),
+            "chess960" => Some("start"),
+            _ => None,
+        };
+        let tag = drawn.map(|d| format!("[SetupFromSeed \"{d}\"]"));
+        assert_eq!(record.lines().find(|l| l.starts_with("[SetupFromSeed")), tag.as_deref(), "{v}");
     }
     assert!(saw.0 && saw.1, "a SnowFall game with gifts and a Probabilistic game with failed rolls: {saw:?}");
     // The AI against itself.
@@ -304,6 +313,63 @@ fn an_altered_roll_fails_verification() {
         assert!(!o.status.success(), "an altered record was accepted");
     }
     assert!(rejected, "no altered roll was caught by the seed check");
+}
+
+/// A record whose setup is not the one its seed draws (another SnowFall percentage, another
+/// Chess960 start) fails verification, and says what the seed draws; one whose start was
+/// chosen carries no setup tag, and a setup tag that names an unknown draw is refused.
+#[test]
+fn an_altered_setup_fails_verification() {
+    let db = temp_path("serve-setup", "games.sqlite3");
+    let s = Server::start(&format!("sqlite://{}", db.display()));
+    let verify = |name: &str, text: &str| {
+        let path = temp_path("serve-setup", name);
+        std::fs::write(&path, text).expect("write");
+        fairylab(&["verify-game", path.to_str().expect("utf-8")])
+    };
+    // A game ended by resignation before any move: its record is its setup.
+    let resigned = |body: Value| {
+        let g = create(&s, body);
+        let id = g["id"].as_str().expect("id").to_string();
+        s.ok("POST", &format!("/api/games/{id}/resign"), token(&g, "white").as_deref(), None);
+        ureq::get(&s.url(&format!("/api/games/{id}/record"))).call().expect("record").into_string().expect("text")
+    };
+    let snowfall = resigned(json!({ "variant": "snowfall", "white": "me", "black": "me" }));
+    let o = verify("snowfall.pgn", &snowfall);
+    assert!(stdout(&o).contains("it drew the SnowFall percentage ("), "{}{}", stdout(&o), common::stderr(&o));
+    let tag = snowfall.lines().find(|l| l.starts_with("[SnowFall ")).expect("a SnowFall tag");
+    let n: u8 = tag.trim_start_matches("[SnowFall \"").trim_end_matches("\"]").parse().expect("a percentage");
+    let other = snowfall.replace(tag, &format!("[SnowFall \"{}\"]", if n == 10 { 24 } else { n - 1 }));
+    let o = verify("snowfall-altered.pgn", &other);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        common::stderr(&o).contains(&format!("the seed draws a SnowFall percentage of {n}")),
+        "{}",
+        common::stderr(&o)
+    );
+    let unknown = snowfall.replace("[SetupFromSeed \"snowfall\"]", "[SetupFromSeed \"snowfall dice\"]");
+    let o = verify("snowfall-unknown.pgn", &unknown);
+    assert!(common::stderr(&o).contains("unknown setup draw 'dice'"), "{}", common::stderr(&o));
+    // Chess960: the start replaced by another of the 960 (the FEN tag and the setup).
+    let c960 = resigned(json!({ "variant": "chess960", "white": "me", "black": "me" }));
+    let o = verify("chess960.pgn", &c960);
+    assert!(
+        stdout(&o).contains("it drew the start position (Chess960 number "),
+        "{}{}",
+        stdout(&o),
+        common::stderr(&o)
+    );
+    let fen_tag = c960.lines().find(|l| l.starts_with("[FEN ")).expect("a FEN tag");
+    let fen = fen_tag.trim_start_matches("[FEN \"").trim_end_matches("\"]");
+    let another = (0..960).filter_map(rules::variants::chess960::start_fen).find(|f| f != fen).expect("another start");
+    let o = verify("chess960-altered.pgn", &c960.replace(fen, &another));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(common::stderr(&o).contains("the seed draws Chess960 number"), "{}", common::stderr(&o));
+    // Chosen, not drawn: no tag, nothing drawn to check.
+    let chosen = resigned(json!({ "variant": "snowfall", "snowfall": 20, "white": "me", "black": "me" }));
+    assert!(!chosen.contains("[SetupFromSeed"), "{chosen}");
+    let o = verify("chosen.pgn", &chosen);
+    assert!(o.status.success() && !stdout(&o).contains("it drew"), "{}{}", stdout(&o), common::stderr(&o));
 }
 
 #[test]

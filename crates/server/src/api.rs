@@ -288,6 +288,8 @@ async fn create_game(
     let seed = GameSeed::random();
     let mut setup = seed.setup_rng();
     let mut options = json!({});
+    // What the seed draws for the setup, in the order drawn (`verify-game` replays them).
+    let mut drawn: Vec<&str> = Vec::new();
     if let Some(text) = &c.variant_toml {
         options["toml"] = json!(text);
     }
@@ -296,7 +298,10 @@ async fn create_game(
             let n = match c.snowfall {
                 Some(n) if n <= 100 => n,
                 Some(n) => return Err(ApiError::bad(format!("snowfall {n} is not a percentage (0 to 100)"))),
-                None => rules::variants::snowfall::draw_percent(&mut setup),
+                None => {
+                    drawn.push("snowfall");
+                    rules::variants::snowfall::draw_percent(&mut setup)
+                }
             };
             options["snowfall"] = json!(n);
             variant_of(&base.name, &options).ok_or_else(|| ApiError::bad("snowfall percentage"))?
@@ -308,11 +313,13 @@ async fn create_game(
         (Some(f), _) if f.len() > MAX_FIELD => return Err(ApiError::bad("the FEN is too long")),
         (Some(f), _) => Position::from_fen(v, f).map_err(|e| ApiError::bad(format!("invalid FEN: {e}")))?,
         (None, Some(_)) => {
+            drawn.push("map");
             let map = rules::variants::probabilistic::random_map(v, &mut setup);
             rules::variants::probabilistic::start(v, &map)
         }
         // A Chess960 game draws its start position from the seed.
         (None, None) if v.name == "chess960" => {
+            drawn.push("start");
             let (n, fen) = rules::variants::chess960::random_start(&mut setup);
             options["chess960"] = json!(n);
             Position::from_fen(v, &fen).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
@@ -321,6 +328,9 @@ async fn create_game(
     };
     if start.outcome().is_some() {
         return Err(ApiError::bad("the start position is already decided"));
+    }
+    if !drawn.is_empty() {
+        options["drawn"] = json!(drawn);
     }
     let movetime = c.movetime_ms.unwrap_or(500);
     if !(10..=10_000).contains(&movetime) {

@@ -411,6 +411,11 @@ impl LiveGame {
             use sha2::{Digest, Sha256};
             tags.push(("VariantSha256".to_string(), hex::encode(Sha256::digest(text.as_bytes()))));
         }
+        // What the seed drew at the start, in the order drawn (`verify-game` replays it).
+        if let Some(drawn) = options.get("drawn").and_then(Value::as_array) {
+            let parts: Vec<&str> = drawn.iter().filter_map(Value::as_str).collect();
+            tags.push((crate::seed::SETUP_TAG.to_string(), parts.join(" ")));
+        }
         if self.row.status == "finished" {
             tags.push(("Seed".to_string(), self.row.seed.clone()));
             if let Some(reason) = &self.row.reason {

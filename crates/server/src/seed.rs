@@ -3,12 +3,29 @@
 //!
 //! The draw for ply `k` (0 for the first move) uses a ChaCha8 generator seeded with
 //! SHA-256(`fairylab/game/ply/v1` ‖ 0 ‖ seed ‖ k as u32 big-endian); the game's setup (a
-//! Probabilistic map, a SnowFall percentage) uses SHA-256(`fairylab/game/setup/v1` ‖ 0 ‖ seed).
-//! Anyone holding the revealed seed can replay every roll and gift (`fairylab verify-game`).
+//! Probabilistic map, a SnowFall percentage, a Chess960 start) uses SHA-256(`fairylab/game/setup/v1`
+//! ‖ 0 ‖ seed), drawing the parts the player left open in the order the record's
+//! [`SETUP_TAG`] lists them. Anyone holding the revealed seed can replay the setup and every roll
+//! and gift (`fairylab verify-game`).
 
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sha2::{Digest, Sha256};
+
+/// The record tag naming what the seed drew at the start, in the order drawn: `snowfall` (the
+/// SnowFall percentage), `map` (the Probabilistic map) and `start` (the Chess960 start position).
+pub const SETUP_TAG: &str = "SetupFromSeed";
+
+/// One part of a game's setup, as its seed draws it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetupDraw {
+    /// The SnowFall percentage.
+    SnowFall(u8),
+    /// The start position, with its Probabilistic map (FEN).
+    Map(String),
+    /// The Chess960 start: its number and FEN.
+    Start(u16, String),
+}
 
 /// A game's seed.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -63,6 +80,28 @@ impl GameSeed {
     pub fn setup_rng(&self) -> ChaCha8Rng {
         self.derive("fairylab/game/setup/v1", &[])
     }
+
+    /// Replays the setup draws `parts` ([`SETUP_TAG`]'s words, in order) of a game of `v`, as
+    /// the server made them when the game was created.
+    pub fn replay_setup(&self, parts: &str, v: &'static rules::Variant) -> Result<Vec<SetupDraw>, String> {
+        let mut setup = self.setup_rng();
+        parts
+            .split_whitespace()
+            .map(|part| match part {
+                "snowfall" => Ok(SetupDraw::SnowFall(rules::variants::snowfall::draw_percent(&mut setup))),
+                "map" if rules::variants::probabilistic::options(v).is_some() => {
+                    let map = rules::variants::probabilistic::random_map(v, &mut setup);
+                    Ok(SetupDraw::Map(rules::variants::probabilistic::start(v, &map).fen()))
+                }
+                "start" if v.castling.is_some_and(|c| c.chess960) => {
+                    let (n, fen) = rules::variants::chess960::random_start(&mut setup);
+                    Ok(SetupDraw::Start(n, fen))
+                }
+                "map" | "start" => Err(format!("a {} game has no drawn {part}", v.name)),
+                other => Err(format!("unknown setup draw '{other}' (known: snowfall, map, start)")),
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -78,5 +117,23 @@ mod tests {
         assert_eq!(GameSeed::from_hex(&s.to_hex()), Some(s));
         assert_eq!(s.commitment().len(), 64);
         assert_ne!(s.commitment(), GameSeed([8; 32]).commitment());
+    }
+
+    /// The setup draws come from one generator in the tag's order, and a draw the variant does
+    /// not have is refused.
+    #[test]
+    fn the_setup_replays_in_the_tags_order() {
+        let s = GameSeed([9; 32]);
+        let c960 = rules::variants::by_name("chess960").expect("chess960");
+        let mut rng = s.setup_rng();
+        let n = rules::variants::snowfall::draw_percent(&mut rng);
+        let (k, fen) = rules::variants::chess960::random_start(&mut rng);
+        assert_eq!(s.replay_setup("snowfall start", c960), Ok(vec![SetupDraw::SnowFall(n), SetupDraw::Start(k, fen)]));
+        assert_eq!(s.replay_setup("", c960), Ok(Vec::new()));
+        let chess = rules::variants::by_name("chess").expect("chess");
+        assert_eq!(s.replay_setup("map", chess), Err("a chess game has no drawn map".to_string()));
+        assert_eq!(s.replay_setup("start", chess), Err("a chess game has no drawn start".to_string()));
+        let prob = rules::variants::by_name("probabilistic").expect("probabilistic");
+        assert!(matches!(s.replay_setup("map", prob).as_deref(), Ok([SetupDraw::Map(_)])));
     }
 }
