@@ -72,7 +72,7 @@ enum Command {
     Predictor(predictor::PredictorArgs),
     /// The play server: every variant over HTTP and WebSocket on SQLite (default) or PostgreSQL.
     Serve(serve::ServeArgs),
-    /// Check a server game's record against its revealed seed: every roll and gift replayed.
+    /// Check a server game's record against its revealed seed: the drawn setup and every roll and gift replayed.
     VerifyGame(serve::VerifyGameArgs),
     /// Load a running play server: many concurrent games for a fixed time; moves/s and latency.
     Loadtest(loadtest::LoadtestArgs),
