@@ -279,6 +279,11 @@ test('the analysis board: the game browsed by its move list and the keyboard, th
   assert.equal(await page.locator('ol.other-lines li').count(), 2);
   for (const t of await page.locator('ol.other-lines .line-score').allInnerTexts()) assert.match(t, /^([+-]?\d+\.\d\d|#-?\d+|(White|Black) wins \(table\))$/);
   assert.match(await page.locator('.tb strong').innerText(), /^white to move wins in 14 moves \(DTC\)$/);
+  // The table's moves, best first, and its optimal line to mate.
+  assert.equal(await page.locator('ol.tb-moves li').count(), 15);
+  assert.match(await page.locator('ol.tb-moves li').first().innerText(), /^(Ke2|Ra5\+)\s+win in 14$/);
+  assert.match(await page.locator('ol.tb-moves li').last().innerText(), /^R[bc]1\s+win in 16$/);
+  assert.match(await page.locator('.tb-line .tb-pv').innerText(), /^1\. Ke2 Kd4 2\. .* 14\. Ra5#$/);
   // The analysis is the server's: the same figures through the API.
   const api = await page.evaluate(async id => (await fetch(`/api/games/${id}/analyse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ply: 0, movetime_ms: 100 }) })).json(), id);
   assert.equal(api.tablebase.moves, 14);

@@ -1112,6 +1112,21 @@ fn analysis_and_the_endgame_tables_verdict() {
         (json!("win"), json!(14), json!("white"))
     );
     assert_eq!(tb["metric"], "DTC");
+    // Every legal move with the table's verdict, best first, as `egt probe` values it, and an
+    // optimal line that mates in the 14 moves (27 plies).
+    let by_move = tb["by_move"].as_array().expect("by_move");
+    let probed_moves = probed["moves"].as_array().expect("moves");
+    assert_eq!(by_move.len(), 15, "the legal moves of Ke1 and Ra1: {tb}");
+    for m in by_move {
+        let p = probed_moves.iter().find(|p| p["uci"] == m["uci"]).expect("a move of the table");
+        assert_eq!(m["text"], p["value"], "{m}");
+    }
+    assert_eq!((by_move[0]["result"].clone(), by_move[0]["moves"].clone()), (json!("win"), json!(14)));
+    assert!(by_move.windows(2).all(|w| w[0]["moves"].as_u64() <= w[1]["moves"].as_u64() || w[1]["result"] != "win"));
+    let line: Vec<&str> =
+        tb["line"].as_array().expect("line").iter().map(|m| m["san"].as_str().expect("san")).collect();
+    assert_eq!(line.len(), 27, "{line:?}");
+    assert!(line[26].ends_with('#'), "{line:?}");
     // The analysis: a winning score for White, a legal best move the table agrees with (a move
     // to a position Black loses), a line in SAN, the verdict.
     let a = s.ok("POST", &format!("/api/games/{id}/analyse"), None, Some(json!({ "movetime_ms": 300 })));

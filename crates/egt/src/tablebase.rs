@@ -161,6 +161,42 @@ impl Bound<'_> {
 
     /// The value of `pos` for the side to move and the table's metric, if a table covers it.
     pub fn probe(&self, pos: &Position) -> Option<(Value, Metric)> {
+        let (f, at) = self.locate(pos)?;
+        match crate::probe::value(f, &at) {
+            Value::Invalid => None,
+            v => Some((v, f.rules.metric)),
+        }
+    }
+
+    /// Every move of `pos` the table knows, in UCI (`d1d8`), with the value it leads to for the
+    /// side that plays it, best first (ties in the table's order); `None` if no table covers
+    /// `pos`. The list holds the pseudo-legal moves of the table's men: a move that leaves the
+    /// mover's royal en prise is listed as lost at once, and a caller with a rules position keeps
+    /// its legal moves.
+    pub fn moves(&self, pos: &Position) -> Option<Vec<(String, Value)>> {
+        let (f, at) = self.locate(pos)?;
+        if crate::probe::value(f, &at) == Value::Invalid {
+            return None;
+        }
+        let swapped = at.stm != pos.turn().index();
+        let square = |name: &str| {
+            let sq = f.board.parse_square(name)?;
+            let rank = if swapped { self.ranks - 1 - f.board.rank(sq) } else { f.board.rank(sq) };
+            Some(format!("{}{}", char::from(b'a' + f.board.file(sq)), rank + 1))
+        };
+        let moves = crate::probe::moves(f, &at)
+            .into_iter()
+            .filter(|m| m.uci != "0000")
+            .filter_map(|m| {
+                let (from, to) = m.uci.split_at_checked(2)?;
+                Some((format!("{}{}", square(from)?, square(to)?), m.value))
+            })
+            .collect();
+        Some(moves)
+    }
+
+    /// The family and table position that hold `pos`, if any.
+    fn locate(&self, pos: &Position) -> Option<(&Family, crate::fen::ProbePosition)> {
         let board = pos.board();
         let occupied = board.occupied();
         if occupied.count() as usize > self.tb.max_men || pos.castling_rights().iter().any(|&c| c) {
@@ -200,9 +236,6 @@ impl Bound<'_> {
         }
         let stm = pos.turn().index();
         let stm = if e.swapped { 1 - stm } else { stm };
-        match Value::from_byte(t.value_at(stm, &sq)) {
-            Value::Invalid => None,
-            v => Some((v, f.rules.metric)),
-        }
+        Some((f, crate::fen::ProbePosition { table: e.table, squares: sq, stm }))
     }
 }

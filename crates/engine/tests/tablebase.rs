@@ -98,3 +98,55 @@ fn dtc_tables_drive_the_conversion() {
     }
     panic!("no conversion");
 }
+
+/// Every legal move with the table's value after it, for positions of both colours: each quiet
+/// move's value is its child's probed value seen from the mover, the captures convert (DTC), the
+/// best comes first and equals the position's own value, and the moves are the legal moves
+/// (the table's pseudo-legal extras all lose at once).
+#[test]
+fn the_tables_value_every_move() {
+    let chess = variants::by_name("chess").expect("chess");
+    let mut captures = 0;
+    for metric in [Metric::Dtc, Metric::Dtm] {
+        let tb = tables(metric);
+        let bound = tb.bind(chess).expect("the table answers for chess");
+        for fen in [
+            "8/8/2k5/r7/8/8/8/K2Q4 w - - 0 1",
+            "k2q4/8/8/8/R7/2K5/8/8 b - - 0 1",
+            "8/8/2k5/r7/8/8/8/1K1Q4 b - - 0 1",
+            "3k4/8/3K4/8/8/8/r7/7Q w - - 0 1",
+            "7q/R7/8/8/8/3k4/8/3K4 b - - 0 1",
+            "8/8/2k5/8/8/8/3r4/K2Q4 w - - 0 1",
+            "k2q4/3R4/8/8/8/2K5/8/8 b - - 0 1",
+        ] {
+            let pos = Position::from_fen(chess, fen).expect("fen");
+            let moves = bound.moves(&pos).expect("covered");
+            let (value, _) = bound.probe(&pos).expect("covered");
+            assert_eq!(moves[0].1, value, "{fen} ({metric:?}): the best move keeps the position's value");
+            assert!(moves.windows(2).all(|w| w[0].1.rank() >= w[1].1.rank()), "{fen}: best first");
+            let legal: Vec<String> = pos.legal_moves().iter().map(|m| rules::uci::to_uci(&pos, *m)).collect();
+            for m in &legal {
+                let (_, v) = moves.iter().find(|(u, _)| u == m).unwrap_or_else(|| panic!("{fen}: {m} missing"));
+                let mv = rules::uci::parse_uci(&pos, m).expect("legal");
+                let mut after = pos.clone();
+                after.play_unchecked(mv);
+                let (child, _) = bound.probe(&after).unwrap_or((egt::Value::Draw, metric));
+                let capture = pos.board().piece_at(mv.to()).is_some();
+                captures += usize::from(capture);
+                match (capture, metric, child) {
+                    // A capture leaves a king against king and queen or rook, won for the
+                    // capturer here: DTC counts the conversion itself, DTM goes on to the mate.
+                    (true, Metric::Dtc, _) => assert_eq!(*v, egt::Value::Win(1), "{fen}: {m}"),
+                    (true, _, _) => assert!(matches!(v, egt::Value::Win(n) if *n > 1), "{fen}: {m} {v:?}"),
+                    (false, _, c) => assert_eq!(*v, c.before(), "{fen} ({metric:?}): {m}"),
+                }
+            }
+            for (u, v) in &moves {
+                if !legal.contains(u) {
+                    assert_eq!(*v, egt::Value::Loss(0), "{fen}: the illegal {u} loses the king at once");
+                }
+            }
+        }
+    }
+    assert!(captures >= 4, "captures valued: {captures}");
+}

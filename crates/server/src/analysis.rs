@@ -27,8 +27,16 @@ pub fn tables() -> Option<&'static Arc<Tablebase>> {
     TABLES.get()
 }
 
-/// The tables' verdict on `pos`, if they cover it: `{result, side, moves, metric, text}` with
-/// `result` `win`, `loss` or `draw` for the side to move.
+/// Plies of the optimal line a verdict shows at most.
+const TABLE_LINE_PLIES: usize = 60;
+
+/// The tables' verdict on `pos`, if they cover it: `{result, side, moves, metric, text, by_move,
+/// line, fullmove}` with `result` `win`, `loss` or `draw` for the side to move; `fullmove` the
+/// position's move number; `by_move` every legal move
+/// with the verdict it leads to for the mover (`{uci, san, result, moves, text}`, best first, as
+/// lichess's tablebase explorer lists them), and `line` an optimal line (`{uci, san}`, the first
+/// best move each ply, until the game ends, the position is drawn, leaves the tables, or after
+/// 60 plies).
 pub fn verdict(pos: &Position) -> Option<Value> {
     let bound = tables()?.bind(pos.variant())?;
     let (v, metric) = bound.probe(pos)?;
@@ -43,7 +51,38 @@ pub fn verdict(pos: &Position) -> Option<Value> {
         TbValue::Draw => ("draw", None, "a draw with best play".to_string()),
         TbValue::Invalid => return None,
     };
-    Some(json!({ "result": result, "side": side.to_string(), "moves": moves, "metric": metric, "text": text }))
+    let by_move: Vec<Value> = table_moves(&bound, pos)
+        .into_iter()
+        .map(|(m, v)| {
+            let (result, moves) = match v {
+                TbValue::Win(n) => ("win", Some(n)),
+                TbValue::Loss(n) => ("loss", Some(n)),
+                _ => ("draw", None),
+            };
+            json!({
+                "uci": to_uci(pos, m), "san": rules::san::to_san(pos, m),
+                "result": result, "moves": moves, "text": egt::probe::describe(v),
+            })
+        })
+        .collect();
+    let mut line = Vec::new();
+    let mut p = pos.clone();
+    while line.len() < TABLE_LINE_PLIES && p.outcome().is_none() {
+        let Some(&(m, TbValue::Win(_) | TbValue::Loss(_))) = table_moves(&bound, &p).first() else { break };
+        line.push(json!({ "uci": to_uci(&p, m), "san": rules::san::to_san(&p, m) }));
+        p.play_unchecked(m);
+    }
+    Some(json!({
+        "result": result, "side": side.to_string(), "moves": moves, "metric": metric, "text": text,
+        "by_move": by_move, "line": line, "fullmove": pos.fullmoves(),
+    }))
+}
+
+/// The legal moves of `pos` with the tables' value for the mover, best first (none if `pos` is
+/// not covered).
+fn table_moves(bound: &egt::tablebase::Bound<'_>, pos: &Position) -> Vec<(Move, TbValue)> {
+    let Some(valued) = bound.moves(pos) else { return Vec::new() };
+    valued.into_iter().filter_map(|(uci, v)| Some((rules::uci::parse_uci(pos, &uci).ok()?, v))).collect()
 }
 
 /// Searches `pos` (with the hashes of the game's positions before it, for repetition) for

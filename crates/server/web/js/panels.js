@@ -53,7 +53,7 @@ export function scoreText(score) {
  * the analysis), and the engine's evaluation and best line once asked for.
  */
 export function analysis(verdict, report, busy, chance) {
-  const table = verdict ? `<p class="tb">Endgame table: <strong>${esc(verdict.text)}</strong></p>` : '';
+  const table = verdict ? `<p class="tb">Endgame table: <strong>${esc(verdict.text)}</strong></p>${tableMoves(verdict)}` : '';
   let engine = '';
   if (busy) engine = '<p>The engine is thinking…</p>';
   else if (report && report.error) engine = `<p class="error">${esc(report.error)}</p>`;
@@ -68,6 +68,23 @@ export function analysis(verdict, report, busy, chance) {
       ${others.length ? `<p>Other moves:</p><ol class="other-lines">${others.join('')}</ol>` : ''}`;
   }
   return `<h2>Analysis</h2>${table}<button type="button" id="analyse">Analyse this position (1 s)</button>${engine}`;
+}
+
+/** The tables' optimal line and every move with the verdict it leads to for the mover, best
+ * first (as lichess's tablebase explorer lists them). */
+function tableMoves(verdict) {
+  // Numbered as in a record: `1. Ke2 Kd4 2. Ra5`, or `1... Kd4 2. Ke2` with Black to move.
+  const black = verdict.side === 'black';
+  const line = (verdict.line || [])
+    .map((m, i) => {
+      const n = (verdict.fullmove || 1) + Math.floor((i + (black ? 1 : 0)) / 2);
+      const white = (i % 2 === 0) !== black;
+      return `${white ? `${n}. ` : i === 0 ? `${n}... ` : ''}${esc(m.san)}`;
+    })
+    .join(' ');
+  const moves = (verdict.by_move || []).map(m =>
+    `<li class="tb-${esc(m.result)}"><span class="san">${esc(m.san)}</span> <span class="tb-value">${esc(m.text)}</span></li>`);
+  return `${line ? `<p class="tb-line">Optimal line: <span class="tb-pv">${line}</span></p>` : ''}${moves.length ? `<ol class="tb-moves" aria-label="Every move by the endgame table">${moves.join('')}</ol>` : ''}`;
 }
 
 /** The probability map of a Probabilistic FEN (its seventh field), top rank first. */
