@@ -132,7 +132,10 @@ impl Position {
                 if n > 1 {
                     return Err(PositionError::TooManyKings(c));
                 }
-                if n == 0 && variant.win == WinCondition::Checkmate {
+                // Kings may be gone where the rules let them be taken: by capture (the
+                // king-capture variants) or in Predictor chess (captured or annihilated), whose
+                // final positions must read back too.
+                if n == 0 && variant.win == WinCondition::Checkmate && !variant.simultaneous {
                     return Err(PositionError::KingCount(c));
                 }
             }

@@ -203,6 +203,14 @@ fn random_games_from_every_start_agree_with_shakmaty() {
                 .expect("legal for shakmaty");
             theirs.play_unchecked(m);
             ours.play(pick).expect("legal");
+            // Our FEN reads back into the same position, of the same variant, even once a right
+            // is gone (the fen fuzz target's invariant).
+            let fen = ours.fen();
+            let again = Position::from_fen(ours.variant(), &fen).expect("our FEN reads back");
+            assert_eq!(again.fen(), fen);
+            if ours.ep_square() == ours.legal_ep_square() {
+                assert!(again == ours, "{fen} reads back into another position");
+            }
             // The same position: placement, side, and castling rights (shakmaty's Shredder-style
             // rights against ours, by the rook squares left).
             let their_fen = Fen::from_position(&theirs, shakmaty::EnPassantMode::Legal).to_string();

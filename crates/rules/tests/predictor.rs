@@ -246,6 +246,25 @@ fn every_rejection_appears_in_the_data() {
     }
 }
 
+/// A king taken ends the game, and the position it leaves, kingless, is written and read back
+/// like any other (the record's last position; found by the FEN fuzz target).
+#[test]
+fn a_position_without_a_king_reads_back() {
+    let pos = position("4k3/8/8/8/8/8/8/r3R1K1 w - - 0 1").expect("White may take the king that stands attacked");
+    let take = Orders::parse(&pos, Color::White, "e1e8").expect("the king capture is a primary");
+    let wait = Orders::parse(&pos, Color::Black, "a1e1").expect("Black takes the checking rook, which has gone");
+    let (after, _) = resolve(&pos, &take, &wait).expect("the ply resolves");
+    let fen = after.fen();
+    assert!(!fen.contains('k'), "{fen}");
+    let again = position(&fen).expect("a kingless Predictor position reads");
+    assert_eq!(again.fen(), fen);
+    assert_eq!(outcome_text(&again), outcome_text(&after));
+    assert_eq!(outcome_text(&again).as_deref(), Some("white"));
+    // In chess a king is never taken: a kingless position is refused.
+    let chess = rules::variants::by_name("chess").expect("chess");
+    assert!(Position::from_fen(chess, &fen).is_err());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Properties over random positions and orders.
 // ---------------------------------------------------------------------------------------------

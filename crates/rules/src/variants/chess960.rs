@@ -174,7 +174,10 @@ pub(crate) fn resolve(variant: &'static Variant, setup: &Setup) -> Result<&'stat
     let Some(k) = king_file.filter(|&k| (1..=6).contains(&k)) else {
         return Err(bad("the king must stand between its rooks, off the corner files".into()));
     };
-    let files = [rook_file[0].unwrap_or(7), rook_file[1].unwrap_or(0)];
+    // A side without rights keeps the given variant's file when its king stands on the same file
+    // (a position that lost a right reads back into its own variant), else the corner's.
+    let given = variant.castling.filter(|c| c.king_file == k).map_or([7, 0], |c| c.rook_file);
+    let files = [rook_file[0].unwrap_or(given[0]), rook_file[1].unwrap_or(given[1])];
     // The variant's own files: itself (this is also how the registry loads `chess960`, which
     // `with_castling` must not ask for while it is being loaded).
     if variant.castling.is_some_and(|c| c.king_file == k && c.rook_file == files) {
