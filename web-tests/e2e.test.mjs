@@ -343,6 +343,33 @@ test('a takeback against the AI: the move and the reply go, and the game goes on
   await context.close();
 });
 
+test('premoves: made while the AI thinks, played at once when it has replied; cancelled by clicking elsewhere', async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', e => errors.push(e.message));
+  // Two seconds a move for the AI: time to premove while it thinks.
+  const id = await newGame(page, { variant: 'chess', opponent: 'ai', color: 'white', movetime: 2000 });
+  await page.waitForSelector('#status:has-text("your move")');
+  await clickMove(page, 'e2e4');
+  await page.waitForSelector('#status:has-text("the AI is thinking")');
+  // A premove, then another square clicked: none left; then the premove kept.
+  await clickMove(page, 'g1f3');
+  assert.deepEqual(await page.evaluate(() => window.fairylab.board().pendingPremove()), ['g1', 'f3']);
+  const empty = await squareCenter(page, 0, 4);
+  await page.mouse.click(empty.x, empty.y);
+  assert.equal(await page.evaluate(() => window.fairylab.board().pendingPremove()), null);
+  await clickMove(page, 'd2d4');
+  assert.deepEqual(await page.evaluate(() => window.fairylab.board().pendingPremove()), ['d2', 'd4']);
+  assert.equal((await stateOf(page, id)).ply, 1, 'the premove waits for the reply');
+  // The AI replies (no reply of Black's first move stops d2-d4): the premove is played.
+  const st = await until(async () => { const s = await stateOf(page, id); return s.ply >= 3 && s; }, 'the premove played');
+  assert.equal(st.moves[2].uci, 'd2d4');
+  assert.equal(await page.evaluate(() => window.fairylab.board().pendingPremove()), null);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('chess960: castling by clicking the king, then its rook (the king stays on g1)', async () => {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();

@@ -226,6 +226,8 @@ async function gamePage(id) {
       orientation: orientation(),
       turn: fen.split(' ')[1] === 'b' ? 'black' : 'white',
       movable: myTurn ? mySeat.color : null,
+      // While the opponent (a person or the AI) is to move, the player may premove.
+      premove: live && mySeat && state.status === 'active' && state.turn !== mySeat.color ? mySeat.color : null,
       legal: myTurn ? state.legal_moves : [],
       lastMove,
       probabilities: panels.probabilityRows(fen),

@@ -2,6 +2,7 @@
 // legal moves the server sent as the only destinations, and the probability overlay.
 
 import { Chessground } from '../vendor/chessgroundx/chessground.js';
+import { premove } from '../vendor/chessgroundx/premove.js';
 
 /** A FEN's board for chessgroundx: Baby Chess's column-switch counts (`R{3}`) left out. */
 export function boardField(fen) {
@@ -134,8 +135,12 @@ const POCKET_ROLES = ['q-piece', 'r-piece', 'b-piece', 'n-piece', 'p-piece'];
 
 /**
  * A board in `root`: `update(view)` draws a position; `view` is {fen, orientation, turn,
- * movable (color or null), legal (UCI), lastMove ([orig, dest]), probabilities (rows of
- * percentages, top rank first, or null), shapes (chessground arrows, optional)}; `onMove(uci)` is called for the player's gesture.
+ * movable (color or null), premove (the color that may premove while the other side is to
+ * move, or null), legal (UCI), lastMove ([orig, dest]), probabilities (rows of percentages, top
+ * rank first, or null), shapes (chessground arrows, optional)}; `onMove(uci)` is called for the
+ * player's gesture. A premove (a move or drop made while the opponent is to move, shown on the
+ * board as lichess shows it) is played as soon as the player is to move, if it is legal then;
+ * otherwise it is dropped. Clicking an empty square cancels it.
  */
 export class Board {
   constructor(root, onMove) {
@@ -156,7 +161,7 @@ export class Board {
     if (key !== this.key) this.build(dims, hands, key, boardField(view.fen));
     // The same view again (a refresh that changed nothing): leave the board alone, so that a
     // piece the player has picked up stays picked up.
-    const signature = JSON.stringify([view.fen, view.orientation, view.turn, view.movable, view.legal, view.lastMove, view.shapes, view.probabilities]);
+    const signature = JSON.stringify([view.fen, view.orientation, view.turn, view.movable, view.premove, view.legal, view.lastMove, view.shapes, view.probabilities]);
     if (signature === this.signature && key === this.key) return;
     this.signature = signature;
     this.legal = view.legal || [];
@@ -175,13 +180,23 @@ export class Board {
       viewOnly: false,
       movable: {
         free: false,
-        color: view.movable || undefined,
+        color: view.movable || view.premove || undefined,
         dests: view.movable ? destinations(this.legal, this.gestures) : new Map(),
         showDests: true,
       },
+      premovable: { enabled: !!view.premove || !!view.movable },
       drawable: { autoShapes: view.shapes || [] },
     });
     this.overlay(dims, view.orientation, view.probabilities);
+    // The player's turn has come: a premove made meanwhile is played now if it is legal
+    // (chessground checks it against the new destinations and calls the move handler).
+    if (view.movable) this.cg.playPremove();
+    else if (!view.premove) this.cg.cancelPremove();
+  }
+
+  /** The premove waiting, as [orig, dest] (orig `Q@` for a drop), or null. */
+  pendingPremove() {
+    return (this.cg && this.cg.state.premovable.current) || null;
   }
 
   build(dims, hands, key, fen) {
@@ -208,6 +223,9 @@ export class Board {
         draggable: { enabled: true, showGhost: true },
         selectable: { enabled: true },
         pocketRoles: hands ? { white: POCKET_ROLES, black: POCKET_ROLES } : undefined,
+        // Premove destinations by the chess pieces' moves on this board (a premove that the
+        // variant's rules refuse when its turn comes is dropped then).
+        premovable: { enabled: false, showDests: true, castle: true, premoveFunc: premove('chess', false, dims) },
         movable: {
           free: false,
           events: {
