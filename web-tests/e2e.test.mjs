@@ -343,7 +343,7 @@ test('a takeback against the AI: the move and the reply go, and the game goes on
   await context.close();
 });
 
-test('premoves: made while the AI thinks, played at once when it has replied; cancelled by clicking elsewhere', async () => {
+test('premoves and predrops: made while the AI thinks, played at once when it has replied; cancelled by clicking elsewhere', async () => {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();
   const errors = [];
@@ -366,6 +366,15 @@ test('premoves: made while the AI thinks, played at once when it has replied; ca
   const st = await until(async () => { const s = await stateOf(page, id); return s.ply >= 3 && s; }, 'the premove played');
   assert.equal(st.moves[2].uci, 'd2d4');
   assert.equal(await page.evaluate(() => window.fairylab.board().pendingPremove()), null);
+  // A predrop in crazyhouse: a knight from the pocket while the AI thinks.
+  const zh = await newGame(page, { variant: 'crazyhouse', opponent: 'ai', color: 'white', movetime: 2000, fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1' });
+  await page.waitForSelector('#status:has-text("your move")');
+  await clickMove(page, 'e2e4');
+  await page.waitForSelector('#status:has-text("the AI is thinking")');
+  await clickMove(page, 'N@h3');
+  assert.ok(await page.evaluate(() => window.fairylab.board().pendingPremove()), 'a predrop waits');
+  const zs = await until(async () => { const s = await stateOf(page, zh); return s.ply >= 3 && s; }, 'the predrop played');
+  assert.equal(zs.moves[2].uci, 'N@h3');
   assert.deepEqual(errors, []);
   await context.close();
 });
