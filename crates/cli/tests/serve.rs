@@ -372,6 +372,172 @@ fn an_altered_setup_fails_verification() {
     assert!(o.status.success() && !stdout(&o).contains("it drew"), "{}{}", stdout(&o), common::stderr(&o));
 }
 
+/// A random JSON value of any type (objects with the API's field names, so that some bodies
+/// pass the first checks and reach deeper ones).
+fn random_json(rng: &mut Lcg, depth: usize) -> Value {
+    const KEYS: [&str; 24] = [
+        "move",
+        "ply",
+        "variant",
+        "white",
+        "black",
+        "fen",
+        "snowfall",
+        "movetime_ms",
+        "action",
+        "code",
+        "orders",
+        "commitment",
+        "reveal",
+        "lines",
+        "clock_seconds",
+        "increment_seconds",
+        "ply_seconds",
+        "member",
+        "name",
+        "token",
+        "variant_toml",
+        "rank",
+        "offer",
+        "color",
+    ];
+    const TEXTS: [&str; 16] = [
+        "",
+        "e2e4",
+        "e4",
+        "Q@f7",
+        "0000",
+        "me",
+        "ai",
+        "invite",
+        "ai:level9",
+        "chess",
+        "snowfall",
+        "predictor",
+        "propose",
+        "accept",
+        "x'); DROP TABLE games; --",
+        "\u{0}\u{ffff}\u{1F600}",
+    ];
+    match rng.below(if depth > 2 { 7 } else { 9 }) {
+        0 => Value::Null,
+        1 => json!(rng.below(2) == 0),
+        2 => json!([-1i64, 0, 1, 7, 100, 1_000_000_000, i64::MAX, i64::MIN][rng.below(8)]),
+        3 => json!([0.5, -1e308, 1e308, 3.25][rng.below(4)]),
+        4 | 5 => json!(TEXTS[rng.below(TEXTS.len())]),
+        6 => json!("ä".repeat(rng.below(300))),
+        7 => Value::Array((0..rng.below(4)).map(|_| random_json(rng, depth + 1)).collect()),
+        _ => {
+            let mut o = serde_json::Map::new();
+            for _ in 0..rng.below(5) {
+                o.insert(KEYS[rng.below(KEYS.len())].to_string(), random_json(rng, depth + 1));
+            }
+            Value::Object(o)
+        }
+    }
+}
+
+/// A random body for a request schema of the OpenAPI file: mostly its own fields with values of
+/// their type (enum values, integers at and beyond their bounds, strings of every kind), now
+/// and then anything at all.
+fn random_body(rng: &mut Lcg, schema: &Value) -> Value {
+    let Some(props) = schema["properties"].as_object().filter(|_| rng.below(5) != 0) else {
+        return random_json(rng, 0);
+    };
+    let mut o = serde_json::Map::new();
+    for (name, p) in props {
+        if rng.below(4) == 0 {
+            continue;
+        }
+        let v = match (p["enum"].as_array(), p["type"].as_str()) {
+            (Some(e), _) if rng.below(4) != 0 => e[rng.below(e.len())].clone(),
+            (_, Some("integer")) if rng.below(4) != 0 => {
+                json!([-1i64, 0, 1, 2, 10, 100, 10_001, i64::MAX][rng.below(8)])
+            }
+            (_, Some("string")) if rng.below(4) != 0 => match random_json(rng, 3) {
+                Value::String(t) => json!(t),
+                other => json!(other.to_string()),
+            },
+            _ => random_json(rng, 1),
+        };
+        o.insert(name.clone(), v);
+    }
+    Value::Object(o)
+}
+
+/// Random requests to every endpoint the OpenAPI file lists (ids of real games and made-up
+/// ones, real tokens, forged ones and none, random JSON bodies and sometimes a legal move):
+/// every answer is a refusal or a success, never a server error, and the server still serves
+/// every game afterwards.
+#[test]
+fn random_requests_never_get_a_server_error() {
+    let db = temp_path("serve-random", "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let s = Server::start(&format!("sqlite://{}", db.display()));
+    let spec: Value = serde_json::from_str(include_str!("../../../docs/openapi.json")).expect("the OpenAPI file");
+    let endpoints: Vec<(String, String, Value)> = spec["paths"]
+        .as_object()
+        .expect("paths")
+        .iter()
+        .flat_map(|(path, ops)| {
+            ops.as_object().expect("operations").iter().map(move |(m, op)| {
+                let schema = op["requestBody"]["content"]["application/json"]["schema"].clone();
+                (path.clone(), m.to_uppercase(), schema)
+            })
+        })
+        .collect();
+    let mut games = Vec::new();
+    let mut tokens = vec![String::from("0000"), "f".repeat(64)];
+    for body in [
+        json!({ "variant": "chess", "white": "me", "black": "me" }),
+        json!({ "variant": "snowfall", "white": "me", "black": "me", "snowfall": 100 }),
+        json!({ "variant": "predictor", "white": "me", "black": "me" }),
+        json!({ "variant": "probabilistic", "white": "me", "black": "ai", "movetime_ms": 10 }),
+        json!({ "variant": "chess960", "white": "me", "black": "invite" }),
+    ] {
+        let g = create(&s, body);
+        games.push(g["id"].as_str().expect("id").to_string());
+        tokens.extend(["white", "black"].into_iter().filter_map(|c| token(&g, c)));
+    }
+    let mut rng = Lcg(2026);
+    let mut statuses = std::collections::BTreeMap::new();
+    for _ in 0..1500 {
+        let (path, method, schema) = &endpoints[rng.below(endpoints.len())];
+        let id = match rng.below(6) {
+            0 => "nope".to_string(),
+            1 => "%00%27%22".to_string(),
+            _ => games[rng.below(games.len())].clone(),
+        };
+        let path = path.replace("{id}", &id);
+        let tok = match rng.below(4) {
+            0 => None,
+            _ => Some(tokens[rng.below(tokens.len())].clone()),
+        };
+        let mut body = (method == "POST").then(|| random_body(&mut rng, schema));
+        // Now and then a legal move, so that games go on and end.
+        if path.ends_with("/moves") && rng.below(2) == 0 {
+            let st = s.call("GET", &format!("/api/games/{id}"), None, None).1;
+            if let Some(legal) = st["legal_moves"].as_array().filter(|l| !l.is_empty()) {
+                body = Some(json!({ "move": legal[rng.below(legal.len())] }));
+            }
+        }
+        let (status, v) = s.call(method, &path, tok.as_deref(), body.clone());
+        assert!((200..500).contains(&status), "{method} {path} {body:?}: {status} {v}");
+        if status >= 400 {
+            assert!(v["error"].is_string(), "{method} {path}: a refusal without an error message: {v}");
+        }
+        *statuses.entry(status).or_insert(0) += 1;
+    }
+    eprintln!("statuses: {statuses:?}");
+    // The sweep reached past the first checks: successes and several kinds of refusal.
+    assert!(statuses.get(&200).is_some_and(|&n| n > 50), "{statuses:?}");
+    assert!(statuses.keys().filter(|&&c| c >= 400).count() >= 4, "{statuses:?}");
+    for id in &games {
+        let st = state(&s, id);
+        assert!(st["fen"].is_string(), "{st}");
+    }
+}
+
 #[test]
 fn bad_and_hostile_requests_are_refused() {
     for url in databases("serve-security") {
