@@ -379,6 +379,41 @@ test('premoves and predrops: made while the AI thinks, played at once when it ha
   await context.close();
 });
 
+test('an open seat: listed in the lobby with a button, taken by another browser, played', async () => {
+  const a = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const b = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const pa = await a.newPage();
+  const pb = await b.newPage();
+  const errors = [];
+  for (const p of [pa, pb]) p.on('pageerror', e => errors.push(e.message));
+  const id = await newGame(pa, { variant: 'chess', opponent: 'open', color: 'white' });
+  await pa.waitForSelector('#status:has-text("your move")');
+  assert.equal(await pa.locator('#join').isHidden(), true, 'the creator holds a seat');
+  // Another browser: the lobby offers the seat.
+  await pb.goto(base + '/');
+  const join = pb.locator(`button.join[data-id="${id}"]`);
+  await join.waitFor({ timeout: 10000 });
+  assert.equal(await join.innerText(), 'Join as black');
+  await join.click();
+  await pb.waitForURL(new RegExp(`/game/${id}$`));
+  await pb.waitForSelector('#status:has-text("Black: you")');
+  assert.equal((await stateOf(pb, id)).open_to_anyone, false);
+  // White moves, then Black from the second browser.
+  await clickMove(pa, 'e2e4');
+  await pb.waitForSelector('#status:has-text("your move")');
+  await pb.fill('#move-text', 'e5');
+  await pb.click('#move-form button[type=submit]');
+  await until(async () => (await stateOf(pa, id)).ply === 2, "Black's move");
+  // A third visitor finds no seat: no button on the game page.
+  const c = await browser.newContext();
+  const pc = await c.newPage();
+  await pc.goto(`${base}/game/${id}`);
+  await pc.waitForSelector('#status:has-text("white to move")');
+  assert.equal(await pc.locator('#join').isHidden(), true);
+  assert.deepEqual(errors, []);
+  await Promise.all([a.close(), b.close(), c.close()]);
+});
+
 test('chess960: castling by clicking the king, then its rook (the king stays on g1)', async () => {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();

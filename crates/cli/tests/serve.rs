@@ -372,6 +372,42 @@ fn an_altered_setup_fails_verification() {
     assert!(o.status.success() && !stdout(&o).contains("it drew"), "{}{}", stdout(&o), common::stderr(&o));
 }
 
+/// A seat open to anyone: listed as such, taken without a code by the first visitor (who then
+/// plays it), and not twice; an invitation-only seat still needs its code.
+#[test]
+fn a_seat_open_to_anyone_is_taken_without_a_code() {
+    let db = temp_path("serve-open", "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let s = Server::start(&format!("sqlite://{}", db.display()));
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "open" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    assert_eq!((g["black"]["open"].clone(), g["black"]["invite"].clone()), (json!(true), Value::Null));
+    let listed = s.ok("GET", "/api/games", None, None);
+    let row =
+        listed["games"].as_array().expect("games").iter().find(|r| r["id"] == id.as_str()).expect("listed").clone();
+    assert_eq!((row["open_seat"].clone(), row["open_to_anyone"].clone()), (json!("black"), json!(true)));
+    let joined = s.ok("POST", &format!("/api/games/{id}/join"), None, Some(json!({})));
+    assert_eq!(joined["color"], "black");
+    let st = state(&s, &id);
+    assert_eq!((st["open_seat"].clone(), st["open_to_anyone"].clone()), (Value::Null, json!(false)));
+    let (status, v) = s.call("POST", &format!("/api/games/{id}/join"), None, Some(json!({})));
+    assert_eq!(status, 403, "{v}");
+    assert!(v["error"].as_str().is_some_and(|e| e.contains("no seat")), "{v}");
+    // The seat is the joiner's: White moves, then Black with the token from the join.
+    s.ok("POST", &format!("/api/games/{id}/moves"), token(&g, "white").as_deref(), Some(json!({ "move": "e4" })));
+    let b = joined["token"].as_str().expect("a token");
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(b), Some(json!({ "move": "e5" })));
+    // An invitation-only seat: no code, no seat; its code still works.
+    let inv = create(&s, json!({ "variant": "chess", "white": "me", "black": "invite" }));
+    let inv_id = inv["id"].as_str().expect("id");
+    let (status, v) = s.call("POST", &format!("/api/games/{inv_id}/join"), None, Some(json!({})));
+    assert_eq!(status, 403, "{v}");
+    assert!(v["error"].as_str().is_some_and(|e| e.contains("invitation code")), "{v}");
+    assert_eq!(state(&s, inv_id)["open_to_anyone"], false);
+    let code = inv["black"]["invite"].as_str().expect("a code");
+    s.ok("POST", &format!("/api/games/{inv_id}/join"), None, Some(json!({ "code": code })));
+}
+
 /// A random JSON value of any type (objects with the API's field names, so that some bodies
 /// pass the first checks and reach deeper ones).
 fn random_json(rng: &mut Lcg, depth: usize) -> Value {

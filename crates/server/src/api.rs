@@ -4,7 +4,7 @@
 
 use crate::live::{event_text, now_ms, outcome_text, variant_of, Games, LiveGame, Player};
 use crate::seed::GameSeed;
-use crate::store::{GameRow, MoveRow, Offer, PredictorKind, PredictorRow, StoreError};
+use crate::store::{GameRow, MoveRow, Offer, PredictorKind, PredictorRow, StoreError, OPEN_SEAT};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Path, State};
@@ -197,6 +197,7 @@ fn summary(g: &GameRow) -> Value {
         "id": g.id, "variant": g.variant, "white": g.white_player, "black": g.black_player,
         "status": g.status, "result": g.result, "created_at": g.created_at,
         "open_seat": (g.status == "active").then(|| g.open_seat()).flatten(),
+        "open_to_anyone": g.status == "active" && g.open_to_anyone(),
     })
 }
 
@@ -362,21 +363,31 @@ async fn create_game(
         (None, None) => {}
     }
     for (color, who) in [(Color::White, &c.white), (Color::Black, &c.black)] {
-        let (player, token, invite) = match who.as_str() {
-            "me" => (Player::Human, Some(random_hex(32)), None),
-            "invite" => (Player::Human, None, Some(random_hex(16))),
+        // The seat's holder: a token for the creator, an invitation code for a friend, the
+        // open-seat mark for anyone, or nothing for the AI; what is stored is the token's and
+        // the code's SHA-256.
+        let (player, token, invite, stored_invite) = match who.as_str() {
+            "me" => (Player::Human, Some(random_hex(32)), None, None),
+            "invite" => {
+                let code = random_hex(16);
+                let hash = sha256_hex(&code);
+                (Player::Human, None, Some(code), Some(hash))
+            }
+            "open" => (Player::Human, None, None, Some(OPEN_SEAT.to_string())),
             other => match Player::parse(other) {
-                Some(p @ Player::Ai(_)) => (p, None, None),
+                Some(p @ Player::Ai(_)) => (p, None, None, None),
                 _ => {
                     return Err(ApiError::bad(format!(
-                        "{color} is '{}': use me, invite, ai, ai:engine, ai:blind or ai:level1 to ai:level8",
+                        "{color} is '{}': use me, invite, open, ai, ai:engine, ai:blind or ai:level1 to ai:level8",
                         clip(other)
                     )))
                 }
             },
         };
-        reply[color.to_string()] = json!({ "player": player.name(), "token": token, "invite": invite });
-        seats.push((player, token, invite));
+        reply[color.to_string()] = json!({
+            "player": player.name(), "token": token, "invite": invite, "open": who.as_str() == "open",
+        });
+        seats.push((player, token, stored_invite));
     }
     let id = random_hex(8);
     let now = now_ms();
@@ -389,8 +400,8 @@ async fn create_game(
         black_player: seats[1].0.name().into(),
         white_token: seats[0].1.as_deref().map(sha256_hex),
         black_token: seats[1].1.as_deref().map(sha256_hex),
-        white_invite: seats[0].2.as_deref().map(sha256_hex),
-        black_invite: seats[1].2.as_deref().map(sha256_hex),
+        white_invite: seats[0].2.clone(),
+        black_invite: seats[1].2.clone(),
         seed: seed.to_hex(),
         seed_hash: seed.commitment(),
         movetime_ms: movetime as i64,
@@ -565,7 +576,8 @@ fn side_of(g: &LiveGame, token: &str) -> Result<Color, ApiError> {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Join {
-    code: String,
+    /// The invitation code; none to take a seat open to anyone.
+    code: Option<String>,
 }
 
 async fn join_game(
@@ -576,11 +588,14 @@ async fn join_game(
     let Json(j) = body?;
     let g = game(&app, &id).await?;
     let mut g = g.lock().await;
-    let h = sha256_hex(&j.code);
+    // With a code, the seat it opens; without, the first seat open to anyone.
+    let h = j.code.as_deref().map_or_else(|| OPEN_SEAT.to_string(), sha256_hex);
     let color = if g.row.white_invite.as_deref() == Some(&h) {
         Color::White
     } else if g.row.black_invite.as_deref() == Some(&h) {
         Color::Black
+    } else if j.code.is_none() {
+        return Err(ApiError::forbidden("no seat of this game is open to anyone: joining needs the invitation code"));
     } else {
         return Err(ApiError::forbidden("the invitation is not valid for this game (or was already used)"));
     };

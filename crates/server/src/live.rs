@@ -256,6 +256,7 @@ impl LiveGame {
             "seed_hash": self.row.seed_hash,
             "seed": (self.row.status == "finished").then(|| self.row.seed.clone()),
             "open_seat": (self.row.status == "active").then(|| self.row.open_seat()).flatten(),
+            "open_to_anyone": self.row.status == "active" && self.row.open_to_anyone(),
         })
     }
 

@@ -86,7 +86,17 @@ pub struct GameRow {
     pub takebacks: i64,
 }
 
+/// The stored invitation of a seat open to anyone (`"open"` when creating the game): any
+/// visitor may take it without a code. Other invitations are stored as a code's SHA-256 in hex,
+/// which never equals it.
+pub const OPEN_SEAT: &str = "open";
+
 impl GameRow {
+    /// Whether a seat still open is open to anyone (no code needed to take it).
+    pub fn open_to_anyone(&self) -> bool {
+        [&self.white_invite, &self.black_invite].iter().any(|i| i.as_deref() == Some(OPEN_SEAT))
+    }
+
     /// The seat an invitation still holds open (`white` or `black`), if any.
     pub fn open_seat(&self) -> Option<&'static str> {
         if self.white_invite.is_some() {

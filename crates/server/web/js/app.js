@@ -32,6 +32,7 @@ async function lobby() {
             </optgroup>
             <option value="ai:blind">the AI, blind to chance</option>
             <option value="invite">a friend (invitation link)</option>
+            <option value="open">anyone (an open seat in the lobby)</option>
             <option value="watch">watch the AI play itself</option>
           </select></label>
         <label>I play <select name="color"><option value="white">White</option><option value="black">Black</option><option value="random">either</option></select></label>
@@ -90,9 +91,25 @@ async function lobby() {
     const { games } = await call('GET', '/api/games');
     document.getElementById('games').innerHTML = games.length
       ? `<table><thead><tr><th>game</th><th>variant</th><th>White</th><th>Black</th><th>state</th></tr></thead><tbody>${games
-          .map(g => `<tr><td><a href="/game/${esc(g.id)}">${esc(g.id)}</a></td><td>${esc(g.variant)}</td><td>${esc(g.white)}</td><td>${esc(g.black)}</td><td>${esc(g.result || (g.open_seat ? `open: waiting for ${g.open_seat}` : g.status))}</td></tr>`)
+          .map(g => {
+            // A seat open to anyone: a button takes it (unless this browser already holds one).
+            const join = g.open_to_anyone && !seat(g.id) ? ` <button type="button" class="join" data-id="${esc(g.id)}">Join as ${esc(g.open_seat)}</button>` : '';
+            const stateText = g.result || (g.open_seat ? `open: waiting for ${g.open_seat}` : g.status);
+            return `<tr><td><a href="/game/${esc(g.id)}">${esc(g.id)}</a></td><td>${esc(g.variant)}</td><td>${esc(g.white)}</td><td>${esc(g.black)}</td><td>${esc(stateText)}${join}</td></tr>`;
+          })
           .join('')}</tbody></table>`
       : '<p>No games yet.</p>';
+    document.getElementById('games').addEventListener('click', async ev => {
+      const b = ev.target.closest('button.join');
+      if (!b) return;
+      try {
+        const j = await call('POST', `/api/games/${b.dataset.id}/join`, {});
+        remember(b.dataset.id, j.color, j.token);
+        location.href = `/game/${b.dataset.id}`;
+      } catch (e) {
+        b.replaceWith(document.createTextNode(` ${e.message}`));
+      }
+    });
   } catch (e) {
     document.getElementById('games').textContent = e.message;
   }
@@ -136,6 +153,7 @@ async function gamePage(id) {
         <div class="clocks" id="clocks"></div>
         <div class="controls">
           <button id="flip" type="button">Flip board</button>
+          <button id="join" type="button" hidden>Join</button>
           <button id="resign" type="button">Resign</button>
           <button id="draw" type="button">Offer draw</button>
           <button id="takeback" type="button" hidden>Take back</button>
@@ -190,6 +208,10 @@ async function gamePage(id) {
     const over = state.status !== 'active';
     document.getElementById('status').textContent = over ? `Game over: ${state.result} (${REASONS[state.reason] || state.reason}).` : active;
     document.getElementById('resign').disabled = !mySeat || over;
+    // A visitor may take a seat open to anyone.
+    const joinBtn = document.getElementById('join');
+    joinBtn.hidden = !!mySeat || over || !state.open_to_anyone;
+    joinBtn.textContent = `Join as ${state.open_seat}`;
     showInvite();
     document.getElementById('move-form').hidden = !moveField || !mySeat || over;
     const drawBtn = document.getElementById('draw');
@@ -397,6 +419,15 @@ async function gamePage(id) {
   document.getElementById('flip').onclick = () => {
     flipped = !flipped;
     render();
+  };
+  document.getElementById('join').onclick = async () => {
+    try {
+      const j = await call('POST', `/api/games/${id}/join`, {});
+      remember(id, j.color, j.token);
+      location.reload();
+    } catch (e) {
+      error.textContent = e.message;
+    }
   };
   document.getElementById('resign').onclick = async () => {
     if (!confirm('Resign this game?')) return;
