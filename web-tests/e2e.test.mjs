@@ -379,18 +379,19 @@ test('premoves and predrops: made while the AI thinks, played at once when it ha
   await context.close();
 });
 
-test('an open seat: listed in the lobby with a button, taken by another browser, played', async () => {
+test('an open seat: appears in an open lobby with a button, taken by another browser, played', async () => {
   const a = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const b = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const pa = await a.newPage();
   const pb = await b.newPage();
   const errors = [];
   for (const p of [pa, pb]) p.on('pageerror', e => errors.push(e.message));
+  // Another browser has the lobby open before the game exists: the list refreshes itself.
+  await pb.goto(base + '/');
+  await pb.waitForSelector('#games table, #games p');
   const id = await newGame(pa, { variant: 'chess', opponent: 'open', color: 'white' });
   await pa.waitForSelector('#status:has-text("your move")');
   assert.equal(await pa.locator('#join').isHidden(), true, 'the creator holds a seat');
-  // Another browser: the lobby offers the seat.
-  await pb.goto(base + '/');
   const join = pb.locator(`button.join[data-id="${id}"]`);
   await join.waitFor({ timeout: 10000 });
   assert.equal(await join.innerText(), 'Join as black');

@@ -87,33 +87,44 @@ async function lobby() {
       error.textContent = e.message;
     }
   });
-  try {
-    const { games } = await call('GET', '/api/games');
-    document.getElementById('games').innerHTML = games.length
-      ? `<table><thead><tr><th>game</th><th>variant</th><th>White</th><th>Black</th><th>state</th></tr></thead><tbody>${games
-          .map(g => {
-            // A seat open to anyone: a button takes it (unless this browser already holds one).
-            const join = g.open_to_anyone && !seat(g.id) ? ` <button type="button" class="join" data-id="${esc(g.id)}">Join as ${esc(g.open_seat)}</button>` : '';
-            const stateText = g.result || (g.open_seat ? `open: waiting for ${g.open_seat}` : g.status);
-            return `<tr><td><a href="/game/${esc(g.id)}">${esc(g.id)}</a></td><td>${esc(g.variant)}</td><td>${esc(g.white)}</td><td>${esc(g.black)}</td><td>${esc(stateText)}${join}</td></tr>`;
-          })
-          .join('')}</tbody></table>`
-      : '<p>No games yet.</p>';
-    document.getElementById('games').addEventListener('click', async ev => {
-      const b = ev.target.closest('button.join');
-      if (!b) return;
-      try {
-        const j = await call('POST', `/api/games/${b.dataset.id}/join`, {});
-        remember(b.dataset.id, j.color, j.token);
-        location.href = `/game/${b.dataset.id}`;
-      } catch (e) {
-        b.replaceWith(document.createTextNode(` ${e.message}`));
-      }
-    });
-  } catch (e) {
-    document.getElementById('games').textContent = e.message;
-  }
+  const list = document.getElementById('games');
+  list.addEventListener('click', async ev => {
+    const b = ev.target.closest('button.join');
+    if (!b) return;
+    try {
+      const j = await call('POST', `/api/games/${b.dataset.id}/join`, {});
+      remember(b.dataset.id, j.color, j.token);
+      location.href = `/game/${b.dataset.id}`;
+    } catch (e) {
+      b.replaceWith(document.createTextNode(` ${e.message}`));
+    }
+  });
+  // The games list, read again every few seconds while the lobby is shown (new games and open
+  // seats appear, taken seats go), as lichess's lobby keeps its seeks current.
+  const load = async () => {
+    if (!list.isConnected) return;
+    try {
+      const { games } = await call('GET', '/api/games');
+      list.innerHTML = games.length
+        ? `<table><thead><tr><th>game</th><th>variant</th><th>White</th><th>Black</th><th>state</th></tr></thead><tbody>${games
+            .map(g => {
+              // A seat open to anyone: a button takes it (unless this browser already holds one).
+              const join = g.open_to_anyone && !seat(g.id) ? ` <button type="button" class="join" data-id="${esc(g.id)}">Join as ${esc(g.open_seat)}</button>` : '';
+              const stateText = g.result || (g.open_seat ? `open: waiting for ${g.open_seat}` : g.status);
+              return `<tr><td><a href="/game/${esc(g.id)}">${esc(g.id)}</a></td><td>${esc(g.variant)}</td><td>${esc(g.white)}</td><td>${esc(g.black)}</td><td>${esc(stateText)}${join}</td></tr>`;
+            })
+            .join('')}</tbody></table>`
+        : '<p>No games yet.</p>';
+    } catch (e) {
+      list.textContent = e.message;
+    }
+    setTimeout(load, LOBBY_REFRESH_MS);
+  };
+  await load();
 }
+
+/** How often the lobby reads the games list again. */
+const LOBBY_REFRESH_MS = 5000;
 
 // ---------------------------------------------------------------- game
 
