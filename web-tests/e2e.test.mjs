@@ -415,6 +415,43 @@ test('an open seat: appears in an open lobby with a button, taken by another bro
   await Promise.all([a.close(), b.close(), c.close()]);
 });
 
+test('a board where one person moves both sides: both colours by clicking, a takeback of one ply, a draw', async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', e => errors.push(e.message));
+  page.on('dialog', d => d.accept());
+  const id = await newGame(page, { variant: 'chess', opponent: 'me', color: 'white' });
+  await page.waitForSelector('#status:has-text("White: you; Black: you")');
+  await clickMove(page, 'e2e4');
+  await page.waitForSelector('#status:has-text("black to move — your move")');
+  // The board stays with White at the bottom while Black moves.
+  assert.equal(await page.locator('.board-wrap').getAttribute('data-orientation'), 'white');
+  await clickMove(page, 'e7e5');
+  await until(async () => (await stateOf(page, id)).ply === 2, "Black's move");
+  await page.waitForSelector('#status:has-text("white to move — your move")');
+  // Take back: Black's move only.
+  assert.equal(await page.locator('#takeback').innerText(), 'Take back');
+  await page.click('#takeback');
+  const st = await until(async () => { const s = await stateOf(page, id); return s.ply === 1 && s; }, 'the takeback of one ply');
+  assert.equal(st.turn, 'black');
+  await page.waitForSelector('#status:has-text("black to move — your move")');
+  await clickMove(page, 'c7c5');
+  await until(async () => (await stateOf(page, id)).ply === 2, 'the other reply');
+  await page.waitForSelector('#status:has-text("white to move — your move")');
+  await page.click('#draw');
+  const end = await until(async () => { const s = await stateOf(page, id); return s.status === 'finished' && s; }, 'the draw');
+  assert.equal(end.result, '1/2-1/2');
+  // Predictor chess cannot be played so: the form says why.
+  await page.goto(base + '/');
+  await page.selectOption('#variant', 'predictor');
+  await page.selectOption('select[name=opponent]', 'me');
+  await page.click('button[type=submit]');
+  await page.waitForSelector('#create .error:has-text("two sides ordering in secret")');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('chess960: castling by clicking the king, then its rook (the king stays on g1)', async () => {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();

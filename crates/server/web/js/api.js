@@ -33,7 +33,10 @@ export async function call(method, path, body, token) {
 
 const KEY = 'fairylab:seat:';
 
-/** The seat this browser holds in a game: {color, token} or null. */
+/**
+ * The seat this browser holds in a game: {color, token}, or {color: 'both', tokens: {white,
+ * black}} when it holds both (a board where one person moves both sides), or null.
+ */
 export function seat(id) {
   try {
     return JSON.parse(localStorage.getItem(KEY + id));
@@ -45,6 +48,13 @@ export function seat(id) {
 /** Remembers this browser's seat in a game (`name`: a Predictor team member's, not a captain). */
 export function remember(id, color, token, name) {
   localStorage.setItem(KEY + id, JSON.stringify(name ? { color, token, name } : { color, token }));
+}
+
+/** Remembers a new game's seats from its creation reply: one, or both (kept together). */
+export function rememberCreated(g) {
+  const tokens = { white: g.white.token, black: g.black.token };
+  if (tokens.white && tokens.black) localStorage.setItem(KEY + g.id, JSON.stringify({ color: 'both', tokens }));
+  else for (const c of ['white', 'black']) if (tokens[c]) remember(g.id, c, tokens[c]);
 }
 
 /**

@@ -1,7 +1,7 @@
 // The page: the lobby at `/` (create a game, the games list) and a game at `/game/{id}`
 // (board, moves, clocks, controls, the variant's panel), kept current by the live stream.
 
-import { call, seat, remember, follow, ApiError } from './api.js';
+import { call, seat, remember, rememberCreated, follow, ApiError } from './api.js';
 import { Board, pockets } from './board.js';
 import * as panels from './panels.js';
 import { PredictorDesk } from './predictor.js';
@@ -33,6 +33,7 @@ async function lobby() {
             <option value="ai:blind">the AI, blind to chance</option>
             <option value="invite">a friend (invitation link)</option>
             <option value="open">anyone (an open seat in the lobby)</option>
+            <option value="me">myself (a board where I move both sides)</option>
             <option value="watch">watch the AI play itself</option>
           </select></label>
         <label>I play <select name="color"><option value="white">White</option><option value="black">Black</option><option value="random">either</option></select></label>
@@ -69,6 +70,9 @@ async function lobby() {
     if (opponent === 'watch') {
       body.white = 'ai';
       body.black = 'ai';
+    } else if (opponent === 'me' && body.variant === 'predictor') {
+      error.textContent = 'Predictor chess is played by two sides ordering in secret: invite a friend, open a seat or play the AI.';
+      return;
     } else {
       body[mine] = 'me';
       body[other] = opponent;
@@ -79,7 +83,7 @@ async function lobby() {
     if (f.get('fen').trim()) body.fen = f.get('fen').trim();
     try {
       const g = await call('POST', '/api/games', body);
-      for (const c of ['white', 'black']) if (g[c].token) remember(g.id, c, g[c].token);
+      rememberCreated(g);
       const invite = g[other] && g[other].invite;
       history.pushState({}, '', `/game/${g.id}${invite ? `?shared=${invite}` : ''}`);
       route();
@@ -185,7 +189,11 @@ async function gamePage(id) {
         <p class="conn" id="conn"></p>
       </aside>
     </div>`;
-  const mySeat = seat(id);
+  // The seat held; with both seats (one person moving both sides) the seat of the side to move,
+  // set at every state.
+  const held = seat(id);
+  const both = !!held && held.color === 'both';
+  let mySeat = both ? null : held;
   let flipped = false;
   let state = null;
   let fetchedAt = 0;
@@ -210,7 +218,7 @@ async function gamePage(id) {
 
   // For the browser tests' diagnostics: the board and the state the page holds.
   window.fairylab = { board: () => board, state: () => state };
-  const orientation = () => ((mySeat ? mySeat.color : 'white') === 'white' !== flipped ? 'white' : 'black');
+  const orientation = () => ((mySeat && !both ? mySeat.color : 'white') === 'white' !== flipped ? 'white' : 'black');
   /** The FEN after `ply` plies of a sequential game. */
   const fenAt = ply => (ply === state.moves.length ? state.fen : ply === 0 ? state.start_fen : state.moves[ply - 1].fen);
   /** What every game page shows alike: the status (`active` while the game goes on), the
@@ -227,7 +235,7 @@ async function gamePage(id) {
     document.getElementById('move-form').hidden = !moveField || !mySeat || over;
     const drawBtn = document.getElementById('draw');
     drawBtn.disabled = !mySeat || over;
-    drawBtn.textContent = state.draw_offer && mySeat && state.draw_offer !== mySeat.color ? 'Accept draw' : 'Offer draw';
+    drawBtn.textContent = both ? 'Agree a draw' : state.draw_offer && mySeat && state.draw_offer !== mySeat.color ? 'Accept draw' : 'Offer draw';
     // Takebacks: at once against the AI, proposed and accepted between people; none in games
     // with chance, clocks or sealed orders (the state's `takebacks` is false there).
     const backBtn = document.getElementById('takeback');
@@ -235,7 +243,8 @@ async function gamePage(id) {
     const offer = state.takeback_offer;
     const vsAi = mySeat && state[mySeat.color === 'white' ? 'black' : 'white'] !== 'human';
     backBtn.disabled = !mySeat || over || (offer && offer === mySeat.color);
-    backBtn.textContent = offer && mySeat && offer !== mySeat.color ? 'Accept takeback' : offer ? 'Takeback proposed' : vsAi ? 'Take back' : 'Propose takeback';
+    backBtn.textContent = both ? 'Take back' : offer && mySeat && offer !== mySeat.color ? 'Accept takeback' : offer ? 'Takeback proposed' : vsAi ? 'Take back' : 'Propose takeback';
+    if (both) backBtn.disabled = over || !state.moves.length;
     if (state.status === 'finished' && state.seed && verdict === undefined) {
       panels.verifySeed(state.seed, state.seed_hash).then(ok => {
         verdict = ok;
@@ -266,7 +275,7 @@ async function gamePage(id) {
       probabilities: panels.probabilityRows(fen),
       shapes: best && !best.includes('@') ? [{ orig: best.slice(0, 2), dest: best.slice(2, 4), brush: 'blue' }] : [],
     });
-    const who = c => (state[c] === 'human' ? (mySeat && mySeat.color === c ? 'you' : 'a person') : aiName(state[c]));
+    const who = c => (state[c] === 'human' ? (both || (mySeat && mySeat.color === c) ? 'you' : 'a person') : aiName(state[c]));
     renderControls(
       `${state.variant}: ${state.turn} to move${myTurn ? ' — your move' : state.thinking ? ' — the AI is thinking' : ''}. White: ${who('white')}; Black: ${who('black')}.`,
       true,
@@ -401,6 +410,7 @@ async function gamePage(id) {
         again = false;
         state = await call('GET', `/api/games/${id}`);
         fetchedAt = Date.now();
+        if (both) mySeat = { color: state.turn, token: held.tokens[state.turn] };
         render();
       } while (again);
     } catch (e) {
@@ -449,10 +459,13 @@ async function gamePage(id) {
     }
     refresh();
   };
+  // With both seats, an offer is made by one side and accepted by the other at once.
+  const other = c => (c === 'white' ? 'black' : 'white');
   document.getElementById('draw').onclick = async () => {
     const action = state.draw_offer && state.draw_offer !== mySeat.color ? 'accept' : 'offer';
     try {
       await call('POST', `/api/games/${id}/draw`, { action }, mySeat.token);
+      if (both) await call('POST', `/api/games/${id}/draw`, { action: 'accept' }, held.tokens[other(mySeat.color)]);
     } catch (e) {
       error.textContent = e.message;
     }
@@ -462,7 +475,11 @@ async function gamePage(id) {
     const action = state.takeback_offer && state.takeback_offer !== mySeat.color ? 'accept' : 'propose';
     error.textContent = '';
     try {
-      await call('POST', `/api/games/${id}/takeback`, { action }, mySeat.token);
+      if (both) {
+        // The side that moved last takes its move back: one ply.
+        await call('POST', `/api/games/${id}/takeback`, { action: 'propose' }, held.tokens[other(state.turn)]);
+        await call('POST', `/api/games/${id}/takeback`, { action: 'accept' }, held.tokens[state.turn]);
+      } else await call('POST', `/api/games/${id}/takeback`, { action }, mySeat.token);
       viewPly = null;
     } catch (e) {
       error.textContent = e.message;
@@ -473,10 +490,10 @@ async function gamePage(id) {
     const mine = mySeat ? (mySeat.color === 'white' ? 'black' : 'white') : 'white';
     const body = { variant: state.variant, movetime_ms: 300 };
     body[mine] = 'me';
-    body[mine === 'white' ? 'black' : 'white'] = mySeat ? state[mySeat.color === 'white' ? 'black' : 'white'] === 'human' ? 'invite' : state[mySeat.color === 'white' ? 'black' : 'white'] : 'ai';
+    body[mine === 'white' ? 'black' : 'white'] = both ? 'me' : mySeat ? state[mySeat.color === 'white' ? 'black' : 'white'] === 'human' ? 'invite' : state[mySeat.color === 'white' ? 'black' : 'white'] : 'ai';
     try {
       const g = await call('POST', '/api/games', body);
-      for (const c of ['white', 'black']) if (g[c].token) remember(g.id, c, g[c].token);
+      rememberCreated(g);
       location.href = `/game/${g.id}`;
     } catch (e) {
       error.textContent = e.message;
