@@ -155,7 +155,7 @@ async function screenshots(page, name) {
   await page.waitForTimeout(200);
 }
 
-async function newGame(page, { variant, opponent = 'ai', color = 'white', movetime, fen, snowfall }) {
+async function newGame(page, { variant, opponent = 'ai', color = 'white', movetime, fen, snowfall, pgn }) {
   await page.goto(base + '/');
   await page.selectOption('#variant', variant);
   await page.selectOption('select[name=opponent]', opponent);
@@ -163,6 +163,7 @@ async function newGame(page, { variant, opponent = 'ai', color = 'white', moveti
   if (movetime !== undefined) await page.fill('input[name=movetime]', String(movetime));
   if (fen !== undefined) await page.fill('input[name=fen]', fen);
   if (snowfall !== undefined) await page.fill('input[name=snowfall]', String(snowfall));
+  if (pgn !== undefined) await page.fill('textarea[name=pgn]', pgn);
   await page.click('button[type=submit]');
   await page.waitForURL(/\/game\/[0-9a-f]+/);
   return page.url().match(/\/game\/([0-9a-f]+)/)[1];
@@ -415,7 +416,7 @@ test('an open seat: appears in an open lobby with a button, taken by another bro
   await Promise.all([a.close(), b.close(), c.close()]);
 });
 
-test('a board where one person moves both sides: both colours by clicking, a takeback of one ply, a draw', async () => {
+test('a board where one person moves both sides: both colours by clicking, a takeback of one ply, a draw, imported moves', async () => {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();
   const errors = [];
@@ -442,6 +443,12 @@ test('a board where one person moves both sides: both colours by clicking, a tak
   await page.click('#draw');
   const end = await until(async () => { const s = await stateOf(page, id); return s.status === 'finished' && s; }, 'the draw');
   assert.equal(end.result, '1/2-1/2');
+  // A board from imported moves: the game goes on from them.
+  const imported = await newGame(page, { variant: 'chess', opponent: 'me', color: 'white', pgn: '1. e4 e5 2. Nf3 Nc6' });
+  await page.waitForSelector('#status:has-text("white to move — your move")');
+  assert.deepEqual((await stateOf(page, imported)).moves.map(m => m.san), ['e4', 'e5', 'Nf3', 'Nc6']);
+  await clickMove(page, 'f1b5');
+  await until(async () => (await stateOf(page, imported)).ply === 5, 'the move after the imported ones');
   // Predictor chess cannot be played so: the form says why.
   await page.goto(base + '/');
   await page.selectOption('#variant', 'predictor');

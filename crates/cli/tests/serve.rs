@@ -408,6 +408,71 @@ fn a_seat_open_to_anyone_is_taken_without_a_code() {
     s.ok("POST", &format!("/api/games/{inv_id}/join"), None, Some(json!({ "code": code })));
 }
 
+/// A game may start from imported moves (movetext or a whole record): they are stored as moves,
+/// the AI answers the last one, a record that ends the game ends it, and moves that do not read,
+/// records of another variant and games with chance are refused with the reason.
+#[test]
+fn a_game_starts_from_imported_moves() {
+    let db = temp_path("serve-import", "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let s = Server::start(&format!("sqlite://{}", db.display()));
+    let g = create(
+        &s,
+        json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. e4 e5 2. Nf3 {a comment} Nc6 3. Bb5 a6 *" }),
+    );
+    let id = g["id"].as_str().expect("id");
+    let st = state(&s, id);
+    let sans: Vec<&str> =
+        st["moves"].as_array().expect("moves").iter().map(|m| m["san"].as_str().expect("san")).collect();
+    assert_eq!(sans, ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);
+    assert_eq!(st["turn"], "white");
+    // The imported moves are the game's record, and the game goes on from them.
+    s.ok("POST", &format!("/api/games/{id}/moves"), token(&g, "white").as_deref(), Some(json!({ "move": "Ba4" })));
+    let record =
+        ureq::get(&s.url(&format!("/api/games/{id}/record"))).call().expect("record").into_string().expect("text");
+    assert!(record.contains("3. Bb5 a6 4. Ba4"), "{record}");
+    // Against the AI, from a FEN, in crazyhouse with a drop: the AI replies to the last move.
+    let zh = create(
+        &s,
+        json!({ "variant": "crazyhouse", "white": "ai", "black": "me", "movetime_ms": 20,
+                "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
+                "pgn": "1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 P@e4" }),
+    );
+    let zid = zh["id"].as_str().expect("id");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while state(&s, zid)["ply"].as_u64() < Some(9) {
+        assert!(Instant::now() < deadline, "the AI did not reply");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(state(&s, zid)["moves"][7]["uci"], "P@e4");
+    // A record that ends in mate: the game is over at once.
+    let mate = create(&s, json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. f3 e5 2. g4 Qh4#" }));
+    let st = &mate["state"];
+    assert_eq!(
+        (st["status"].clone(), st["result"].clone(), st["reason"].clone()),
+        (json!("finished"), json!("0-1"), json!("checkmate"))
+    );
+    check_record(&s, mate["id"].as_str().expect("id"), "serve-import");
+    // Refusals.
+    let refused = |body: Value, mention: &str| {
+        let (status, v) = s.call("POST", "/api/games", None, Some(body.clone()));
+        assert_eq!(status, 400, "{body}: {v}");
+        assert!(v["error"].as_str().is_some_and(|e| e.contains(mention)), "{body}: {v} should mention {mention:?}");
+    };
+    refused(json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. e4 e5 2. Ke3" }), "do not read");
+    refused(json!({ "variant": "snowfall", "white": "me", "black": "me", "pgn": "1. e4" }), "own seed");
+    refused(json!({ "variant": "predictor", "white": "me", "black": "me", "pgn": "1. e4" }), "in secret");
+    refused(
+        json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "[Variant \"Crazyhouse\"]\n\n1. e4 *" }),
+        "not chess",
+    );
+    refused(
+        json!({ "variant": "chess", "white": "me", "black": "me", "fen": "8/8/8/8/8/8/8/K1k5 w - - 0 1",
+                "pgn": "[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/K1k5 w - - 0 1\"]\n\n*" }),
+        "not both",
+    );
+}
+
 /// A random JSON value of any type (objects with the API's field names, so that some bodies
 /// pass the first checks and reach deeper ones).
 fn random_json(rng: &mut Lcg, depth: usize) -> Value {

@@ -249,6 +249,42 @@ struct CreateGame {
     /// A custom variant's definition (TOML, docs/FORMATS.md § Variant files); `variant` must be
     /// its name.
     variant_toml: Option<String>,
+    /// The game's first moves, imported: PGN movetext (SAN or UCI, numbers and comments
+    /// allowed) from `fen` or the variant's start, or a whole PGN record of the variant.
+    pgn: Option<String>,
+}
+
+/// Reads the moves a new game imports (`pgn`): the record's start position and moves. Its
+/// variant must be the game's (movetext alone is read as the game's variant from `fen`).
+fn import_record(text: &str, v: &'static rules::Variant, fen: Option<&str>) -> Result<rules::record::Record, ApiError> {
+    if v.simultaneous {
+        return Err(ApiError::bad("Predictor chess games cannot import moves: each ply is ordered in secret"));
+    }
+    if v.chance != rules::chance::ChanceRule::None {
+        return Err(ApiError::bad(format!(
+            "{} games cannot import moves: every outcome of a game comes from its own seed",
+            v.name
+        )));
+    }
+    let text = if text.trim_start().starts_with('[') {
+        if fen.is_some() {
+            return Err(ApiError::bad("give the start position in the record's FEN tag or in fen, not both"));
+        }
+        text.to_string()
+    } else {
+        let mut tags = format!("[Variant \"{}\"]\n", v.name);
+        if let Some(f) = fen {
+            tags.push_str(&format!("[SetUp \"1\"]\n[FEN \"{f}\"]\n"));
+        }
+        format!("{tags}\n{text}")
+    };
+    let rec = rules::record::read_record_with(&text, &[v])
+        .map_err(|e| ApiError::bad(format!("the moves to import do not read: {e}")))?;
+    let got = &rec.game.start().variant().name;
+    if got != &v.name {
+        return Err(ApiError::bad(format!("the record is a game of {got}, not {}", v.name)));
+    }
+    Ok(rec)
 }
 
 async fn create_game(
@@ -310,22 +346,27 @@ async fn create_game(
         None if c.snowfall.is_some() => return Err(ApiError::bad(format!("{} has no snowfall option", base.name))),
         None => base,
     };
-    let start = match (&c.fen, rules::variants::probabilistic::options(v)) {
-        (Some(f), _) if f.len() > MAX_FIELD => return Err(ApiError::bad("the FEN is too long")),
-        (Some(f), _) => Position::from_fen(v, f).map_err(|e| ApiError::bad(format!("invalid FEN: {e}")))?,
-        (None, Some(_)) => {
+    let imported = match &c.pgn {
+        Some(text) => Some(import_record(text, v, c.fen.as_deref())?),
+        None => None,
+    };
+    let start = match (&imported, &c.fen, rules::variants::probabilistic::options(v)) {
+        (Some(r), _, _) => r.game.start().clone(),
+        (None, Some(f), _) if f.len() > MAX_FIELD => return Err(ApiError::bad("the FEN is too long")),
+        (None, Some(f), _) => Position::from_fen(v, f).map_err(|e| ApiError::bad(format!("invalid FEN: {e}")))?,
+        (None, None, Some(_)) => {
             drawn.push("map");
             let map = rules::variants::probabilistic::random_map(v, &mut setup);
             rules::variants::probabilistic::start(v, &map)
         }
         // A Chess960 game draws its start position from the seed.
-        (None, None) if v.name == "chess960" => {
+        (None, None, None) if v.name == "chess960" => {
             drawn.push("start");
             let (n, fen) = rules::variants::chess960::random_start(&mut setup);
             options["chess960"] = json!(n);
             Position::from_fen(v, &fen).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
         }
-        (None, None) => Position::start(v),
+        (None, None, None) => Position::start(v),
     };
     if start.outcome().is_some() {
         return Err(ApiError::bad("the start position is already decided"));
@@ -420,7 +461,7 @@ async fn create_game(
         app.games.store().claim(&row.id, &owners.id, now, now).await?;
         app.games.own(&row.id);
     }
-    let live = if v.simultaneous {
+    let mut live = if v.simultaneous {
         // The seated creators are their sides' captains, rank 1; an AI side is a team of one
         // whose token nobody holds.
         for (color, (player, token, _)) in Color::ALL.into_iter().zip(&seats) {
@@ -434,6 +475,13 @@ async fn create_game(
     } else {
         LiveGame::replay(row, &[])?
     };
+    // Imported moves are played as moves are (stored, then the game ends if they end it).
+    for &m in imported.as_ref().map_or(&[][..], |r| r.game.moves()) {
+        if live.row.status != "active" {
+            break;
+        }
+        commit_move(&app, &mut live, m).await?;
+    }
     reply["id"] = json!(id);
     reply["seed_hash"] = json!(live.row.seed_hash);
     reply["state"] = live.state();

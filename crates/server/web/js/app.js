@@ -42,6 +42,7 @@ async function lobby() {
         <label>Increment (s) <input name="increment" type="number" min="0" max="3600" placeholder="0"></label>
         <label class="snowfall-only">SnowFall % (empty: drawn) <input name="snowfall" type="number" min="0" max="100"></label>
         <label class="wide">Start position (FEN, empty: the variant's) <input name="fen" spellcheck="false" autocomplete="off"></label>
+        <label class="wide">Moves to start from (PGN or SAN, empty: none) <textarea name="pgn" rows="2" spellcheck="false" placeholder="1. e4 e5 2. Nf3"></textarea></label>
         <button type="submit">Create</button>
         <p class="error" role="alert"></p>
       </form>
@@ -81,6 +82,7 @@ async function lobby() {
     if (f.get('minutes') && f.get('increment')) body.increment_seconds = Number(f.get('increment'));
     if (f.get('snowfall') !== '' && body.variant === 'snowfall') body.snowfall = Number(f.get('snowfall'));
     if (f.get('fen').trim()) body.fen = f.get('fen').trim();
+    if (f.get('pgn').trim()) body.pgn = f.get('pgn').trim();
     try {
       const g = await call('POST', '/api/games', body);
       rememberCreated(g);
