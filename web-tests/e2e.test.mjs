@@ -140,6 +140,18 @@ function choose(st, pick, greedy) {
 }
 
 /**
+ * A new browser context with one page at desktop size, and the page's uncaught errors (a test
+ * ends by asserting there were none).
+ */
+async function desktopPage() {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', e => errors.push(e.message));
+  return { context, page, errors };
+}
+
+/**
  * Creates a game from the lobby's form as a person would, and resolves to its id once the game
  * page is open. `opponent` is the form's value (`ai`, `invite`, `watch`); `fen`, `movetime` and
  * `snowfall` are filled only when given.
@@ -257,10 +269,7 @@ test('chess against the AI, played by clicking (the first move typed from the ke
 });
 
 test('the analysis board: the game browsed by its move list and the keyboard, the engine, the endgame table', async () => {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', e => errors.push(e.message));
+  const { context, page, errors } = await desktopPage();
   // From the lobby: a KR.K ending (the FEN field), the AI against itself.
   const fen = '8/8/8/4k3/8/8/8/R3K3 w - - 0 1';
   const id = await newGame(page, { variant: 'chess', opponent: 'watch', movetime: 50, fen });
@@ -296,10 +305,7 @@ test('the analysis board: the game browsed by its move list and the keyboard, th
 });
 
 test('against a weaker AI, resigned: the final position can still be analysed', async () => {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', e => errors.push(e.message));
+  const { context, page, errors } = await desktopPage();
   page.on('dialog', d => d.accept());
   const id = await newGame(page, { variant: 'chess', opponent: 'ai:level1', color: 'white', movetime: 20 });
   await page.waitForSelector('#status:has-text("your move")');
@@ -317,10 +323,7 @@ test('against a weaker AI, resigned: the final position can still be analysed', 
 });
 
 test('a takeback against the AI: the move and the reply go, and the game goes on', async () => {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', e => errors.push(e.message));
+  const { context, page, errors } = await desktopPage();
   const id = await newGame(page, { variant: 'chess', opponent: 'ai:level1', color: 'white', movetime: 20 });
   await page.waitForSelector('#status:has-text("your move")');
   assert.equal(await page.locator('#takeback').innerText(), 'Take back');
@@ -345,10 +348,7 @@ test('a takeback against the AI: the move and the reply go, and the game goes on
 });
 
 test('premoves and predrops: made while the AI thinks, played at once when it has replied; cancelled by clicking elsewhere', async () => {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', e => errors.push(e.message));
+  const { context, page, errors } = await desktopPage();
   // Two seconds a move for the AI: time to premove while it thinks.
   const id = await newGame(page, { variant: 'chess', opponent: 'ai', color: 'white', movetime: 2000 });
   await page.waitForSelector('#status:has-text("your move")');
@@ -417,10 +417,7 @@ test('an open seat: appears in an open lobby with a button, taken by another bro
 });
 
 test('a board where one person moves both sides: both colours by clicking, a takeback of one ply, a draw, imported moves', async () => {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', e => errors.push(e.message));
+  const { context, page, errors } = await desktopPage();
   page.on('dialog', d => d.accept());
   const id = await newGame(page, { variant: 'chess', opponent: 'me', color: 'white' });
   await page.waitForSelector('#status:has-text("White: you; Black: you")');
@@ -460,10 +457,7 @@ test('a board where one person moves both sides: both colours by clicking, a tak
 });
 
 test('chess960: castling by clicking the king, then its rook (the king stays on g1)', async () => {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', e => errors.push(e.message));
+  const { context, page, errors } = await desktopPage();
   const fen = 'b1rb1nk1/1p3p2/p3pnpp/2ppB3/1P3P2/2PPN1P1/P3P2P/1QRBN1KR w KQq - 0 11';
   const id = await newGame(page, { variant: 'chess960', opponent: 'ai:level1', color: 'white', movetime: 20, fen });
   await page.waitForSelector('#status:has-text("your move")');
@@ -489,10 +483,7 @@ test('chess960: castling by clicking the king, then its rook (the king stays on 
 });
 
 test('a promotion asks for the piece (a knight chosen with the keyboard), and Escape cancels it', async () => {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', e => errors.push(e.message));
+  const { context, page, errors } = await desktopPage();
   const id = await newGame(page, { variant: 'chess', opponent: 'invite', fen: '8/P6k/8/8/8/8/8/K7 w - - 0 1' });
   await page.waitForSelector('#status:has-text("your move")');
   // Cancelled: nothing is played and the pawn is back.
