@@ -518,8 +518,12 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
     writeln!(
         out,
         "fairylab play: {} ({}). You are {}, against the engine at level {} of 8. Type moves in SAN or UCI; \
-         'undo' takes back your last move, 'pgn' prints the record, 'quit' stops.",
-        v.name, v.summary, a.color, a.level
+         'undo' takes back your last move, 'pgn' prints the record,{} 'quit' stops.",
+        v.name,
+        v.summary,
+        a.color,
+        a.level,
+        if rules::variants::snowfall::percent(v).is_some() { " 'odds' gives the next gift's odds," } else { "" }
     )?;
     // Chance variants have no takebacks: the seeded stream has drawn the move's outcome, and
     // playing again would draw another (a free re-roll).
@@ -553,6 +557,7 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
                     }
                     continue;
                 }
+                "odds" if crate::snowfall::live_odds(&mut out, &pos)? => continue,
                 "pgn" | "record" => {
                     let tags = [
                         ("Event".to_string(), "fairylab play".to_string()),

@@ -79,6 +79,45 @@ fn odds_command(a: &OddsArgs, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
+/// The odds of a game in play, for `fairylab play`'s `odds` (as the play server's live odds
+/// give them): the gift event after the next move (its mover is the side to move; the gift of
+/// the last move is already drawn) and, for each move, the chance that the opponent then mates
+/// thanks to a gift. `false` outside SnowFall (nothing written).
+pub(crate) fn live_odds(out: &mut impl Write, pos: &Position) -> Result<bool> {
+    let Some(n) = variants::snowfall::percent(pos.variant()) else { return Ok(false) };
+    let mut before = pos.clone();
+    before.pass_turn();
+    let (Some(g), Some(mated)) = (odds::gift_odds(&before), odds::mated_odds(pos)) else { return Ok(false) };
+    let me = pos.turn();
+    writeln!(
+        out,
+        "SnowFall {n} %: after your move a gift event comes with probability {}; if it comes:",
+        percent(g.event)
+    )?;
+    for c in [me, !me] {
+        let who = if c == me { "you receive" } else { "your opponent receives" };
+        let kinds: Vec<String> =
+            Kind::ALL.iter().map(|&k| format!("{} {}", k.letter(), percent(g.kinds[c.index()][k as usize]))).collect();
+        writeln!(out, "  {who}: {}", kinds.join(", "))?;
+    }
+    let risky: Vec<String> = mated
+        .iter()
+        .rev()
+        .filter(|(_, p)| *p > Probability::from_integer(0))
+        .take(5)
+        .map(|&(m, p)| format!("{} {}", to_san(pos, m), percent(p)))
+        .collect();
+    match (mated.first(), risky.is_empty()) {
+        (_, true) => writeln!(out, "No move of yours lets the opponent mate at once thanks to a gift.")?,
+        (Some(&(m, p)), false) => {
+            writeln!(out, "Mated at once thanks to a gift, riskiest first: {}", risky.join(", "))?;
+            writeln!(out, "  safest: {} {}", to_san(pos, m), percent(p))?;
+        }
+        (None, false) => {}
+    }
+    Ok(true)
+}
+
 fn json_report(pos: &Position, n: u8, g: &GiftOdds, m: &MateOdds, mated: &[(Move, Probability)]) -> Value {
     let kinds = |c: Color| {
         let mut o = Map::new();

@@ -360,3 +360,18 @@ fn play_takes_back_and_prints_the_record() {
     let o = fairylab_stdin(&["play", "--variant", "snowfall", "--level", "1", "--seed", "5"], "e4\nundo\nquit\n");
     assert!(stdout(&o).contains("snowfall has no takebacks"), "{}", stdout(&o));
 }
+
+/// In SnowFall, `odds` gives the next gift event's odds as the explainer computes them: at the
+/// start, after White's first move, a queen with 7 % (the seed's figure) for either player.
+#[test]
+fn play_gives_the_snowfall_odds() {
+    let o = fairylab_stdin(&["play", "--variant", "snowfall", "--level", "1", "--seed", "5"], "odds\nquit\n");
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(out.contains("'odds' gives the next gift's odds"), "{out}");
+    assert!(out.contains("  you receive: Q 7.00 %, R 10.50 %"), "{out}");
+    assert!(out.contains("No move of yours lets the opponent mate at once thanks to a gift."), "{out}");
+    // Outside SnowFall, `odds` is not a command (nor a move).
+    let o = fairylab_stdin(&["play", "--level", "1", "--seed", "5"], "odds\nquit\n");
+    assert!(!stdout(&o).contains("you receive"), "{}", stdout(&o));
+}
