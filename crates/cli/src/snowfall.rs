@@ -85,9 +85,7 @@ fn odds_command(a: &OddsArgs, out: &mut impl Write) -> Result<()> {
 /// thanks to a gift. `false` outside SnowFall (nothing written).
 pub(crate) fn live_odds(out: &mut impl Write, pos: &Position) -> Result<bool> {
     let Some(n) = variants::snowfall::percent(pos.variant()) else { return Ok(false) };
-    let mut before = pos.clone();
-    before.pass_turn();
-    let (Some(g), Some(mated)) = (odds::gift_odds(&before), odds::mated_odds(pos)) else { return Ok(false) };
+    let (Some(g), Some(mated)) = (odds::next_gift_odds(pos), odds::mated_odds(pos)) else { return Ok(false) };
     let me = pos.turn();
     writeln!(
         out,

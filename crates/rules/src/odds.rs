@@ -43,6 +43,16 @@ pub fn gift_odds(pos: &Position) -> Option<GiftOdds> {
     Some(GiftOdds { percent, event: gift::event_probability(percent), joint, kinds })
 }
 
+/// The odds of the gift event after the next move of the side to move, in a game in play
+/// (where the event of the move that led to `pos` is already drawn): its mover is the side to
+/// move, and caps are counted on the board as it stands (a capture by that move can change one).
+/// `None` outside SnowFall.
+pub fn next_gift_odds(pos: &Position) -> Option<GiftOdds> {
+    let mut before = pos.clone();
+    before.pass_turn();
+    gift_odds(&before)
+}
+
 /// A mating move of the side to move, if it has one (the first in generation order).
 pub fn mate_in_one(pos: &Position) -> Option<Move> {
     pos.legal_moves().into_iter().find(|&m| {

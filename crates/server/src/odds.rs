@@ -22,11 +22,7 @@ pub fn report(pos: &Position) -> Option<Value> {
     if !pos.has_legal_move() {
         return None;
     }
-    // The event after the next move: seen from a position where the side to move has just
-    // moved (the turn passed), its pieces as they stand.
-    let mut before = pos.clone();
-    before.pass_turn();
-    let gifts = rules::odds::gift_odds(&before)?;
+    let gifts = rules::odds::next_gift_odds(pos)?;
     let mated = rules::odds::mated_odds(pos)?;
     let kinds = |c: Color| {
         let mut o = Map::new();
