@@ -478,6 +478,9 @@ test('chess960: castling by clicking the king, then its rook (the king stays on 
   const drawn = await stateOf(page, other);
   assert.equal(typeof drawn.options.chess960, 'number');
   assert.match(drawn.start_fen, /^[bnqrk]{8}\/p{8}\/8\/8\/8\/8\/P{8}\/[BNQRK]{8} w KQkq - 0 1$/);
+  // The page names the start by its number and back rank.
+  const rank = drawn.start_fen.split('/')[7].split(' ')[0];
+  await page.waitForSelector(`.c960:has-text("start position no. ${drawn.options.chess960} (${rank})")`);
   assert.deepEqual(errors, []);
   await context.close();
 });
