@@ -87,7 +87,7 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
         match e {
             StoreError::Duplicate { ply, .. } => ApiError::conflict(format!(
-                "ply {ply} is not the game's next ply: it was played, or moves were taken back"
+                "ply {ply} is not the game's next ply here: it was played, moves were taken back, or another server process has taken the game over"
             )),
             e => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
         }

@@ -19,8 +19,9 @@ pub enum StoreError {
     /// A migration failed.
     #[error("database migration: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
-    /// The ply is already stored, or the one before it is not: the write is stale (a replay,
-    /// a race, or moves taken back by another process).
+    /// The ply is already stored, the one before it is not, or another process owns the game:
+    /// the write is stale (a replay, a race, moves taken back or the game taken over by
+    /// another process).
     #[error("ply {ply} of game {game} is already stored")]
     Duplicate {
         /// The game.
@@ -188,8 +189,8 @@ pub trait Store: Send + Sync + 'static {
     async fn moves(&self, id: &str) -> Result<Vec<MoveRow>, StoreError> {
         self.moves_from(id, 0).await
     }
-    /// Stores a move; [`StoreError::Duplicate`] if its ply is already there or the ply before
-    /// it is not.
+    /// Stores a move; [`StoreError::Duplicate`] if its ply is already there, the ply before it
+    /// is not, or another process owns the game ([`Store::claim`]).
     async fn append_move(&self, id: &str, m: &MoveRow) -> Result<(), StoreError>;
     /// Marks a game finished.
     async fn finish(&self, id: &str, result: &str, reason: &str, now: i64) -> Result<(), StoreError>;
@@ -423,10 +424,11 @@ macro_rules! run_write {
                 .await
             }
             Write::Move { id, m } => {
-                // Stored only after its predecessor (see `run_batch!`).
+                // Stored only after its predecessor, and only by the game's owner (see `run_batch!`).
                 sqlx::query(
                     "INSERT INTO moves (game_id, ply, uci, event, created_at) SELECT $1, $2, $3, $4, $5 \
-                     WHERE $2 = 0 OR EXISTS (SELECT 1 FROM moves WHERE game_id = $1 AND ply = $2 - 1) \
+                     WHERE ($2 = 0 OR EXISTS (SELECT 1 FROM moves WHERE game_id = $1 AND ply = $2 - 1)) \
+                     AND NOT EXISTS (SELECT 1 FROM owners WHERE game_id = $1 AND server_id <> $6) \
                      ON CONFLICT (game_id, ply) DO NOTHING",
                 )
                 .bind(id)
@@ -434,6 +436,7 @@ macro_rules! run_write {
                 .bind(&m.uci)
                 .bind(&m.event)
                 .bind(m.created_at)
+                .bind(process_tag())
                 .execute($exec)
                 .await
             }
@@ -534,8 +537,10 @@ macro_rules! run_batch {
             }
         }
         if !moves.is_empty() {
-            // A move is stored only after its predecessor: a process still writing a game it
-            // no longer owns cannot leave a gap where another process took moves back.
+            // A move is stored only after its predecessor, and only by the process that owns the
+            // game when several share the store (a game nobody owns, or a store without owners,
+            // takes anyone's): a process still writing a game it has lost cannot add to it, nor
+            // leave a gap where another process took moves back.
             let mut q = sqlx::QueryBuilder::new("WITH v (game_id, ply, uci, event, created_at) AS (");
             q.push_values(&moves, |mut b, (_, id, m)| {
                 b.push_bind(*id).push_bind(m.ply).push_bind(&m.uci).push_bind(&m.event).push_bind(m.created_at);
@@ -543,9 +548,11 @@ macro_rules! run_batch {
             q.push(
                 ") INSERT INTO moves (game_id, ply, uci, event, created_at) \
                  SELECT v.game_id, v.ply, v.uci, v.event, v.created_at FROM v \
-                 WHERE v.ply = 0 OR EXISTS (SELECT 1 FROM moves p WHERE p.game_id = v.game_id AND p.ply = v.ply - 1) \
-                 ON CONFLICT (game_id, ply) DO NOTHING RETURNING game_id, ply",
+                 WHERE (v.ply = 0 OR EXISTS (SELECT 1 FROM moves p WHERE p.game_id = v.game_id AND p.ply = v.ply - 1)) \
+                 AND NOT EXISTS (SELECT 1 FROM owners o WHERE o.game_id = v.game_id AND o.server_id <> ",
             );
+            q.push_bind(process_tag());
+            q.push(") ON CONFLICT (game_id, ply) DO NOTHING RETURNING game_id, ply");
             let rows = q.build().fetch_all(&mut **$t).await?;
             let mut inserted = std::collections::HashSet::with_capacity(rows.len());
             for r in &rows {
@@ -1008,6 +1015,15 @@ mod tests {
             store.create_game(&game("g2")).await.expect("the game is stored");
             assert!(matches!(store.append_move("g2", &mv(1, "e7e5")).await, Err(StoreError::Duplicate { ply: 1, .. })));
             store.append_move("g2", &mv(0, "d2d4")).await.expect("the first ply is stored");
+            // A game another process owns takes no move from this one, until this one owns it.
+            store.create_game(&game("g3")).await.expect("the game is stored");
+            let owner = store.claim("g3", "another-process", 1, 0).await.expect("claimed");
+            assert_eq!(owner.map(|o| o.0).as_deref(), Some("another-process"));
+            assert!(matches!(store.append_move("g3", &mv(0, "e2e4")).await, Err(StoreError::Duplicate { ply: 0, .. })));
+            // The other process has no heartbeat: this one takes the game over.
+            let owner = store.claim("g3", process_tag(), 2, 1).await.expect("claimed");
+            assert_eq!(owner.map(|o| o.0).as_deref(), Some(process_tag()));
+            store.append_move("g3", &mv(0, "e2e4")).await.expect("the owner's move is stored");
         }
     }
 
@@ -1028,5 +1044,9 @@ mod tests {
         assert!(!stored(0, "d2d4").await, "ply 0 twice");
         assert!(!stored(2, "g1f3").await, "ply 2 without ply 1");
         assert!(stored(1, "e7e5").await);
+        store.claim("g1", "another-process", 1, 0).await.expect("claimed");
+        assert!(!stored(2, "g1f3").await, "a game another process owns");
+        store.claim("g1", process_tag(), 2, 1).await.expect("claimed");
+        assert!(stored(2, "g1f3").await);
     }
 }
