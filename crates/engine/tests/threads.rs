@@ -88,7 +88,17 @@ fn many_short_threaded_searches_in_several_variants() {
             let r = e.search(pos.clone(), &game, Limits::nodes(3000), |_| {});
             let m = r.best.expect("a move");
             assert!(pos.is_legal(m), "{variant}: {m:?}");
-            assert!(r.nodes >= 3000, "{variant}: {} nodes", r.nodes);
+            // The budget is spent, unless a forced mate found well within the depth ended the
+            // search (threads make that position-dependent: a helper may find it first).
+            let mate = matches!(r.score, Score::Mate(_));
+            assert!(
+                r.nodes >= 3000 || mate,
+                "{variant}: {} nodes and no mate ({} at depth {}) in {}",
+                r.nodes,
+                r.score,
+                r.depth,
+                pos.fen()
+            );
             game.push(pos.hash());
             pos.play(m).expect("legal");
         }
