@@ -362,7 +362,8 @@ fn play_takes_back_and_prints_the_record() {
 }
 
 /// In SnowFall, `odds` gives the next gift event's odds as the explainer computes them: at the
-/// start, after White's first move, a queen with 7 % (the seed's figure) for either player.
+/// start, the event after White's first move gives White, its mover, a queen with 7 % and a
+/// rook with 10.5 % (the seed's figures).
 #[test]
 fn play_gives_the_snowfall_odds() {
     let o = fairylab_stdin(&["play", "--variant", "snowfall", "--level", "1", "--seed", "5"], "odds\nquit\n");
