@@ -45,37 +45,48 @@ pub fn verdict(pos: &Position) -> Option<Value> {
         Metric::Dtc => "DTC",
         Metric::Dtm => "DTM",
     };
-    let (result, moves, text) = match v {
-        TbValue::Win(n) => ("win", Some(n), format!("{side} to move wins in {n} moves ({metric})")),
-        TbValue::Loss(n) => ("loss", Some(n), format!("{side} to move loses in {n} moves ({metric})")),
-        TbValue::Draw => ("draw", None, "a draw with best play".to_string()),
-        TbValue::Invalid => return None,
+    let (result, moves) = outcome(v)?;
+    let text = match (result, moves) {
+        ("win", Some(n)) => format!("{side} to move wins in {n} moves ({metric})"),
+        ("loss", Some(n)) => format!("{side} to move loses in {n} moves ({metric})"),
+        _ => "a draw with best play".to_string(),
     };
-    let by_move: Vec<Value> = table_moves(&bound, pos)
-        .into_iter()
-        .map(|(m, v)| {
-            let (result, moves) = match v {
-                TbValue::Win(n) => ("win", Some(n)),
-                TbValue::Loss(n) => ("loss", Some(n)),
-                _ => ("draw", None),
-            };
-            json!({
+    let root = table_moves(&bound, pos);
+    let by_move: Vec<Value> = root
+        .iter()
+        .filter_map(|&(m, v)| {
+            let (result, moves) = outcome(v)?;
+            Some(json!({
                 "uci": to_uci(pos, m), "san": rules::san::to_san(pos, m),
                 "result": result, "moves": moves, "text": egt::probe::describe(v),
-            })
+            }))
         })
         .collect();
+    // The first best move each ply, the root's from the list above.
     let mut line = Vec::new();
     let mut p = pos.clone();
+    let mut best = root.first().copied();
     while line.len() < TABLE_LINE_PLIES && p.outcome().is_none() {
-        let Some(&(m, TbValue::Win(_) | TbValue::Loss(_))) = table_moves(&bound, &p).first() else { break };
+        let Some((m, TbValue::Win(_) | TbValue::Loss(_))) = best else { break };
         line.push(json!({ "uci": to_uci(&p, m), "san": rules::san::to_san(&p, m) }));
         p.play_unchecked(m);
+        best = table_moves(&bound, &p).first().copied();
     }
     Some(json!({
         "result": result, "side": side.to_string(), "moves": moves, "metric": metric, "text": text,
         "by_move": by_move, "line": line, "fullmove": pos.fullmoves(),
     }))
+}
+
+/// A table value as the verdict names it: `win`, `loss` or `draw`, with the distance for the
+/// first two (`None` for an invalid position).
+fn outcome(v: TbValue) -> Option<(&'static str, Option<u32>)> {
+    match v {
+        TbValue::Win(n) => Some(("win", Some(n))),
+        TbValue::Loss(n) => Some(("loss", Some(n))),
+        TbValue::Draw => Some(("draw", None)),
+        TbValue::Invalid => None,
+    }
 }
 
 /// The legal moves of `pos` with the tables' value for the mover, best first (none if `pos` is

@@ -490,10 +490,12 @@ async function gamePage(id) {
     refresh();
   };
   document.getElementById('rematch').onclick = async () => {
-    const mine = mySeat ? (mySeat.color === 'white' ? 'black' : 'white') : 'white';
+    const mine = mySeat ? other(mySeat.color) : 'white';
     const body = { variant: state.variant, movetime_ms: 300 };
     body[mine] = 'me';
-    body[mine === 'white' ? 'black' : 'white'] = both ? 'me' : mySeat ? state[mySeat.color === 'white' ? 'black' : 'white'] === 'human' ? 'invite' : state[mySeat.color === 'white' ? 'black' : 'white'] : 'ai';
+    // The opponent again: a person by invitation, the same AI, yourself on a both-sides board.
+    const opponent = mySeat && state[other(mySeat.color)];
+    body[other(mine)] = both ? 'me' : !mySeat ? 'ai' : opponent === 'human' ? 'invite' : opponent;
     try {
       const g = await call('POST', '/api/games', body);
       rememberCreated(g);
