@@ -89,6 +89,9 @@ impl From<StoreError> for ApiError {
             StoreError::Duplicate { ply, .. } => ApiError::conflict(format!(
                 "ply {ply} is not the game's next ply here: it was played, moves were taken back, or another server process has taken the game over"
             )),
+            StoreError::Stale { .. } => ApiError::conflict(
+                "the game has changed elsewhere (another server process plays it now, or it is over): read it again",
+            ),
             e => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
         }
     }
@@ -103,6 +106,20 @@ impl From<crate::live::LoadError> for ApiError {
 impl From<JsonRejection> for ApiError {
     fn from(e: JsonRejection) -> ApiError {
         ApiError::new(e.status(), format!("invalid JSON body: {}", e.body_text()))
+    }
+}
+
+/// The error of a write about a game that the store refused as stale (see
+/// [`StoreError::Stale`]): this process's copy of the game is not current, so it stops acting
+/// as the game's owner. The next request finds the owner again (this process, after reading
+/// the game back, or another that it forwards to); its AI and timers stand down meanwhile.
+fn refused(app: &AppState, id: &str) -> impl FnOnce(StoreError) -> ApiError {
+    let (games, id) = (app.games.clone(), id.to_string());
+    move |e| {
+        if matches!(e, StoreError::Stale { .. } | StoreError::Duplicate { .. }) {
+            games.disown(&id);
+        }
+        e.into()
     }
 }
 
@@ -738,7 +755,7 @@ async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Re
     let event = *pos.chance(mv).sample(&mut live.seed.ply_rng(k as u32));
     let now = now_ms();
     let row = MoveRow { ply: k as i64, uci: rules::uci::to_uci(&pos, mv), event: event_text(event), created_at: now };
-    app.games.store().append_move(&live.row.id, &row).await?;
+    app.games.store().append_move(&live.row.id, &row).await.map_err(refused(app, &live.row.id))?;
     live.game.play_event(mv, event).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     live.times.push(now);
     // A draw offer lapses when the side it was made to moves.
@@ -776,7 +793,7 @@ async fn announce(app: &AppState, live: &LiveGame, kind: &str, data: Value) {
 
 async fn finish(app: &AppState, live: &mut LiveGame, result: &str, reason: &str) -> Result<(), ApiError> {
     let now = now_ms();
-    app.games.store().finish(&live.row.id, result, reason, now).await?;
+    app.games.store().finish(&live.row.id, result, reason, now).await.map_err(refused(app, &live.row.id))?;
     live.row.updated_at = now;
     live.row.status = "finished".into();
     live.row.result = Some(result.into());
@@ -926,9 +943,7 @@ async fn take_back(app: &AppState, live: &mut LiveGame, side: Color) -> Result<V
     let keep =
         live.game.last_move_by(side).ok_or_else(|| ApiError::conflict(format!("{side} has no move to take back")))?;
     let taken = live.game.moves().len() - keep;
-    if !app.games.store().take_back(&live.row.id, keep as i64, now_ms()).await? {
-        return Err(ApiError::conflict("the game is over"));
-    }
+    app.games.store().take_back(&live.row.id, keep as i64, now_ms()).await.map_err(refused(app, &live.row.id))?;
     let count = live.row.takebacks + 1;
     live.truncate(keep, count);
     // The AI's search of the old position, if one runs, stops (its move is dropped).
@@ -949,7 +964,11 @@ async fn flag(app: &AppState, live: &mut LiveGame) -> Result<(), ApiError> {
 /// Stores and applies a standing draw offer or takeback proposal (`None`: none stands).
 async fn set_offer(app: &AppState, live: &mut LiveGame, offer: Offer, by: Option<Color>) -> Result<(), ApiError> {
     let text = by.map(|c| c.to_string());
-    app.games.store().set_offer(&live.row.id, offer, text.as_deref(), now_ms()).await?;
+    app.games
+        .store()
+        .set_offer(&live.row.id, offer, text.as_deref(), now_ms())
+        .await
+        .map_err(refused(app, &live.row.id))?;
     let (standing, stored) = match offer {
         Offer::Draw => (&mut live.draw_offer, &mut live.row.draw_offer),
         Offer::Takeback => (&mut live.takeback_offer, &mut live.row.takeback_offer),
@@ -1106,7 +1125,7 @@ async fn add_captain(app: &AppState, id: &str, color: Color, token_hash: &str, n
         text: token_hash.to_string(),
         created_at: now,
     };
-    app.games.store().add_predictor(id, PredictorKind::Member, &row).await?;
+    app.games.store().add_predictor(id, PredictorKind::Member, &row).await.map_err(refused(app, id))?;
     Ok(())
 }
 
@@ -1183,7 +1202,7 @@ async fn add_member(
     let mut next = t.clone();
     next.add_member(side, crate::predictor::Member { name: m.name.clone(), rank: m.rank, token: row.text.clone() })
         .map_err(referee_error)?;
-    app.games.store().add_predictor(&id, PredictorKind::Member, &row).await?;
+    app.games.store().add_predictor(&id, PredictorKind::Member, &row).await.map_err(refused(&app, &id))?;
     *t = next;
     announce(&app, &live, "member", json!({ "side": side.to_string(), "name": m.name, "rank": m.rank })).await;
     Ok(Json(json!({ "token": member_token, "side": side.to_string(), "name": m.name, "rank": m.rank })))
@@ -1325,7 +1344,7 @@ async fn take_commitment(
         StoreError::Duplicate { .. } => {
             ApiError::conflict(format!("{member} ({side}) already committed for ply {ply}"))
         }
-        e => e.into(),
+        e => refused(app, &id)(e),
     })?;
     let closed = if next.both_ready() { next.close().ok() } else { None };
     *table(live)? = next;
@@ -1378,7 +1397,7 @@ async fn take_reveal(
         text: reveal.to_line(),
         created_at: now,
     };
-    app.games.store().add_predictor(&id, PredictorKind::Reveal, &row).await?;
+    app.games.store().add_predictor(&id, PredictorKind::Reveal, &row).await.map_err(refused(app, &id))?;
     if !Color::ALL.into_iter().all(|c| next.desk.revealed(c).is_some()) {
         *table(live)? = next;
         return Ok(None);
@@ -1566,7 +1585,7 @@ async fn predictor_ai_commit(
         text: reveal.to_line(),
         created_at: now_ms(),
     };
-    app.games.store().add_predictor(&id, PredictorKind::Secret, &row).await?;
+    app.games.store().add_predictor(&id, PredictorKind::Secret, &row).await.map_err(refused(app, &id))?;
     take_commitment(app, live, side, &member, commitment).await?;
     table(live)?.ai_secrets[side.index()] = Some(reveal);
     Ok(())

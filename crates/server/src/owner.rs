@@ -7,7 +7,8 @@
 //! (live streams excepted: every process serves them, fed by LISTEN/NOTIFY). A game whose owner
 //! has missed heartbeats for [`EXPIRY_MS`], or whose owner's address refuses connections, is
 //! taken by the next process that needs it; the claim is one SQL statement, so two processes
-//! cannot both win, and a stored move's (game, ply) key stops a stale owner's write.
+//! cannot both win, and the store refuses every write of a process that is not the game's owner
+//! (`store::owned_here`): a stale owner's write fails, and it stops acting as the owner.
 
 use crate::api::{schedule_ai, schedule_deadline, AppState};
 use crate::live::now_ms;

@@ -29,6 +29,13 @@ pub enum StoreError {
         /// The ply.
         ply: i64,
     },
+    /// A write about a game that another server process owns now, or that is over: the
+    /// writer's copy of the game is stale.
+    #[error("game {game} has changed elsewhere: another server process plays it now, or it is over")]
+    Stale {
+        /// The game.
+        game: String,
+    },
     /// A batch of writes failed as a whole.
     #[error("database: {0}")]
     Batch(String),
@@ -192,13 +199,15 @@ pub trait Store: Send + Sync + 'static {
     /// Stores a move; [`StoreError::Duplicate`] if its ply is already there, the ply before it
     /// is not, or another process owns the game ([`Store::claim`]).
     async fn append_move(&self, id: &str, m: &MoveRow) -> Result<(), StoreError>;
-    /// Marks a game finished.
+    /// Marks an unfinished game finished; [`StoreError::Stale`] if it is over already or another
+    /// process owns it.
     async fn finish(&self, id: &str, result: &str, reason: &str, now: i64) -> Result<(), StoreError>;
     /// Gives a seat's token to whoever presents its invitation (hashed); false if the invitation
     /// is not (or no longer) valid.
     async fn join(&self, id: &str, white: bool, invite: &str, token: &str, now: i64) -> Result<bool, StoreError>;
     /// Stores a Predictor member, commitment or reveal; [`StoreError::Duplicate`] if its key is
-    /// taken (a member's name, a member's commitment for the ply, a side's reveal for the ply).
+    /// taken (a member's name, a member's commitment for the ply, a side's reveal for the ply),
+    /// [`StoreError::Stale`] if another process owns the game.
     async fn add_predictor(&self, id: &str, kind: PredictorKind, row: &PredictorRow) -> Result<(), StoreError>;
     /// A game's Predictor rows of one kind, in order (members by joining, the rest by ply).
     async fn predictor_rows(&self, id: &str, kind: PredictorKind) -> Result<Vec<PredictorRow>, StoreError>;
@@ -206,11 +215,13 @@ pub trait Store: Send + Sync + 'static {
     async fn recent(&self, limit: i64) -> Result<Vec<GameRow>, StoreError>;
     /// The ids of unfinished games.
     async fn active(&self) -> Result<Vec<String>, StoreError>;
-    /// Records a game's standing draw offer or takeback proposal (`None`: none stands).
+    /// Records an unfinished game's standing draw offer or takeback proposal (`None`: none
+    /// stands); [`StoreError::Stale`] if the game is over or another process owns it.
     async fn set_offer(&self, id: &str, offer: Offer, by: Option<&str>, now: i64) -> Result<(), StoreError>;
     /// Takes back the moves of an unfinished game from ply `keep` on, counts the takeback and
-    /// clears the standing offers; false if the game is over or gone.
-    async fn take_back(&self, id: &str, keep: i64, now: i64) -> Result<bool, StoreError>;
+    /// clears the standing offers; [`StoreError::Stale`] if the game is over or gone or another
+    /// process owns it.
+    async fn take_back(&self, id: &str, keep: i64, now: i64) -> Result<(), StoreError>;
     /// Records server process `server` alive at `now` and reachable at `url`.
     async fn heartbeat(&self, server: &str, url: &str, now: i64) -> Result<(), StoreError>;
     /// Gives a game to `server` unless a process whose last heartbeat is later than
@@ -340,24 +351,28 @@ enum Write {
     },
 }
 
-/// The INSERT of a Predictor row (a taken key inserts nothing).
+/// The INSERT of a Predictor row (a taken key, or a game another process owns, inserts nothing).
 fn predictor_insert(kind: PredictorKind) -> &'static str {
     match kind {
         PredictorKind::Member => {
             "INSERT INTO predictor_members (game_id, side, name, rank, token, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING"
+             SELECT $1, $2, $3, $4, $5, $6 WHERE NOT EXISTS (SELECT 1 FROM owners WHERE game_id = $1 AND server_id <> $7) \
+             ON CONFLICT DO NOTHING"
         }
         PredictorKind::Commit => {
             "INSERT INTO predictor_commits (game_id, ply, side, member, commitment, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING"
+             SELECT $1, $2, $3, $4, $5, $6 WHERE NOT EXISTS (SELECT 1 FROM owners WHERE game_id = $1 AND server_id <> $7) \
+             ON CONFLICT DO NOTHING"
         }
         PredictorKind::Reveal => {
             "INSERT INTO predictor_reveals (game_id, ply, side, member, reveal, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING"
+             SELECT $1, $2, $3, $4, $5, $6 WHERE NOT EXISTS (SELECT 1 FROM owners WHERE game_id = $1 AND server_id <> $7) \
+             ON CONFLICT DO NOTHING"
         }
         PredictorKind::Secret => {
             "INSERT INTO predictor_secrets (game_id, ply, side, member, reveal, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING"
+             SELECT $1, $2, $3, $4, $5, $6 WHERE NOT EXISTS (SELECT 1 FROM owners WHERE game_id = $1 AND server_id <> $7) \
+             ON CONFLICT DO NOTHING"
         }
     }
 }
@@ -382,6 +397,13 @@ fn predictor_select(kind: PredictorKind) -> &'static str {
              FROM predictor_secrets WHERE game_id = $1 ORDER BY ply, side"
         }
     }
+}
+
+/// The SQL condition that the game bound at `game` (a parameter like `$4`) is owned by nobody
+/// or by the process bound at `server`: a write of a process that has lost the game (it stalled
+/// past its heartbeat's expiry and another process took the game over) changes nothing.
+fn owned_here(game: &str, server: &str) -> String {
+    format!("NOT EXISTS (SELECT 1 FROM owners WHERE owners.game_id = {game} AND owners.server_id <> {server})")
 }
 
 /// A write and where its result goes (`true`: a row changed).
@@ -441,13 +463,17 @@ macro_rules! run_write {
                 .await
             }
             Write::Finish { id, result, reason, now } => {
-                sqlx::query(
-                    "UPDATE games SET status = 'finished', result = $1, reason = $2, updated_at = $3 WHERE id = $4",
-                )
+                // Only an unfinished game, and only by its owner.
+                sqlx::query(&format!(
+                    "UPDATE games SET status = 'finished', result = $1, reason = $2, updated_at = $3 \
+                     WHERE id = $4 AND status = 'active' AND {}",
+                    owned_here("$4", "$5")
+                ))
                 .bind(result)
                 .bind(reason)
                 .bind(now)
                 .bind(id)
+                .bind(process_tag())
                 .execute($exec)
                 .await
             }
@@ -462,18 +488,24 @@ macro_rules! run_write {
                 sqlx::query(sql).bind(token).bind(now).bind(id).bind(invite).execute($exec).await
             }
             Write::Offer { id, offer, by, now } => {
-                let sql = format!("UPDATE games SET {} = $1, updated_at = $2 WHERE id = $3", offer.column());
-                sqlx::query(&sql).bind(by).bind(now).bind(id).execute($exec).await
+                let sql = format!(
+                    "UPDATE games SET {} = $1, updated_at = $2 WHERE id = $3 AND status = 'active' AND {}",
+                    offer.column(),
+                    owned_here("$3", "$4")
+                );
+                sqlx::query(&sql).bind(by).bind(now).bind(id).bind(process_tag()).execute($exec).await
             }
             Write::TakeBack { id, keep, now } => {
                 // The count first: should the deletion fail outside a transaction, a copy is
                 // read back whole and finds the moves still there.
-                let counted = sqlx::query(
+                let counted = sqlx::query(&format!(
                     "UPDATE games SET takebacks = takebacks + 1, takeback_offer = NULL, draw_offer = NULL, \
-                     updated_at = $1 WHERE id = $2 AND status = 'active'",
-                )
+                     updated_at = $1 WHERE id = $2 AND status = 'active' AND {}",
+                    owned_here("$2", "$3")
+                ))
                 .bind(now)
                 .bind(id)
+                .bind(process_tag())
                 .execute($exec)
                 .await;
                 match counted {
@@ -499,6 +531,7 @@ macro_rules! run_write {
                     .bind(row.rank)
                     .bind(&row.text)
                     .bind(row.created_at)
+                    .bind(process_tag())
                     .execute($exec)
                     .await
             }
@@ -510,6 +543,7 @@ macro_rules! run_write {
                     .bind(&row.member)
                     .bind(&row.text)
                     .bind(row.created_at)
+                    .bind(process_tag())
                     .execute($exec)
                     .await
             }
@@ -652,6 +686,25 @@ macro_rules! sql_store {
                 self.writer.send((w, tx)).await.map_err(|_| StoreError::WriterGone)?;
                 rx.await.map_err(|_| StoreError::WriterGone)?
             }
+
+            /// Hands a write about an unfinished game to the writer; [`StoreError::Stale`] if
+            /// it changed nothing (the game is over or gone, or another process owns it).
+            async fn write_active(&self, id: &str, w: Write) -> Result<(), StoreError> {
+                match self.write(w).await? {
+                    true => Ok(()),
+                    false => Err(StoreError::Stale { game: id.to_string() }),
+                }
+            }
+
+            /// Whether a process other than this one owns the game.
+            async fn owned_elsewhere(&self, id: &str) -> Result<bool, StoreError> {
+                let row = sqlx::query("SELECT COUNT(*) AS n FROM owners WHERE game_id = $1 AND server_id <> $2")
+                    .bind(id)
+                    .bind(process_tag())
+                    .fetch_one(&self.pool)
+                    .await?;
+                Ok(row.try_get::<i64, _>("n")? > 0)
+            }
         }
 
         #[async_trait]
@@ -706,7 +759,7 @@ macro_rules! sql_store {
 
             async fn finish(&self, id: &str, result: &str, reason: &str, now: i64) -> Result<(), StoreError> {
                 let w = Write::Finish { id: id.into(), result: result.into(), reason: reason.into(), now };
-                self.write(w).await.map(|_| ())
+                self.write_active(id, w).await
             }
 
             async fn join(
@@ -722,7 +775,13 @@ macro_rules! sql_store {
             }
 
             async fn add_predictor(&self, id: &str, kind: PredictorKind, row: &PredictorRow) -> Result<(), StoreError> {
-                self.write(Write::Predictor { id: id.into(), kind, row: row.clone() }).await.map(|_| ())
+                match self.write(Write::Predictor { id: id.into(), kind, row: row.clone() }).await {
+                    // Nothing inserted: a taken key, or a game another process owns.
+                    Err(StoreError::Duplicate { .. }) if self.owned_elsewhere(id).await? => {
+                        Err(StoreError::Stale { game: id.to_string() })
+                    }
+                    r => r.map(|_| ()),
+                }
             }
 
             async fn predictor_rows(&self, id: &str, kind: PredictorKind) -> Result<Vec<PredictorRow>, StoreError> {
@@ -759,11 +818,11 @@ macro_rules! sql_store {
             }
 
             async fn set_offer(&self, id: &str, offer: Offer, by: Option<&str>, now: i64) -> Result<(), StoreError> {
-                self.write(Write::Offer { id: id.into(), offer, by: by.map(str::to_string), now }).await.map(|_| ())
+                self.write_active(id, Write::Offer { id: id.into(), offer, by: by.map(str::to_string), now }).await
             }
 
-            async fn take_back(&self, id: &str, keep: i64, now: i64) -> Result<bool, StoreError> {
-                self.write(Write::TakeBack { id: id.into(), keep, now }).await
+            async fn take_back(&self, id: &str, keep: i64, now: i64) -> Result<(), StoreError> {
+                self.write_active(id, Write::TakeBack { id: id.into(), keep, now }).await
             }
 
             async fn heartbeat(&self, server: &str, url: &str, now: i64) -> Result<(), StoreError> {
@@ -1006,7 +1065,7 @@ mod tests {
                 store.append_move("g1", &mv(ply, uci)).await.expect("the next ply is stored");
             }
             assert!(matches!(store.append_move("g1", &mv(2, "d2d4")).await, Err(StoreError::Duplicate { ply: 2, .. })));
-            assert!(store.take_back("g1", 1, 10).await.expect("the takeback is stored"));
+            store.take_back("g1", 1, 10).await.expect("the takeback is stored");
             // The stale process's next move (ply 3) would leave ply 1 and 2 missing.
             assert!(matches!(store.append_move("g1", &mv(3, "b8c6")).await, Err(StoreError::Duplicate { ply: 3, .. })));
             assert!(matches!(store.append_move("g1", &mv(2, "b1c3")).await, Err(StoreError::Duplicate { ply: 2, .. })));
@@ -1027,6 +1086,65 @@ mod tests {
             let owner = store.claim("g3", process_tag(), 2, 1).await.expect("claimed");
             assert_eq!(owner.map(|o| o.0).as_deref(), Some(process_tag()));
             store.append_move("g3", &mv(0, "e2e4")).await.expect("the owner's move is stored");
+        }
+    }
+
+    /// A process that has lost a game (another process owns it now) cannot end it, make or
+    /// clear offers, take moves back or add Predictor rows; nor can anyone end a game twice.
+    #[tokio::test]
+    async fn a_game_changes_only_by_its_owner_and_only_while_it_is_on() {
+        for store in stores("fence").await {
+            let stale = |r: Result<(), StoreError>| matches!(r, Err(StoreError::Stale { .. }));
+            store.create_game(&game("g1")).await.expect("the game is stored");
+            store.append_move("g1", &mv(0, "e2e4")).await.expect("stored");
+            // Unowned (a store nobody shares): anyone's writes count.
+            store.set_offer("g1", Offer::Draw, Some("white"), 1).await.expect("the offer is stored");
+            assert_eq!(store.game("g1").await.expect("read").expect("there").draw_offer.as_deref(), Some("white"));
+            // Another process owns the game: none of this process's writes lands.
+            store.claim("g1", "another-process", 2, 0).await.expect("claimed");
+            assert!(stale(store.set_offer("g1", Offer::Draw, None, 3).await));
+            assert!(stale(store.set_offer("g1", Offer::Takeback, Some("black"), 3).await));
+            assert!(stale(store.take_back("g1", 0, 3).await));
+            assert!(stale(store.finish("g1", "0-1", "resignation", 3).await));
+            let row = PredictorRow {
+                ply: 0,
+                side: "white".into(),
+                member: "bo".into(),
+                rank: 2,
+                text: "x".into(),
+                created_at: 3,
+            };
+            for kind in [PredictorKind::Member, PredictorKind::Commit, PredictorKind::Reveal, PredictorKind::Secret] {
+                assert!(stale(store.add_predictor("g1", kind, &row).await), "{kind:?}");
+                assert!(store.predictor_rows("g1", kind).await.expect("read").is_empty(), "{kind:?}");
+            }
+            let g = store.game("g1").await.expect("read").expect("there");
+            assert_eq!(
+                (g.status.as_str(), g.draw_offer.as_deref(), g.takeback_offer, g.takebacks),
+                ("active", Some("white"), None, 0)
+            );
+            assert_eq!(store.moves("g1").await.expect("read").len(), 1, "no move was taken back");
+            // The other process has gone quiet: this one takes the game over and may write.
+            store.claim("g1", process_tag(), 4, 3).await.expect("claimed");
+            for kind in [PredictorKind::Member, PredictorKind::Commit, PredictorKind::Reveal, PredictorKind::Secret] {
+                store.add_predictor("g1", kind, &row).await.expect("the owner's row is stored");
+                // The same key again is a duplicate, not a stale write.
+                let again = store.add_predictor("g1", kind, &row).await;
+                assert!(matches!(again, Err(StoreError::Duplicate { .. })), "{kind:?}: {again:?}");
+            }
+            store.set_offer("g1", Offer::Takeback, Some("white"), 5).await.expect("the owner's offer is stored");
+            store.take_back("g1", 0, 6).await.expect("the owner's takeback is stored");
+            assert!(store.moves("g1").await.expect("read").is_empty());
+            store.finish("g1", "1-0", "resignation", 7).await.expect("the owner ends the game");
+            // A game over stays as it ended.
+            assert!(stale(store.finish("g1", "0-1", "time", 8).await));
+            assert!(stale(store.set_offer("g1", Offer::Draw, Some("black"), 8).await));
+            assert!(stale(store.take_back("g1", 0, 8).await));
+            let g = store.game("g1").await.expect("read").expect("there");
+            assert_eq!(
+                (g.result.as_deref(), g.reason.as_deref(), g.draw_offer),
+                (Some("1-0"), Some("resignation"), None)
+            );
         }
     }
 
