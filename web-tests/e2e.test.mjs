@@ -310,6 +310,11 @@ test('against a weaker AI, resigned: the final position can still be analysed', 
   const id = await newGame(page, { variant: 'chess', opponent: 'ai:level1', color: 'white', movetime: 20 });
   await page.waitForSelector('#status:has-text("your move")');
   assert.match(await page.locator('#status').innerText(), /Black: the AI, level 1 of 8/);
+  // Before both sides have moved the button aborts; after the AI's reply it resigns.
+  assert.equal(await page.locator('#resign').innerText(), 'Abort');
+  await clickMove(page, 'e2e4');
+  await until(async () => (await stateOf(page, id)).ply === 2, "the AI's reply");
+  await page.waitForSelector('#resign:has-text("Resign")');
   await page.click('#resign');
   await page.waitForSelector('#status:has-text("Game over")', { timeout: 10000 });
   // The game ended by a person's choice: the position has moves, and the engine looks at it.
@@ -414,6 +419,23 @@ test('an open seat: appears in an open lobby with a button, taken by another bro
   assert.equal(await pc.locator('#join').isHidden(), true);
   assert.deepEqual(errors, []);
   await Promise.all([a.close(), b.close(), c.close()]);
+});
+
+test('an open seat withdrawn with Abort: the game ends without a result and the lobby no longer offers it', async () => {
+  const { context, page, errors } = await desktopPage();
+  page.on('dialog', d => d.accept());
+  const id = await newGame(page, { variant: 'chess', opponent: 'open', color: 'white' });
+  await page.waitForSelector('#resign:has-text("Abort")');
+  await page.click('#resign');
+  await page.waitForSelector('#status:has-text("Game aborted")', { timeout: 10000 });
+  const st = await stateOf(page, id);
+  assert.deepEqual([st.result, st.reason, st.open_to_anyone], ['*', 'aborted', false]);
+  await page.goto(base + '/');
+  await page.waitForSelector(`#games a[href="/game/${id}"]`);
+  assert.equal(await page.locator(`button.join[data-id="${id}"]`).count(), 0);
+  assert.match(await page.locator(`#games tr:has(a[href="/game/${id}"])`).innerText(), /aborted/);
+  assert.deepEqual(errors, []);
+  await context.close();
 });
 
 test('a board where one person moves both sides: both colours by clicking, a takeback of one ply, a draw, imported moves', async () => {

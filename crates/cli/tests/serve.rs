@@ -408,6 +408,81 @@ fn a_seat_open_to_anyone_is_taken_without_a_code() {
     s.ok("POST", &format!("/api/games/{inv_id}/join"), None, Some(json!({ "code": code })));
 }
 
+/// A game is aborted (no result) until both sides have moved, as on lichess: an open seat is
+/// withdrawn so, a player leaves before the opponent's first move; afterwards only resigning
+/// ends it. Imported moves do not count; a Predictor game may be aborted before its first ply.
+#[test]
+fn a_game_is_aborted_until_both_sides_have_moved() {
+    for url in databases("serve-abort") {
+        aborts(&url);
+    }
+}
+
+fn aborts(url: &str) {
+    let s = Server::start(url);
+    let abort = |id: &str, t: Option<&str>| s.call("POST", &format!("/api/games/{id}/abort"), t, None);
+    let mv = |id: &str, t: Option<&str>, m: &str| {
+        s.ok("POST", &format!("/api/games/{id}/moves"), t, Some(json!({ "move": m })));
+    };
+    // A seat open to anyone, withdrawn by its creator: the lobby no longer offers it.
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "open" }));
+    let (id, w) = (g["id"].as_str().expect("id").to_string(), token(&g, "white"));
+    assert_eq!(g["state"]["abortable"], true);
+    let (status, v) = abort(&id, None);
+    assert_eq!(status, 401, "{v}");
+    let (status, v) = abort(&id, Some("0123456789abcdef"));
+    assert_eq!(status, 403, "{v}");
+    assert_eq!(abort(&id, w.as_deref()), (200, json!({ "result": "*", "reason": "aborted" })));
+    let st = state(&s, &id);
+    assert_eq!(
+        (st["status"].clone(), st["result"].clone(), st["reason"].clone(), st["abortable"].clone()),
+        (json!("finished"), json!("*"), json!("aborted"), json!(false))
+    );
+    assert_eq!((st["open_seat"].clone(), st["open_to_anyone"].clone()), (Value::Null, json!(false)));
+    let (status, v) = s.call("POST", &format!("/api/games/{id}/join"), None, Some(json!({})));
+    assert!(status == 403 || status == 409, "{status} {v}");
+    let (status, v) = abort(&id, w.as_deref());
+    assert_eq!(status, 409, "{v}");
+    let record = check_record(&s, &id, "serve-abort");
+    assert!(record.contains("[Result \"*\"]") && record.contains("[Termination \"aborted\"]"), "{record}");
+    // After White's first move Black may still abort; once both have moved, neither may.
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let (id, w, b) = (g["id"].as_str().expect("id").to_string(), token(&g, "white"), token(&g, "black"));
+    mv(&id, w.as_deref(), "e4");
+    assert_eq!(state(&s, &id)["abortable"], true);
+    mv(&id, b.as_deref(), "c5");
+    assert_eq!(state(&s, &id)["abortable"], false);
+    for t in [&w, &b] {
+        let (status, v) = abort(&id, t.as_deref());
+        assert_eq!(status, 409, "{v}");
+        assert!(v["error"].as_str().is_some_and(|e| e.contains("resign")), "{v}");
+    }
+    let g2 = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let id2 = g2["id"].as_str().expect("id");
+    mv(id2, token(&g2, "white").as_deref(), "d4");
+    assert_eq!(abort(id2, token(&g2, "black").as_deref()).0, 200);
+    // Imported moves do not count: the game may be aborted until both sides move after them.
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. e4 e5 2. Nf3" }));
+    let (id, w, b) = (g["id"].as_str().expect("id").to_string(), token(&g, "white"), token(&g, "black"));
+    assert_eq!(g["state"]["abortable"], true);
+    mv(&id, b.as_deref(), "Nc6");
+    assert_eq!(state(&s, &id)["abortable"], true);
+    mv(&id, w.as_deref(), "Bb5");
+    assert_eq!(state(&s, &id)["abortable"], false);
+    // Against the AI: once it has answered, the game is on.
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "ai", "movetime_ms": 20 }));
+    let (id, w) = (g["id"].as_str().expect("id").to_string(), token(&g, "white"));
+    mv(&id, w.as_deref(), "e4");
+    wait_for_ply(&s, &id, 2, "the AI's answer");
+    assert_eq!(abort(&id, w.as_deref()).0, 409);
+    // Predictor chess: before the first ply resolves.
+    let g = create(&s, json!({ "variant": "predictor", "white": "me", "black": "invite" }));
+    let id = g["id"].as_str().expect("id");
+    assert_eq!(state(&s, id)["abortable"], true);
+    assert_eq!(abort(id, token(&g, "white").as_deref()).0, 200);
+    assert_eq!(state(&s, id)["reason"], "aborted");
+}
+
 /// A game may start from imported moves (movetext or a whole record): they are stored as moves,
 /// the AI answers the last one, a record that ends the game ends it, and moves that do not read,
 /// records of another variant and games with chance are refused with the reason.

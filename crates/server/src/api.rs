@@ -153,6 +153,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/join", post(join_game))
         .route("/api/games/{id}/moves", post(make_move))
         .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/abort", post(abort))
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/takeback", post(takeback))
         .route("/api/games/{id}/members", post(add_member))
@@ -190,6 +191,7 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     ("post", "/api/games/{id}/join"),
     ("post", "/api/games/{id}/moves"),
     ("post", "/api/games/{id}/resign"),
+    ("post", "/api/games/{id}/abort"),
     ("post", "/api/games/{id}/draw"),
     ("post", "/api/games/{id}/takeback"),
     ("post", "/api/games/{id}/members"),
@@ -390,6 +392,11 @@ async fn create_game(
     }
     if !drawn.is_empty() {
         options["drawn"] = json!(drawn);
+    }
+    // How many of the first moves were imported (the game may be aborted until both sides have
+    // moved after them).
+    if let Some(n) = imported.as_ref().map(|r| r.game.moves().len()).filter(|&n| n > 0) {
+        options["imported"] = json!(n);
     }
     let movetime = c.movetime_ms.unwrap_or(500);
     if !(10..=10_000).contains(&movetime) {
@@ -653,6 +660,9 @@ async fn join_game(
     let Json(j) = body?;
     let g = game(&app, &id).await?;
     let mut g = g.lock().await;
+    if g.row.status != "active" {
+        return Err(ApiError::conflict("the game is over: its seats can no longer be taken"));
+    }
     // With a code, the seat it opens; without, the first seat open to anyone.
     let h = j.code.as_deref().map_or_else(|| OPEN_SEAT.to_string(), sha256_hex);
     let color = if g.row.white_invite.as_deref() == Some(&h) {
@@ -667,7 +677,7 @@ async fn join_game(
     let token = random_hex(32);
     let token_hash = sha256_hex(&token);
     if !app.games.store().join(&id, color == Color::White, &h, &token_hash, now_ms()).await? {
-        return Err(ApiError::forbidden("the invitation was already used"));
+        return Err(ApiError::forbidden("the invitation was already used (or the game is over)"));
     }
     if let Some(t) = g.predictor.as_mut() {
         add_captain(&app, &id, color, &token_hash, now_ms()).await?;
@@ -822,6 +832,30 @@ async fn resign(
     let result = if color == Color::White { "0-1" } else { "1-0" };
     finish(&app, &mut live, result, "resignation").await?;
     Ok(Json(json!({ "result": result, "reason": "resignation" })))
+}
+
+/// `POST /api/games/{id}/abort`: ends a game without a result (`*`, reason `aborted`) before
+/// both sides have moved, as lichess does: a seat's holder may withdraw a game nobody has
+/// joined, or leave one whose opponent has not moved.
+async fn abort(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let token = bearer(&headers)?;
+    let g = game(&app, &id).await?;
+    let mut live = g.lock().await;
+    side_of(&live, &token)?;
+    if live.row.status != "active" {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    if !live.abortable() {
+        return Err(ApiError::conflict("both sides have moved: the game can no longer be aborted (resign instead)"));
+    }
+    finish(&app, &mut live, "*", "aborted").await?;
+    // The AI's search, if one runs, stops (its move is dropped).
+    live.ai_cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+    Ok(Json(json!({ "result": "*", "reason": "aborted" })))
 }
 
 /// The body of `.../draw` (`offer`, `accept` or `decline`) and `.../takeback` (`propose`,

@@ -232,6 +232,23 @@ impl LiveGame {
         (self.row.status == "active" && self.predictor.is_none()).then(|| self.game.position().turn())
     }
 
+    /// Whether the game may still be aborted (ended without a result, as on lichess): it is on,
+    /// and not both sides have moved yet — fewer than two moves after the imported ones, or no
+    /// Predictor ply resolved.
+    pub fn abortable(&self) -> bool {
+        if self.row.status != "active" {
+            return false;
+        }
+        match &self.predictor {
+            Some(t) => t.game.plies().is_empty(),
+            None => {
+                let options: Value = serde_json::from_str(&self.row.options).unwrap_or(Value::Null);
+                let imported = options.get("imported").and_then(Value::as_u64).unwrap_or(0) as usize;
+                self.game.moves().len() < imported + 2
+            }
+        }
+    }
+
     /// Whether the side to move is played by the AI.
     pub fn ai_to_move(&self) -> Option<AiLevel> {
         match self.to_move().map(|c| self.players[c.index()]) {
@@ -257,6 +274,7 @@ impl LiveGame {
             "seed": (self.row.status == "finished").then(|| self.row.seed.clone()),
             "open_seat": (self.row.status == "active").then(|| self.row.open_seat()).flatten(),
             "open_to_anyone": self.row.status == "active" && self.row.open_to_anyone(),
+            "abortable": self.abortable(),
         })
     }
 

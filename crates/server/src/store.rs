@@ -203,7 +203,7 @@ pub trait Store: Send + Sync + 'static {
     /// process owns it.
     async fn finish(&self, id: &str, result: &str, reason: &str, now: i64) -> Result<(), StoreError>;
     /// Gives a seat's token to whoever presents its invitation (hashed); false if the invitation
-    /// is not (or no longer) valid.
+    /// is not (or no longer) valid, or the game is over.
     async fn join(&self, id: &str, white: bool, invite: &str, token: &str, now: i64) -> Result<bool, StoreError>;
     /// Stores a Predictor member, commitment or reveal; [`StoreError::Duplicate`] if its key is
     /// taken (a member's name, a member's commitment for the ply, a side's reveal for the ply),
@@ -480,10 +480,10 @@ macro_rules! run_write {
             Write::Join { id, white, invite, token, now } => {
                 let sql = if *white {
                     "UPDATE games SET white_token = $1, white_invite = NULL, updated_at = $2 \
-                     WHERE id = $3 AND white_invite = $4 AND white_token IS NULL"
+                     WHERE id = $3 AND white_invite = $4 AND white_token IS NULL AND status = 'active'"
                 } else {
                     "UPDATE games SET black_token = $1, black_invite = NULL, updated_at = $2 \
-                     WHERE id = $3 AND black_invite = $4 AND black_token IS NULL"
+                     WHERE id = $3 AND black_invite = $4 AND black_token IS NULL AND status = 'active'"
                 };
                 sqlx::query(sql).bind(token).bind(now).bind(id).bind(invite).execute($exec).await
             }
@@ -1136,8 +1136,14 @@ mod tests {
             store.take_back("g1", 0, 6).await.expect("the owner's takeback is stored");
             assert!(store.moves("g1").await.expect("read").is_empty());
             store.finish("g1", "1-0", "resignation", 7).await.expect("the owner ends the game");
-            // A game over stays as it ended.
+            // A game over stays as it ended, and its open seat can no longer be taken.
             assert!(stale(store.finish("g1", "0-1", "time", 8).await));
+            let mut open = game("g2");
+            open.black_invite = Some(OPEN_SEAT.to_string());
+            store.create_game(&open).await.expect("the game is stored");
+            store.finish("g2", "*", "aborted", 8).await.expect("the game ends");
+            assert!(!store.join("g2", false, OPEN_SEAT, "t", 9).await.expect("the join runs"));
+            assert_eq!(store.game("g2").await.expect("read").expect("there").black_token, None);
             assert!(stale(store.set_offer("g1", Offer::Draw, Some("black"), 8).await));
             assert!(stale(store.take_back("g1", 0, 8).await));
             let g = store.game("g1").await.expect("read").expect("there");

@@ -116,7 +116,7 @@ async function lobby() {
             .map(g => {
               // A seat open to anyone: a button takes it (unless this browser already holds one).
               const join = g.open_to_anyone && !seat(g.id) ? ` <button type="button" class="join" data-id="${esc(g.id)}">Join as ${esc(g.open_seat)}</button>` : '';
-              const stateText = g.result || (g.open_seat ? `open: waiting for ${g.open_seat}` : g.status);
+              const stateText = (g.result === '*' ? 'aborted' : g.result) || (g.open_seat ? `open: waiting for ${g.open_seat}` : g.status);
               return `<tr><td><a href="/game/${esc(g.id)}">${esc(g.id)}</a></td><td>${esc(g.variant)}</td><td>${esc(g.white)}</td><td>${esc(g.black)}</td><td>${esc(stateText)}${join}</td></tr>`;
             })
             .join('')}</tbody></table>`
@@ -141,7 +141,7 @@ function aiName(player) {
   return player === 'ai:blind' ? 'the AI, blind to chance' : 'the AI';
 }
 
-const REASONS = { kingcaptured: 'king captured', threefoldrepetition: 'threefold repetition', fiftymoves: 'fifty-move rule', insufficientmaterial: 'insufficient material', plylimit: 'ply limit', time: 'on time', agreement: 'draw agreed' };
+const REASONS = { kingcaptured: 'king captured', threefoldrepetition: 'threefold repetition', fiftymoves: 'fifty-move rule', insufficientmaterial: 'insufficient material', plylimit: 'ply limit', time: 'on time', agreement: 'draw agreed', aborted: 'aborted' };
 
 async function gamePage(id) {
   const params = new URLSearchParams(location.search);
@@ -227,8 +227,12 @@ async function gamePage(id) {
    * controls, and the seed checked once the game is over. */
   const renderControls = (active, moveField) => {
     const over = state.status !== 'active';
-    document.getElementById('status').textContent = over ? `Game over: ${state.result} (${REASONS[state.reason] || state.reason}).` : active;
-    document.getElementById('resign').disabled = !mySeat || over;
+    const ended = state.reason === 'aborted' ? 'Game aborted: no result.' : `Game over: ${state.result} (${REASONS[state.reason] || state.reason}).`;
+    document.getElementById('status').textContent = over ? ended : active;
+    // Until both sides have moved, the game is aborted rather than resigned (as on lichess).
+    const resignBtn = document.getElementById('resign');
+    resignBtn.disabled = !mySeat || over;
+    resignBtn.textContent = state.abortable ? 'Abort' : 'Resign';
     // A visitor may take a seat open to anyone.
     const joinBtn = document.getElementById('join');
     joinBtn.hidden = !!mySeat || over || !state.open_to_anyone;
@@ -290,8 +294,8 @@ async function gamePage(id) {
     const chance = /^(probabilistic|snowfall)/.test(state.variant);
     document.getElementById('analysis').innerHTML = panels.analysis(verdictShown, reportKey === key ? report : null, analysing, chance);
     // The final position can be analysed when the game ended by a person's decision or the
-    // clock (resignation, agreement, time), not when the rules ended it (nothing to search).
-    const byChoice = /^(resignation|agreement|time|time forfeit|forfeit)$/.test(state.reason || '');
+    // clock (resignation, agreement, abort, time), not when the rules ended it (nothing to search).
+    const byChoice = /^(resignation|agreement|time|time forfeit|forfeit|aborted)$/.test(state.reason || '');
     document.getElementById('analyse').disabled = analysing || (live && state.status !== 'active' && !byChoice);
     document.getElementById('fairness').innerHTML = panels.fairness(state, verdict);
     renderClocks();
@@ -454,9 +458,10 @@ async function gamePage(id) {
     }
   };
   document.getElementById('resign').onclick = async () => {
-    if (!confirm('Resign this game?')) return;
+    const abort = state.abortable;
+    if (!confirm(abort ? 'Abort this game? It ends without a result.' : 'Resign this game?')) return;
     try {
-      await call('POST', `/api/games/${id}/resign`, undefined, mySeat.token);
+      await call('POST', `/api/games/${id}/${abort ? 'abort' : 'resign'}`, undefined, mySeat.token);
     } catch (e) {
       error.textContent = e.message;
     }
