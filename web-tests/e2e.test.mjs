@@ -478,7 +478,7 @@ test('a board where one person moves both sides: both colours by clicking, a tak
   await context.close();
 });
 
-test('chess960: castling by clicking the king, then its rook (the king stays on g1)', async () => {
+test('chess960: castling by clicking the king, then its rook (the king stays on g1), also premoved', async () => {
   const { context, page, errors } = await desktopPage();
   const fen = 'b1rb1nk1/1p3p2/p3pnpp/2ppB3/1P3P2/2PPN1P1/P3P2P/1QRBN1KR w KQq - 0 11';
   const id = await newGame(page, { variant: 'chess960', opponent: 'ai:level1', color: 'white', movetime: 20, fen });
@@ -495,6 +495,16 @@ test('chess960: castling by clicking the king, then its rook (the king stays on 
   await clickMove(page, 'b1g1');
   const castled = await until(async () => { const s = await stateOf(page, second); return s.ply >= 1 && s; }, 'castling by the king\'s square');
   assert.deepEqual([castled.moves[0].uci, castled.moves[0].san], ['b1h1', 'O-O']);
+  // Castling premoved while the AI thinks: the king onto its rook, as Chess960 castles
+  // (chessgroundx's premove king may go onto any rook of its back rank).
+  const pre = await newGame(page, { variant: 'chess960', opponent: 'ai', color: 'white', movetime: 1500, fen: wide });
+  await page.waitForSelector('#status:has-text("your move")');
+  await clickMove(page, 'a2a3');
+  await page.waitForSelector('#status:has-text("the AI is thinking")');
+  await clickMove(page, 'b1h1');
+  assert.deepEqual(await page.evaluate(() => window.fairylab.board().pendingPremove()), ['b1', 'h1']);
+  const premoved = await until(async () => { const s = await stateOf(page, pre); return s.ply >= 3 && s; }, 'the castling premove played');
+  assert.deepEqual([premoved.moves[2].uci, premoved.moves[2].san], ['b1h1', 'O-O']);
   // A game from the lobby without a FEN starts from a drawn position, numbered in the options.
   const other = await newGame(page, { variant: 'chess960', opponent: 'ai:level1', color: 'white', movetime: 20 });
   const drawn = await stateOf(page, other);
