@@ -167,7 +167,7 @@ async function screenshots(page, name) {
   await page.waitForTimeout(200);
 }
 
-async function newGame(page, { variant, opponent = 'ai', color = 'white', movetime, fen, snowfall, pgn }) {
+async function newGame(page, { variant, opponent = 'ai', color = 'white', movetime, fen, snowfall, pgn, minutes }) {
   await page.goto(base + '/');
   await page.selectOption('#variant', variant);
   await page.selectOption('select[name=opponent]', opponent);
@@ -176,6 +176,7 @@ async function newGame(page, { variant, opponent = 'ai', color = 'white', moveti
   if (fen !== undefined) await page.fill('input[name=fen]', fen);
   if (snowfall !== undefined) await page.fill('input[name=snowfall]', String(snowfall));
   if (pgn !== undefined) await page.fill('textarea[name=pgn]', pgn);
+  if (minutes !== undefined) await page.fill('input[name=minutes]', String(minutes));
   await page.click('button[type=submit]');
   await page.waitForURL(/\/game\/[0-9a-f]+/);
   return page.url().match(/\/game\/([0-9a-f]+)/)[1];
@@ -419,6 +420,23 @@ test('an open seat: appears in an open lobby with a button, taken by another bro
   assert.equal(await pc.locator('#join').isHidden(), true);
   assert.deepEqual(errors, []);
   await Promise.all([a.close(), b.close(), c.close()]);
+});
+
+test('with clocks, the first move is awaited for 30 s (counted down on the page), then the clocks run', async () => {
+  const { context, page, errors } = await desktopPage();
+  const id = await newGame(page, { variant: 'chess', opponent: 'ai', color: 'black', movetime: 20, minutes: 3 });
+  // The AI (White) moves at once; the person has 30 s for the first move.
+  await page.waitForSelector('#status:has-text("your move")');
+  const notice = page.locator('.first-move');
+  await notice.waitFor();
+  assert.match(await notice.innerText(), /^You have (30|29|28|27|26|25) s to make the first move, or the game is aborted\.$/);
+  assert.equal((await stateOf(page, id)).first_move.side, 'black');
+  await clickMove(page, 'e7e5');
+  await until(async () => (await stateOf(page, id)).ply >= 3, "the AI's second move");
+  await page.waitForSelector('.clock.black.running');
+  assert.equal(await notice.count(), 0, 'the clocks run: no first-move notice');
+  assert.deepEqual(errors, []);
+  await context.close();
 });
 
 test('an open seat withdrawn with Abort: the game ends without a result and the lobby no longer offers it', async () => {

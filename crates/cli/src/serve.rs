@@ -29,6 +29,10 @@ pub(crate) struct ServeArgs {
     /// analyses, and exact knowledge for the AI.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     tables: Vec<std::path::PathBuf>,
+    /// Seconds a person has for their first move in a game with clocks (counted from the
+    /// previous move, or from when both seats were taken) before the game is aborted.
+    #[arg(long, default_value_t = server::FIRST_MOVE_MS / 1000, value_parser = clap::value_parser!(i64).range(1..=86_400))]
+    first_move_seconds: i64,
 }
 
 pub(crate) fn serve(a: &ServeArgs) -> Result<ExitCode> {
@@ -39,6 +43,7 @@ pub(crate) fn serve(a: &ServeArgs) -> Result<ExitCode> {
         ai_workers: a.ai_workers,
         advertise: a.advertise.clone(),
         tables: a.tables.clone(),
+        first_move_ms: a.first_move_seconds * 1000,
     };
     runtime.block_on(server::run(config)).map_err(|e| anyhow!("{e}"))?;
     Ok(ExitCode::SUCCESS)

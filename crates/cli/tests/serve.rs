@@ -1321,6 +1321,75 @@ fn clocks_run_and_a_flag_ends_the_game() {
     assert_eq!(after["clock"]["running"], "black");
 }
 
+/// In a game with clocks a person who does not make their first move in time (here 1 s,
+/// `serve --first-move-seconds 1`) has the game aborted, as on lichess: counted from the
+/// creation, the previous move, or the seat taken last; not while a seat is open, not without
+/// clocks, and across a restart.
+#[test]
+fn a_first_move_not_made_in_time_aborts_a_game_with_clocks() {
+    let db = temp_path("serve-first-move", "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let url = format!("sqlite://{}", db.display());
+    let s = Server::start_with(&url, &["--first-move-seconds", "1"]);
+    let clocked = |white: &str, black: &str| {
+        let g = create(&s, json!({ "variant": "chess", "white": white, "black": black, "clock_seconds": 60 }));
+        (g["id"].as_str().expect("id").to_string(), g)
+    };
+    let mv = |id: &str, g: &Value, color: &str, m: &str| {
+        let t = token(g, color);
+        s.call("POST", &format!("/api/games/{id}/moves"), t.as_deref(), Some(json!({ "move": m })))
+    };
+    let ended = |s: &Server, id: &str| {
+        let st = state(s, id);
+        (st["status"].as_str() == Some("finished")).then(|| (st["result"].clone(), st["reason"].clone()))
+    };
+    let aborted = Some((json!("*"), json!("aborted")));
+    // White never moves; Black never answers; both move at once.
+    let (idle, gi) = clocked("me", "me");
+    let first = &gi["state"]["first_move"];
+    assert_eq!(first["side"], "white", "{first}");
+    assert!((1..=1000).contains(&first["ms_left"].as_i64().expect("ms")), "{first}");
+    let (answer, ga) = clocked("me", "me");
+    assert_eq!(mv(&answer, &ga, "white", "e4").0, 200);
+    let (prompt, gp) = clocked("me", "me");
+    assert_eq!(mv(&prompt, &gp, "white", "e4").0, 200);
+    assert_eq!(mv(&prompt, &gp, "black", "e5").0, 200);
+    assert_eq!(state(&s, &prompt)["first_move"], Value::Null, "the clocks run now");
+    // An open seat waits for its player; the first move's time starts once it is taken.
+    let (open, go) = clocked("me", "invite");
+    assert_eq!(mv(&open, &go, "white", "d4").0, 200);
+    // Without clocks nobody is hurried.
+    let plain = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let plain = plain["id"].as_str().expect("id").to_string();
+    std::thread::sleep(Duration::from_millis(1600));
+    assert_eq!(ended(&s, &idle), aborted);
+    assert_eq!(ended(&s, &answer), aborted);
+    let (status, v) = mv(&answer, &ga, "black", "e5");
+    assert_eq!(status, 409, "a move after the abort: {v}");
+    assert_eq!(ended(&s, &prompt), None);
+    assert_eq!(ended(&s, &open), None, "the seat is still open");
+    assert_eq!(state(&s, &open)["first_move"], Value::Null);
+    assert_eq!(ended(&s, &plain), None);
+    let code = go["black"]["invite"].as_str().expect("a code");
+    s.ok("POST", &format!("/api/games/{open}/join"), None, Some(json!({ "code": code })));
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(ended(&s, &open), None, "the joiner has a second from the join");
+    std::thread::sleep(Duration::from_millis(1600));
+    assert_eq!(ended(&s, &open), aborted, "the joiner did not move");
+    // Across a restart: stopped before its deadline, started again after it.
+    let (late, _) = clocked("me", "me");
+    s.kill();
+    std::thread::sleep(Duration::from_millis(1200));
+    let s = Server::start_with(&url, &["--first-move-seconds", "1"]);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while ended(&s, &late).is_none() {
+        assert!(Instant::now() < deadline, "the game was not aborted after the restart");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(ended(&s, &late), aborted);
+    assert_eq!(ended(&s, &prompt), None);
+}
+
 #[test]
 fn a_game_of_a_variant_from_a_toml_file() {
     let db = temp_path("serve-toml", "games.sqlite3");

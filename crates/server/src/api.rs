@@ -40,6 +40,8 @@ pub struct AppState {
     pub nudge: tokio::sync::mpsc::UnboundedSender<String>,
     /// This process's part in sharing games with other processes (PostgreSQL only).
     pub owners: Option<Arc<crate::owner::Owners>>,
+    /// How long a person has for a first move in a game with clocks ([`LiveGame::abort_at`]).
+    pub first_move_ms: i64,
 }
 
 /// Starts the AI of each game sent on the nudge channel (a timer cannot call [`schedule_ai`]
@@ -508,7 +510,7 @@ async fn create_game(
     }
     reply["id"] = json!(id);
     reply["seed_hash"] = json!(live.row.seed_hash);
-    reply["state"] = live.state();
+    reply["state"] = public_state(&app, &live);
     let g = app.games.insert(live);
     schedule_ai(&app, &g).await;
     schedule_deadline(&app, &g).await;
@@ -525,7 +527,18 @@ async fn game(app: &AppState, id: &str) -> Result<Arc<Mutex<LiveGame>>, ApiError
 async fn game_state(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
     let g = game(&app, &id).await?;
     let g = g.lock().await;
-    Ok(Json(g.state()))
+    Ok(Json(public_state(&app, &g)))
+}
+
+/// A game's public state ([`LiveGame::state`]) with this server's first-move deadline:
+/// `first_move` is `{side, ms_left}` while a person must make their first move before the game
+/// is aborted ([`LiveGame::abort_at`]), else null.
+fn public_state(app: &AppState, live: &LiveGame) -> Value {
+    let mut v = live.state();
+    let first = live.abort_at(app.first_move_ms).zip(live.to_move());
+    v["first_move"] =
+        first.map_or(Value::Null, |(at, side)| json!({ "side": side.to_string(), "ms_left": (at - now_ms()).max(0) }));
+    v
 }
 
 async fn record(State(app): State<AppState>, Path(id): Path<String>) -> Result<impl IntoResponse, ApiError> {
@@ -658,8 +671,8 @@ async fn join_game(
     body: Result<Json<Join>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Json(j) = body?;
-    let g = game(&app, &id).await?;
-    let mut g = g.lock().await;
+    let shared = game(&app, &id).await?;
+    let mut g = shared.lock().await;
     if g.row.status != "active" {
         return Err(ApiError::conflict("the game is over: its seats can no longer be taken"));
     }
@@ -676,11 +689,13 @@ async fn join_game(
     };
     let token = random_hex(32);
     let token_hash = sha256_hex(&token);
-    if !app.games.store().join(&id, color == Color::White, &h, &token_hash, now_ms()).await? {
+    let now = now_ms();
+    if !app.games.store().join(&id, color == Color::White, &h, &token_hash, now).await? {
         return Err(ApiError::forbidden("the invitation was already used (or the game is over)"));
     }
+    g.row.updated_at = now;
     if let Some(t) = g.predictor.as_mut() {
-        add_captain(&app, &id, color, &token_hash, now_ms()).await?;
+        add_captain(&app, &id, color, &token_hash, now).await?;
         let captain = crate::predictor::Member { name: color.to_string(), rank: 1, token: token_hash.clone() };
         t.add_member(color, captain).map_err(|e| ApiError::conflict(e.to_string()))?;
     }
@@ -689,6 +704,13 @@ async fn join_game(
         Color::Black => (g.row.black_invite, g.row.black_token) = (None, Some(token_hash)),
     }
     announce(&app, &g, "joined", json!({ "color": color.to_string() })).await;
+    let sequential = g.predictor.is_none();
+    drop(g);
+    // Both seats may be held now: the first move's deadline starts (a Predictor ply's
+    // deadlines run already).
+    if sequential {
+        schedule_deadline(&app, &shared).await;
+    }
     Ok(Json(json!({ "token": token, "color": color.to_string() })))
 }
 
@@ -739,6 +761,13 @@ async fn make_move(
         if live.flag_at().is_some_and(|t| t <= now_ms()) {
             flag(&app, &mut live).await?;
             return Err(ApiError::conflict(format!("{color} has run out of time")));
+        }
+        if live.abort_at(app.first_move_ms).is_some_and(|t| t <= now_ms()) {
+            no_first_move(&app, &mut live).await?;
+            return Err(ApiError::conflict(format!(
+                "{color} did not make a first move within {} s: the game is aborted",
+                app.first_move_ms / 1000
+            )));
         }
         if req.mv.len() > 32 {
             return Err(ApiError::bad("the move text is too long"));
@@ -998,11 +1027,9 @@ async fn flag(app: &AppState, live: &mut LiveGame) -> Result<(), ApiError> {
 /// Stores and applies a standing draw offer or takeback proposal (`None`: none stands).
 async fn set_offer(app: &AppState, live: &mut LiveGame, offer: Offer, by: Option<Color>) -> Result<(), ApiError> {
     let text = by.map(|c| c.to_string());
-    app.games
-        .store()
-        .set_offer(&live.row.id, offer, text.as_deref(), now_ms())
-        .await
-        .map_err(refused(app, &live.row.id))?;
+    let now = now_ms();
+    app.games.store().set_offer(&live.row.id, offer, text.as_deref(), now).await.map_err(refused(app, &live.row.id))?;
+    live.row.updated_at = now;
     let (standing, stored) = match offer {
         Offer::Draw => (&mut live.draw_offer, &mut live.row.draw_offer),
         Offer::Takeback => (&mut live.takeback_offer, &mut live.row.takeback_offer),
@@ -1109,7 +1136,7 @@ async fn stream(
     let g = game(&app, &id).await?;
     let (state, rx) = {
         let live = g.lock().await;
-        (live.state(), live.events.subscribe())
+        (public_state(&app, &live), live.events.subscribe())
     };
     Ok(ws.max_message_size(MAX_BODY).on_upgrade(move |socket| forward(socket, state, rx)))
 }
@@ -1457,7 +1484,8 @@ async fn take_reveal(
 /// who has not revealed forfeits the game for the side (both: a draw).
 ///
 /// With clocks, the game is lost on time when the side to move's clock runs out before it
-/// moves.
+/// moves, and aborted when a person does not make their first move in time
+/// ([`LiveGame::abort_at`]).
 pub async fn schedule_deadline(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
     let (deadlines, ply) = {
         let live = g.lock().await;
@@ -1470,6 +1498,9 @@ pub async fn schedule_deadline(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
             None => {
                 if let Some(at) = live.flag_at() {
                     tokio::spawn(flag_timer(app.clone(), g.clone(), at, live.game.moves().len()));
+                }
+                if let Some(at) = live.abort_at(app.first_move_ms) {
+                    tokio::spawn(abort_timer(app.clone(), g.clone(), at, live.game.moves().len()));
                 }
                 return;
             }
@@ -1530,6 +1561,24 @@ async fn flag_timer(app: AppState, g: Arc<Mutex<LiveGame>>, at: i64, ply: usize)
             tracing::error!("game {}: the loss on time was not stored: {}", live.row.id, e.message);
         }
     }
+}
+
+/// Aborts a game at `at` if a person still has not made their first move by then (the game is
+/// still at ply `ply` and its deadline has not moved, e.g. by a seat taken since).
+async fn abort_timer(app: AppState, g: Arc<Mutex<LiveGame>>, at: i64, ply: usize) {
+    tokio::time::sleep(Duration::from_millis((at - now_ms()).max(0) as u64)).await;
+    let mut live = g.lock().await;
+    let owner = app.games.owns(&live.row.id);
+    if owner && live.game.moves().len() == ply && live.abort_at(app.first_move_ms).is_some_and(|t| t <= now_ms()) {
+        if let Err(e) = no_first_move(&app, &mut live).await {
+            tracing::error!("game {}: the abort was not stored: {}", live.row.id, e.message);
+        }
+    }
+}
+
+/// Aborts a game whose side to move did not make its first move in time.
+async fn no_first_move(app: &AppState, live: &mut LiveGame) -> Result<(), ApiError> {
+    finish(app, live, "*", "aborted").await
 }
 
 /// What the Predictor AI does next in a game.

@@ -35,7 +35,13 @@ pub struct Config {
     /// Endgame table files: their verdicts in game states and analyses, and exact knowledge
     /// for the AI's and the analysis's searches.
     pub tables: Vec<std::path::PathBuf>,
+    /// How long a person has for their first move in a game with clocks before the game is
+    /// aborted (milliseconds; lichess's rule, see [`live::LiveGame::abort_at`]).
+    pub first_move_ms: i64,
 }
+
+/// The default of [`Config::first_move_ms`]: 30 seconds.
+pub const FIRST_MOVE_MS: i64 = 30_000;
 
 /// A server failure.
 #[derive(Debug, thiserror::Error)]
@@ -59,6 +65,7 @@ pub async fn app(
     database_url: &str,
     ai_workers: usize,
     url: &str,
+    first_move_ms: i64,
 ) -> Result<(axum::Router, api::AppState), ServerError> {
     let store = store::open(database_url).await?;
     let (nudge, nudged) = tokio::sync::mpsc::unbounded_channel();
@@ -68,6 +75,7 @@ pub async fn app(
         ai_slots: Arc::new(tokio::sync::Semaphore::new(ai_workers.max(1))),
         nudge,
         owners: owners.clone(),
+        first_move_ms,
     };
     tokio::spawn(api::nudge_loop(state.clone(), nudged));
     if let Some(rx) = store.listen().await? {
@@ -107,7 +115,7 @@ pub async fn run(config: Config) -> Result<(), ServerError> {
         let ip = if addr.ip().is_unspecified() { std::net::Ipv4Addr::LOCALHOST.into() } else { addr.ip() };
         format!("http://{}", SocketAddr::new(ip, addr.port()))
     });
-    let (router, state) = app(&config.database_url, config.ai_workers, &url).await?;
+    let (router, state) = app(&config.database_url, config.ai_workers, &url, config.first_move_ms).await?;
     println!("fairylab serving on http://{addr}/ (database {})", config.database_url);
     // Replies go out at once (no Nagle delay against the client's delayed acknowledgement).
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {

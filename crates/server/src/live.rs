@@ -249,6 +249,21 @@ impl LiveGame {
         }
     }
 
+    /// When a game with clocks is aborted because a person has not made their first move (as
+    /// on lichess, whose clocks also start only with each side's second move): `limit` ms
+    /// after the previous move, the game's creation, or the last change to its seats, whichever
+    /// is latest. Only while the game may be aborted, both seats are held, and a person is to
+    /// move.
+    pub fn abort_at(&self, limit: i64) -> Option<i64> {
+        self.clock?;
+        let side = self.to_move()?;
+        if !self.abortable() || self.row.open_seat().is_some() || self.players[side.index()] != Player::Human {
+            return None;
+        }
+        let since = self.times.last().copied().unwrap_or(self.row.created_at).max(self.row.updated_at);
+        Some(since + limit)
+    }
+
     /// Whether the side to move is played by the AI.
     pub fn ai_to_move(&self) -> Option<AiLevel> {
         match self.to_move().map(|c| self.players[c.index()]) {

@@ -372,9 +372,14 @@ async function gamePage(id) {
     const c = state.clock;
     const elapsed = c.running ? Date.now() - fetchedAt : 0;
     const left = col => c[`${col}_ms`] - (c.running === col ? elapsed : 0);
+    // Before the clocks run, a person has a limited time for their first move (as on lichess).
+    const first = state.status === 'active' && state.first_move;
+    const firstText = first
+      ? `<div class="first-move" role="status">${first.side === (mySeat && mySeat.color) && !both ? 'You have' : `${esc(first.side)} has`} ${Math.ceil(Math.max(0, first.ms_left - (Date.now() - fetchedAt)) / 1000)} s to make the first move, or the game is aborted.</div>`
+      : '';
     el.innerHTML = ['white', 'black']
       .map(col => `<div class="clock ${col}${c.running === col ? ' running' : ''}" aria-label="${col}'s clock">${col}: ${panels.clockText(left(col))}</div>`)
-      .join('');
+      .join('') + firstText;
   };
   setInterval(renderClocks, 250);
 
