@@ -531,6 +531,13 @@ test('chess960: castling by clicking the king, then its rook (the king stays on 
   // The page names the start by its number and back rank.
   const rank = drawn.start_fen.split('/')[7].split(' ')[0];
   await page.waitForSelector(`.c960:has-text("start position no. ${drawn.options.chess960} (${rank})")`);
+  // Crazyhouse960: a drawn start with pockets, named the same way.
+  const zh = await newGame(page, { variant: 'crazyhouse960', opponent: 'ai:level1', color: 'white', movetime: 20 });
+  const zs = await stateOf(page, zh);
+  assert.match(zs.start_fen, /^[bnqrk]{8}\/p{8}\/8\/8\/8\/8\/P{8}\/[BNQRK]{8}\[\] w KQkq - 0 1$/);
+  const zrank = zs.start_fen.split('/')[7].split('[')[0];
+  await page.waitForSelector(`h2:has-text("Crazyhouse960") + .c960:has-text("start position no. ${zs.options.chess960} (${zrank})")`);
+  await page.waitForSelector('.pocket-slot.bottom square', { state: 'attached' });
   assert.deepEqual(errors, []);
   await context.close();
 });

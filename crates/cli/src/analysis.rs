@@ -499,9 +499,9 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
             rules::variants::probabilistic::start(v, &rules::variants::probabilistic::random_map(v, &mut rng))
         }
         // A Chess960 game draws its start position.
-        (None, None) if v.name == "chess960" => {
-            let (n, fen) = rules::variants::chess960::random_start(&mut rng);
-            writeln!(std::io::stdout(), "Chess960: start position {n}")?;
+        (None, None) if rules::variants::chess960::is_chess960(v) => {
+            let (n, fen) = rules::variants::chess960::random_start(v, &mut rng);
+            writeln!(std::io::stdout(), "{}: start position {n}", v.name)?;
             position(v, Some(&fen))?
         }
         _ => position(v, a.fen.as_deref())?,

@@ -285,7 +285,7 @@ fn play(d: &Duel, number: u32) -> Result<Played> {
         let v = rules::variants::snowfall::variant(rules::variants::snowfall::draw_percent(&mut rng));
         (v, Position::start(v))
     } else if d.random_960 {
-        let (n, fen) = rules::variants::chess960::random_start(&mut rng);
+        let (n, fen) = rules::variants::chess960::random_start(d.variant, &mut rng);
         let start = Position::from_fen(d.variant, &fen).map_err(|e| anyhow::anyhow!("Chess960 position {n}: {e}"))?;
         (start.variant(), start)
     } else {

@@ -195,7 +195,7 @@ fn internal(args: &MatchArgs, white: &str, black: &str) -> Result<ExitCode> {
         start: Position::start(variant),
         random_maps: rules::variants::probabilistic::options(variant).is_some(),
         random_percent: rules::variants::snowfall::percent(variant).is_some() && args.variant.snowfall.is_none(),
-        random_960: variant.name == "chess960",
+        random_960: rules::variants::chess960::is_chess960(variant),
         levels: [crate::duel::Level::parse(white)?, crate::duel::Level::parse(black)?],
         games: args.games,
         movetime: [args.movetime, args.movetime2.unwrap_or(args.movetime)].map(Duration::from_millis),
@@ -268,10 +268,12 @@ fn openings(args: &MatchArgs, variant: &'static Variant) -> Result<Vec<Opening>>
         }
         return Ok(openings);
     }
-    if variant.name == "chess960" {
+    if rules::variants::chess960::is_chess960(variant) {
         // The book is the 960 start positions (shuffle them with --seed).
         let text: String = (0..rules::variants::chess960::POSITIONS)
-            .filter_map(|n| Some(format!("{} id \"Chess960 {n}\";\n", rules::variants::chess960::start_fen(n)?)))
+            .filter_map(|n| {
+                Some(format!("{} id \"Chess960 {n}\";\n", rules::variants::chess960::start_fen_in(variant, n)?))
+            })
             .collect();
         return parse_openings(variant, &text).context("the Chess960 start positions");
     }

@@ -221,7 +221,17 @@ fn complete_games_of_every_served_variant() {
 fn complete_games(url: &str) {
     let s = Server::start(url);
     let mut rng = Lcg(7);
-    let variants = ["chess", "chess960", "crazyhouse", "gardner", "baby", "snowfall", "probabilistic", "coinflip"];
+    let variants = [
+        "chess",
+        "chess960",
+        "crazyhouse",
+        "crazyhouse960",
+        "gardner",
+        "baby",
+        "snowfall",
+        "probabilistic",
+        "coinflip",
+    ];
     let mut saw = (false, false);
     for v in variants {
         // A person against the AI.
@@ -254,7 +264,7 @@ fn complete_games(url: &str) {
         let drawn = match v {
             "snowfall" => Some("snowfall"),
             "probabilistic" => Some("map"),
-            "chess960" => Some("start"),
+            "chess960" | "crazyhouse960" => Some("start"),
             _ => None,
         };
         let tag = drawn.map(|d| format!("[SetupFromSeed \"{d}\"]"));

@@ -296,11 +296,7 @@ impl Uci {
                 flag @ ("true" | "false") => {
                     self.chess960 = flag == "true";
                     let name = self.session.variant().name.as_str();
-                    let switch = match (self.chess960, name) {
-                        (true, "chess") => variants::by_name("chess960"),
-                        (false, "chess960") => variants::by_name("chess"),
-                        _ => None,
-                    };
+                    let switch = if self.chess960 { chess960_of(name) } else { orthodox_of(name) };
                     if let Some(v) = switch {
                         self.stop_search();
                         self.session.reset(v);
@@ -313,8 +309,8 @@ impl Uci {
                 Ok(v) => {
                     let v = if variants::snowfall::percent(v).is_some() {
                         variants::snowfall::variant(self.snowfall)
-                    } else if self.chess960 && v.name == "chess" {
-                        variants::by_name("chess960").unwrap_or(v)
+                    } else if self.chess960 {
+                        chess960_of(&v.name).unwrap_or(v)
                     } else {
                         v
                     };
@@ -548,4 +544,15 @@ pub(crate) fn describe_tables(tb: &egt::tablebase::Tablebase) -> String {
     let names: Vec<String> =
         tb.families().iter().map(|f| format!("{} ({})", f.main().material, f.rules.metric)).collect();
     format!("endgame tables: {}; up to {} men", names.join(", "), tb.max_men())
+}
+
+/// The Chess960 form of a variant (`chess` -> `chess960`, `crazyhouse` -> `crazyhouse960`),
+/// what `UCI_Chess960` asks for; `None` if it has none.
+fn chess960_of(name: &str) -> Option<&'static rules::Variant> {
+    variants::by_name(&format!("{name}960")).filter(|v| variants::chess960::is_chess960(v))
+}
+
+/// The orthodox form of a Chess960 variant (`chess960` -> `chess`); `None` for others.
+fn orthodox_of(name: &str) -> Option<&'static rules::Variant> {
+    name.strip_suffix("960").and_then(variants::by_name)
 }

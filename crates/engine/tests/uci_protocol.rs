@@ -455,3 +455,23 @@ fn chess960_castles_as_the_king_taking_its_rook() {
     assert!(out[1].starts_with("info string variant chess "), "{out:?}");
     assert!(out[2].starts_with("info string error: bad value 'maybe' for UCI_Chess960"), "{out:?}");
 }
+
+/// `UCI_Chess960` with `UCI_Variant crazyhouse` (in either order) is crazyhouse960, as in
+/// Fairy-Stockfish: drops and Chess960 castling together; turned off, crazyhouse again.
+#[test]
+fn crazyhouse_with_uci_chess960_is_crazyhouse960() {
+    let out = uci("setoption name UCI_Variant value crazyhouse
+setoption name UCI_Chess960 value true
+         position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R[Nn] w KQkq - 0 1 moves b1h1 N@e6
+d
+         setoption name UCI_Chess960 value false
+         setoption name UCI_Chess960 value true
+setoption name UCI_Variant value crazyhouse
+");
+    assert!(out[0].starts_with("info string variant crazyhouse "), "{out:?}");
+    assert!(out[1].starts_with("info string variant crazyhouse960 "), "{out:?}");
+    assert_eq!(fen_of(&out), "rk5r/pppppppp/4n3/8/8/8/PPPPPPPP/R4RK1[N] w kq - 2 2");
+    assert!(out.iter().any(|l| l.starts_with("info string variant crazyhouse ")) && out.len() >= 4, "{out:?}");
+    assert!(out.last().is_some_and(|l| l.starts_with("info string variant crazyhouse960 ")), "{out:?}");
+    assert!(!out.iter().any(|l| l.contains("error")), "{out:?}");
+}

@@ -168,14 +168,38 @@ impl SplitMix {
 
 #[test]
 fn random_games_from_every_start_agree_with_shakmaty() {
-    use shakmaty::Position as _;
-    let mut rng = SplitMix(960);
-    let (mut positions, mut castles) = (0, 0);
+    let (positions, castles, drops) = random_games_agree::<Chess>(chess960(), 960);
+    assert!(positions > 30_000, "{positions}");
+    assert!(castles > 500, "castled {castles} times");
+    assert_eq!(drops, 0);
+}
+
+/// Crazyhouse960 against shakmaty's crazyhouse in Chess960 mode: drops, captures to hand and
+/// Chess960 castling together.
+#[test]
+fn crazyhouse960_games_from_every_start_agree_with_shakmaty() {
+    let v = variants::by_name("crazyhouse960").expect("crazyhouse960 is built in");
+    let (positions, castles, drops) = random_games_agree::<shakmaty::variant::Crazyhouse>(v, 961);
+    assert!(positions > 30_000, "{positions}");
+    assert!(castles > 500 && drops > 1000, "castled {castles} times, dropped {drops} times");
+}
+
+/// Plays a random game of up to 40 plies from each of the 960 starts in `v`, castling whenever
+/// it can half of the time, comparing every position's legal moves, FEN and castling rights with
+/// shakmaty's `S` in Chess960 mode; returns the positions compared, the castling moves and the
+/// drops played.
+fn random_games_agree<S>(v: &'static Variant, seed: u64) -> (usize, usize, usize)
+where
+    S: shakmaty::FromSetup + shakmaty::Position + Clone,
+{
+    let mut rng = SplitMix(seed);
+    let (mut positions, mut castles, mut drops) = (0, 0, 0);
     for n in 0..chess960::POSITIONS {
-        let fen = chess960::start_fen(n).expect("0..960");
-        let mut ours = Position::from_fen(chess960(), &fen).expect("start");
+        let fen = chess960::start_fen_in(v, n).expect("0..960");
+        let mut ours = Position::from_fen(v, &fen).expect("start");
+        assert_eq!(ours.variant().name, v.name);
         let parsed: Fen = fen.parse().expect("shakmaty reads it");
-        let mut theirs: Chess = parsed.into_position(CastlingMode::Chess960).expect("shakmaty accepts it");
+        let mut theirs: S = parsed.into_position(CastlingMode::Chess960).expect("shakmaty accepts it");
         for _ in 0..40 {
             let mut a: Vec<String> = ours.legal_moves().iter().map(|&m| to_uci(&ours, m)).collect();
             let mut b: Vec<String> =
@@ -197,6 +221,7 @@ fn random_games_from_every_start_agree_with_shakmaty() {
                 .unwrap_or_else(|| ours.legal_moves()[rng.below(a.len())]);
             let text = to_uci(&ours, pick);
             castles += usize::from(pick.kind() == MoveKind::Castle);
+            drops += usize::from(pick.kind() == MoveKind::Drop);
             let m = shakmaty::uci::UciMove::from_ascii(text.as_bytes())
                 .expect("UCI")
                 .to_move(&theirs)
@@ -224,8 +249,7 @@ fn random_games_from_every_start_agree_with_shakmaty() {
             );
         }
     }
-    assert!(positions > 30_000, "{positions}");
-    assert!(castles > 500, "castled {castles} times");
+    (positions, castles, drops)
 }
 
 #[test]

@@ -25,6 +25,7 @@ const SUITES: &[(&str, Source)] = &[
     ("chess960", Source::Builtin("chess960")),
     ("perftsuite", Source::Builtin("chess")),
     ("crazyhouse", Source::Builtin("crazyhouse")),
+    ("crazyhouse960", Source::Builtin("crazyhouse960")),
     ("snowfall", Source::Builtin("snowfall")),
     ("probabilistic", Source::Builtin("probabilistic")),
     ("gardner", Source::Builtin("gardner")),

@@ -381,9 +381,9 @@ async fn create_game(
             rules::variants::probabilistic::start(v, &map)
         }
         // A Chess960 game draws its start position from the seed.
-        (None, None, None) if v.name == "chess960" => {
+        (None, None, None) if rules::variants::chess960::is_chess960(v) => {
             drawn.push("start");
-            let (n, fen) = rules::variants::chess960::random_start(&mut setup);
+            let (n, fen) = rules::variants::chess960::random_start(v, &mut setup);
             options["chess960"] = json!(n);
             Position::from_fen(v, &fen).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
         }

@@ -93,8 +93,8 @@ impl GameSeed {
                     let map = rules::variants::probabilistic::random_map(v, &mut setup);
                     Ok(SetupDraw::Map(rules::variants::probabilistic::start(v, &map).fen()))
                 }
-                "start" if v.castling.is_some_and(|c| c.chess960) => {
-                    let (n, fen) = rules::variants::chess960::random_start(&mut setup);
+                "start" if rules::variants::chess960::is_chess960(v) => {
+                    let (n, fen) = rules::variants::chess960::random_start(v, &mut setup);
                     Ok(SetupDraw::Start(n, fen))
                 }
                 "map" | "start" => Err(format!("a {} game has no drawn {part}", v.name)),
@@ -127,7 +127,7 @@ mod tests {
         let c960 = rules::variants::by_name("chess960").expect("chess960");
         let mut rng = s.setup_rng();
         let n = rules::variants::snowfall::draw_percent(&mut rng);
-        let (k, fen) = rules::variants::chess960::random_start(&mut rng);
+        let (k, fen) = rules::variants::chess960::random_start(c960, &mut rng);
         assert_eq!(s.replay_setup("snowfall start", c960), Ok(vec![SetupDraw::SnowFall(n), SetupDraw::Start(k, fen)]));
         assert_eq!(s.replay_setup("", c960), Ok(Vec::new()));
         let chess = rules::variants::by_name("chess").expect("chess");

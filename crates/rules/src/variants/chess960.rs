@@ -1,11 +1,13 @@
 //! Chess960 (Fischer random chess): chess from one of 960 back-rank setups, numbered as
-//! Scharnagl numbers them (518 is the orthodox setup), with castling to the g- and c-files.
+//! Scharnagl numbers them (518 is the orthodox setup), with castling to the g- and c-files; and
+//! the same starts and castling for any variant whose castling is marked `chess960`
+//! (crazyhouse960).
 //!
 //! Castling geometry is part of a variant here (`Variant::t.castle`), so every set of king and
-//! rook files is its own variant, named `chess960` like the others, built once and kept
-//! ([`with_castling`]). A FEN selects it: `Position::from_fen(chess960, fen)` reads the rook
-//! files from the castling field (`KQkq` for the outermost rooks, file letters as in X-FEN and
-//! Shredder-FEN) and returns a position of the variant with those files.
+//! rook files is its own variant, named like its base (`chess960`, `crazyhouse960`), built once
+//! and kept ([`with_castling`]). A FEN selects it: `Position::from_fen(chess960, fen)` reads the
+//! rook files from the castling field (`KQkq` for the outermost rooks, file letters as in X-FEN
+//! and Shredder-FEN) and returns a position of the variant with those files.
 
 use crate::color::Color;
 use crate::position::PositionError;
@@ -28,28 +30,36 @@ pub fn rules() -> Rules {
     r
 }
 
-/// A king file and its rooks' files `[king side, queen side]`.
-type Files = (u8, [u8; 2]);
+/// Whether a variant castles as Chess960 does (its start and rook files come from each FEN).
+pub fn is_chess960(v: &Variant) -> bool {
+    v.castling.is_some_and(|c| c.chess960)
+}
 
-/// The Chess960 variant whose king and rooks (`[king side, queen side]`) start on these files.
-pub fn with_castling(king_file: u8, rook_file: [u8; 2]) -> &'static Variant {
-    let base = super::by_name("chess960");
-    if let Some(v) = base.filter(|v| v.castling.is_some_and(|c| c.king_file == king_file && c.rook_file == rook_file)) {
-        return v;
+/// A base variant (by address: variants of one name may differ) with a king file and its
+/// rooks' files `[king side, queen side]`.
+type Files = (usize, u8, [u8; 2]);
+
+/// The variant of `base`'s rules (a Chess960 variant) whose king and rooks (`[king side, queen
+/// side]`) start on these files: `base` itself if its files are these.
+pub fn with_castling(base: &'static Variant, king_file: u8, rook_file: [u8; 2]) -> &'static Variant {
+    if base.castling.is_some_and(|c| c.king_file == king_file && c.rook_file == rook_file) {
+        return base;
     }
     static BUILT: OnceLock<Mutex<HashMap<Files, &'static Variant>>> = OnceLock::new();
     let built = BUILT.get_or_init(Default::default);
     let mut built = built.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    built.entry((king_file, rook_file)).or_insert_with(|| {
-        let mut r = rules();
+    let key = (std::ptr::from_ref(base) as usize, king_file, rook_file);
+    built.entry(key).or_insert_with(|| {
+        let mut r = base.rules().clone();
         r.castling = Some(Castling::chess960(king_file, rook_file));
         // A start FEN valid for the files, without castling rights: with them it would choose
         // this very variant while it is being built (under the lock).
         let (black, white) = ranks(king_file, rook_file);
-        r.start_fen = format!("{black}/8/8/8/8/8/8/{white} w - - 0 1");
+        let hands = if r.drops { "[]" } else { "" };
+        r.start_fen = format!("{black}/8/8/8/8/8/8/{white}{hands} w - - 0 1");
         match crate::variant::load(r) {
             Ok(v) => v,
-            Err(e) => unreachable!("Chess960 with the king on file {king_file} and rooks on {rook_file:?}: {e}"),
+            Err(e) => unreachable!("{} with the king on file {king_file} and rooks on {rook_file:?}: {e}", base.name),
         }
     })
 }
@@ -125,17 +135,24 @@ pub fn start_fen(n: u16) -> Option<String> {
     Some(format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w KQkq - 0 1"))
 }
 
-/// A start position drawn uniformly from the 960, as (its number, its FEN).
-pub fn random_start<R: Rng + ?Sized>(rng: &mut R) -> (u16, String) {
+/// The FEN of start position `n` (0..960) in variant `v`: with empty hands (`[]`) if it has
+/// drops; `None` past 959.
+pub fn start_fen_in(v: &Variant, n: u16) -> Option<String> {
+    let fen = start_fen(n)?;
+    Some(if v.drops { fen.replacen(" w ", "[] w ", 1) } else { fen })
+}
+
+/// A start position of variant `v` drawn uniformly from the 960, as (its number, its FEN).
+pub fn random_start<R: Rng + ?Sized>(v: &Variant, rng: &mut R) -> (u16, String) {
     let n = rng.gen_range(0..POSITIONS);
-    (n, start_fen(n).unwrap_or_default())
+    (n, start_fen_in(v, n).unwrap_or_default())
 }
 
 /// The variant a Chess960 setup is played in: the one whose king and rook files its castling
 /// rights name (`KQkq`: the outermost rook on that side of the king; a letter: that file). Both
 /// sides' rights must name the same files. Without rights, or outside Chess960, `variant`.
 pub(crate) fn resolve(variant: &'static Variant, setup: &Setup) -> Result<&'static Variant, PositionError> {
-    if !variant.castling.is_some_and(|c| c.chess960) || !setup.castling.contains(&true) {
+    if !is_chess960(variant) || !setup.castling.contains(&true) {
         return Ok(variant);
     }
     let (Some(king), Some(rook)) = (variant.t.king, variant.role_by_letter('r')) else { return Ok(variant) };
@@ -183,5 +200,5 @@ pub(crate) fn resolve(variant: &'static Variant, setup: &Setup) -> Result<&'stat
     if variant.castling.is_some_and(|c| c.king_file == k && c.rook_file == files) {
         return Ok(variant);
     }
-    Ok(with_castling(k, files))
+    Ok(with_castling(variant, k, files))
 }

@@ -6,6 +6,7 @@ pub mod chess;
 pub mod chess960;
 pub mod coinflip;
 pub mod crazyhouse;
+pub mod crazyhouse960;
 pub mod gardner;
 pub mod predictor;
 pub mod probabilistic;
@@ -20,6 +21,7 @@ pub fn builtin_rules() -> Vec<Rules> {
         chess::rules(),
         chess960::rules(),
         crazyhouse::rules(),
+        crazyhouse960::rules(),
         gardner::rules(),
         coinflip::rules(),
         snowfall::rules(snowfall::DEFAULT_PERCENT),

@@ -404,7 +404,7 @@ async function gamePage(id) {
     if (s.variant.startsWith('probabilistic')) return panels.rolls(s);
     if (s.variant === 'snowfall') return panels.snowfall(s, pockets(s.fen), odds);
     if (s.variant.startsWith('baby')) return panels.babySwitches(s.fen);
-    if (s.variant === 'chess960') return panels.chess960(s);
+    if (s.variant === 'chess960' || s.variant === 'crazyhouse960') return panels.chess960(s);
     return '';
   };
 

@@ -87,12 +87,14 @@ function tableMoves(verdict) {
   return `${line ? `<p class="tb-line">Optimal line: <span class="tb-pv">${line}</span></p>` : ''}${moves.length ? `<ol class="tb-moves" aria-label="Every move by the endgame table">${moves.join('')}</ol>` : ''}`;
 }
 
-/** Chess960: the start position's number (Scharnagl's, 518 the orthodox setup) and its back rank. */
+/** Chess960 and crazyhouse960: the start position's number (Scharnagl's, 518 the orthodox
+ * setup) and its back rank. */
 export function chess960(state) {
   const n = state.options && state.options.chess960;
-  const rank = (state.start_fen || '').split('/')[7] || '';
-  const start = Number.isInteger(n) ? `start position no. ${n} (${esc(rank.split(' ')[0])})` : 'a start position given by FEN';
-  return `<h2>Chess960</h2><p class="c960">${start}. Castle by moving the king onto its rook, or to its castling square.</p>`;
+  const rank = ((state.start_fen || '').split('/')[7] || '').split(' ')[0].replace(/\[.*$/, '');
+  const start = Number.isInteger(n) ? `start position no. ${n} (${esc(rank)})` : 'a start position given by FEN';
+  const title = state.variant === 'crazyhouse960' ? 'Crazyhouse960' : 'Chess960';
+  return `<h2>${title}</h2><p class="c960">${start}. Castle by moving the king onto its rook, or to its castling square.</p>`;
 }
 
 /** The probability map of a Probabilistic FEN (its seventh field), top rank first. */
