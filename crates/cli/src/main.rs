@@ -23,6 +23,7 @@ mod matches;
 mod predictor;
 mod predictor_match;
 mod protocols;
+mod review;
 mod serve;
 mod simulation;
 mod snowfall;
@@ -50,6 +51,9 @@ enum Command {
     Analyse(analysis::AnalyseArgs),
     /// Search the positions of an EPD test suite (bm/am) and count the solved ones.
     Solve(analysis::SolveArgs),
+    /// Review a played game as lichess's computer analysis does: inaccuracies, mistakes and
+    /// blunders, each side's average centipawn loss and accuracy, and with chance each side's luck.
+    Review(review::ReviewArgs),
     /// Play a game against the engine in the terminal.
     Play(analysis::PlayArgs),
     /// Speak UCI on stdin/stdout (Fairy-Stockfish's variant conventions).
@@ -195,6 +199,7 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
         Command::Bench(a) => analysis::bench(&a, &mut out)?,
         Command::Analyse(a) => analysis::analyse(&a, &mut out)?,
         Command::Solve(a) => analysis::solve(&a, &mut out)?,
+        Command::Review(a) => review::run(&a, &mut out)?,
         Command::Sim(a) => simulation::sim(&a, &mut out)?,
         Command::Egt(a) => tables::egt(&a, &mut out)?,
         Command::Snowfall(a) => snowfall::run(&a, &mut out)?,

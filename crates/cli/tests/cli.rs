@@ -376,3 +376,42 @@ fn play_gives_the_snowfall_odds() {
     let o = fairylab_stdin(&["play", "--level", "1", "--seed", "5"], "odds\nquit\n");
     assert!(!stdout(&o).contains("you receive"), "{}", stdout(&o));
 }
+
+/// `fairylab review`: the scholar's mate reviewed in text and JSON (the blunder into mate, the
+/// sides' totals), from a file and from stdin; bad records refused with the reason.
+#[test]
+fn review_judges_a_game_as_lichess_does() {
+    let pgn = "[Event \"scholar\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+    let file = temp_file("review.pgn", pgn);
+    let o = fairylab(&["review", &file, "--nodes", "20000"]);
+    assert_ok(&o);
+    let text = stdout(&o);
+    assert!(
+        text.lines().any(|l| l.starts_with("3... Nf6??") && l.contains("blunder: Checkmate is now unavoidable")),
+        "{text}"
+    );
+    assert!(text.contains("black: 0 inaccuracies, 0 mistakes, 1 blunder, average centipawn loss"), "{text}");
+    let o = fairylab_stdin(&["review", "-", "--nodes", "20000", "--json"], pgn);
+    assert_ok(&o);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["moves"].as_array().map(Vec::len), Some(7));
+    let nf6 = &v["moves"][5];
+    assert_eq!(
+        (nf6["san"].as_str(), nf6["fullmove"].as_u64(), nf6["side"].as_str()),
+        (Some("Nf6"), Some(3), Some("black"))
+    );
+    assert_eq!((nf6["judgement"].as_str(), nf6["glyph"].as_str()), (Some("blunder"), Some("??")));
+    assert_eq!(v["sides"]["black"]["blunders"], 1);
+    assert_eq!(v["win_percent"].as_array().map(Vec::len), Some(8));
+    assert_eq!(v["sides"]["white"]["luck"], serde_json::Value::Null, "no luck in chess");
+    // Bad input.
+    let (missing, empty, bad) = (
+        data("no-such-file.pgn"),
+        temp_file("empty-review.pgn", "[Event \"x\"]\n\n*\n"),
+        temp_file("bad-review.pgn", "1. e4 e5 2. Ke3 *\n"),
+    );
+    assert_bad_input(&["review", &missing], "reading");
+    assert_bad_input(&["review", &empty], "no moves");
+    assert_bad_input(&["review", &bad], "record");
+    assert_bad_input(&["review", &file, "--nodes", "0"], "nodes");
+}

@@ -23,6 +23,7 @@ pub mod montecarlo;
 pub mod params;
 pub mod predictor;
 pub mod protocol;
+pub mod review;
 pub mod score;
 pub mod search;
 pub mod see;

@@ -1,0 +1,164 @@
+//! `fairylab review`: a played game reviewed as lichess's computer analysis reviews it (every
+//! move judged, each side's mistakes, average centipawn loss and accuracy; with chance, luck).
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use engine::review::{review, Eval, Review, ReviewLimits};
+use engine::Limits;
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Args)]
+pub(crate) struct ReviewArgs {
+    /// The game: a PGN record (the first game of the file; `-` reads stdin).
+    record: PathBuf,
+    /// The variant file (TOML) of a game of a custom variant.
+    #[arg(long)]
+    variant_file: Option<PathBuf>,
+    /// Nodes searched in each position (the default; the review is then reproducible).
+    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    nodes: u64,
+    /// Milliseconds for each position instead of a node count.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    movetime: Option<u64>,
+    /// Endgame table files (`fairylab egt --out`) for exact values.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    tables: Vec<PathBuf>,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
+    let text = if a.record.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).context("reading the record from stdin")?
+    } else {
+        std::fs::read_to_string(&a.record).with_context(|| format!("reading {}", a.record.display()))?
+    };
+    let extra = match &a.variant_file {
+        Some(p) => vec![rules::spec::load_variant_file(p).with_context(|| format!("reading {}", p.display()))?],
+        None => Vec::new(),
+    };
+    let rec = rules::record::read_record_with(&text, &extra).context("reading the record")?;
+    if rec.game.start().variant().simultaneous {
+        bail!("Predictor chess games are not reviewed (both sides move at once)");
+    }
+    if rec.game.moves().is_empty() {
+        bail!("the game has no moves to review");
+    }
+    let per_position = match a.movetime {
+        Some(ms) => Limits::movetime(Duration::from_millis(ms)),
+        None => Limits::nodes(a.nodes),
+    };
+    let tables = if a.tables.is_empty() {
+        None
+    } else {
+        let paths: Vec<&std::path::Path> = a.tables.iter().map(|p| p.as_path()).collect();
+        Some(std::sync::Arc::new(egt::tablebase::Tablebase::load(&paths)?))
+    };
+    let started = Instant::now();
+    let r = review(&rec.game, &ReviewLimits { per_position, tables }, |done, total| {
+        if done == total || done % 10 == 0 {
+            eprint!("\rreviewing: {done}/{total} searches");
+        }
+    });
+    eprintln!(" in {:.1} s", started.elapsed().as_secs_f64());
+    if a.json {
+        writeln!(out, "{}", to_json(&r, rec.game.start()))?;
+    } else {
+        write_text(&r, rec.game.start(), out)?;
+    }
+    Ok(())
+}
+
+/// The review as JSON: `moves` (each with its evaluations in `{cp}` or `{mate}` from White's
+/// point of view), `sides` (`white`, `black`) and `nodes`.
+pub(crate) fn to_json(r: &Review, start: &rules::Position) -> Value {
+    let eval = |e: Eval| match e {
+        Eval::Cp(cp) => json!({ "cp": cp }),
+        Eval::Mate(m) => json!({ "mate": m }),
+    };
+    let first = start.fullmoves();
+    let moves: Vec<Value> = r
+        .moves
+        .iter()
+        .map(|m| {
+            json!({
+                "ply": m.ply,
+                "fullmove": first + (m.ply as u32 + u32::from(start.turn() == rules::Color::Black)) / 2,
+                "side": m.mover.to_string(),
+                "san": m.san,
+                "uci": m.uci,
+                "before": eval(m.before),
+                "after": eval(m.after),
+                "outcome": eval(m.outcome),
+                "best": m.best,
+                "judgement": m.judgement.map(|j| j.name()),
+                "glyph": m.judgement.map(|j| j.glyph()),
+                "mate": m.mate.map(|s| s.text()),
+                "cp_loss": m.cp_loss,
+                "accuracy": (m.accuracy * 10.0).round() / 10.0,
+                "luck": m.luck.map(|l| (l * 10.0).round() / 10.0),
+            })
+        })
+        .collect();
+    let side = |s: &engine::review::SideReview| {
+        json!({
+            "moves": s.moves, "inaccuracies": s.inaccuracies, "mistakes": s.mistakes, "blunders": s.blunders,
+            "acpl": s.acpl.round(), "accuracy": s.accuracy.map(|a| (a * 10.0).round() / 10.0),
+            "luck": s.luck.map(|l| (l * 10.0).round() / 10.0),
+        })
+    };
+    json!({
+        "moves": moves,
+        "win_percent": r.evals.iter().map(|e| (e.win_percent() * 10.0).round() / 10.0).collect::<Vec<_>>(),
+        "sides": { "white": side(&r.sides[0]), "black": side(&r.sides[1]) },
+        "nodes": r.nodes,
+    })
+}
+
+fn write_text(r: &Review, start: &rules::Position, out: &mut impl Write) -> Result<()> {
+    let v = to_json(r, start);
+    for m in v["moves"].as_array().into_iter().flatten() {
+        let number = if m["side"] == "white" { format!("{}.", m["fullmove"]) } else { format!("{}...", m["fullmove"]) };
+        let moved = format!("{number} {}{}", m["san"].as_str().unwrap_or(""), m["glyph"].as_str().unwrap_or(""));
+        let eval = |e: &Value| match (e["cp"].as_i64(), e["mate"].as_i64()) {
+            (Some(cp), _) => format!("{:+.2}", cp as f64 / 100.0),
+            (_, Some(mate)) => format!("#{mate}"),
+            _ => "?".into(),
+        };
+        let mut line = format!("{moved:<14} {:>6}", eval(&m["after"]));
+        if let Some(j) = m["judgement"].as_str() {
+            let why = m["mate"].as_str().map_or(String::new(), |t| format!(": {t}"));
+            line.push_str(&format!("  {j}{why} ({} → {})", eval(&m["before"]), eval(&m["after"])));
+            if let Some(best) = m["best"].as_str() {
+                line.push_str(&format!("; best {best}"));
+            }
+        }
+        if let Some(l) = m["luck"].as_f64().filter(|l| l.abs() >= 5.0) {
+            line.push_str(&format!("  luck {l:+.0}"));
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    writeln!(out)?;
+    for name in ["white", "black"] {
+        let s = &v["sides"][name];
+        let accuracy = s["accuracy"].as_f64().map_or("-".to_string(), |a| format!("{a:.0} %"));
+        let luck = s["luck"].as_f64().map_or(String::new(), |l| format!(", luck {l:+.0} points"));
+        let count = |key: &str, one: &str, many: &str| {
+            let n = s[key].as_u64().unwrap_or(0);
+            format!("{n} {}", if n == 1 { one } else { many })
+        };
+        writeln!(
+            out,
+            "{name}: {}, {}, {}, average centipawn loss {:.0}, accuracy {accuracy}{luck}",
+            count("inaccuracies", "inaccuracy", "inaccuracies"),
+            count("mistakes", "mistake", "mistakes"),
+            count("blunders", "blunder", "blunders"),
+            s["acpl"].as_f64().unwrap_or(0.0)
+        )?;
+    }
+    Ok(())
+}

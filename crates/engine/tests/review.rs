@@ -1,0 +1,85 @@
+//! Game review (`engine::review`): lichess's judgements on games whose errors are known, the
+//! same review twice under a node limit, and luck in a game with dice.
+
+use engine::review::{review, Eval, Judgement, MateSequence, Review, ReviewLimits};
+use engine::Limits;
+use rules::record::read_pgn;
+use rules::Color;
+
+fn reviewed(pgn: &str) -> Review {
+    let game = read_pgn(pgn).expect("the record reads");
+    let mut calls = 0;
+    let r = review(&game, &ReviewLimits { per_position: Limits::nodes(20_000), tables: None }, |done, total| {
+        calls += 1;
+        assert_eq!(done, calls);
+        assert!(done <= total);
+    });
+    assert_eq!(r.evals.len(), game.moves().len() + 1);
+    assert_eq!(r.moves.len(), game.moves().len());
+    r
+}
+
+#[test]
+fn a_blunder_into_mate_is_a_blunder_that_makes_mate_unavoidable() {
+    let r = reviewed("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0");
+    let nf6 = &r.moves[5];
+    assert_eq!((nf6.san.as_str(), nf6.mover), ("Nf6", Color::Black));
+    assert_eq!(nf6.judgement, Some(Judgement::Blunder), "{nf6:?}");
+    assert_eq!(nf6.mate, Some(MateSequence::Created), "{nf6:?}");
+    assert!(matches!(nf6.after, Eval::Mate(m) if m > 0), "White mates after Nf6: {nf6:?}");
+    assert!(nf6.best.as_deref().is_some_and(|b| ["g6", "Qe7", "Qf6"].contains(&b)), "{nf6:?}");
+    // The mating move keeps its mate; the final position is White's win.
+    let mate = &r.moves[6];
+    assert_eq!((mate.san.as_str(), mate.judgement, mate.best.as_deref()), ("Qxf7#", None, None), "{mate:?}");
+    assert_eq!(r.evals[7], Eval::Mate(1));
+    assert_eq!(r.sides[1].blunders, 1);
+    assert!(r.sides[0].accuracy > r.sides[1].accuracy, "{:?}", r.sides);
+}
+
+#[test]
+fn a_queen_left_to_be_taken_is_a_blunder_and_its_capture_is_not() {
+    let r = reviewed("1. e4 d5 2. Qg4 Bxg4 *");
+    let qg4 = &r.moves[2];
+    assert_eq!(qg4.san, "Qg4");
+    assert_eq!(qg4.judgement, Some(Judgement::Blunder), "{qg4:?}");
+    assert!(qg4.cp_loss >= 500, "{qg4:?}");
+    assert!(qg4.accuracy < 20.0, "{qg4:?}");
+    let bxg4 = &r.moves[3];
+    assert_eq!((bxg4.judgement, bxg4.cp_loss), (None, 0), "{bxg4:?}");
+    assert_eq!(bxg4.best, None, "the capture is the engine's choice: {bxg4:?}");
+    assert_eq!((r.sides[0].blunders, r.sides[1].blunders), (1, 0));
+    assert!(r.sides[0].acpl > 200.0 && r.sides[1].acpl < 50.0, "{:?}", r.sides);
+    assert!(r.sides.iter().all(|s| s.luck.is_none()), "chess has no luck");
+}
+
+#[test]
+fn a_review_under_a_node_limit_is_reproducible() {
+    let pgn = "1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 4. Qc2 O-O 5. a3 Bxc3+ 6. Qxc3 b6 7. Bg5 Bb7 8. f3 h6 *";
+    assert_eq!(reviewed(pgn), reviewed(pgn));
+}
+
+/// In Probabilistic chess a move is judged by its expected value; the dice then make luck:
+/// failed moves are unlucky for their mover, taken together.
+#[test]
+fn dice_make_luck_and_moves_are_judged_by_their_expected_value() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/records/probabilistic.pgn"))
+            .expect("the records");
+    let first = text.split("\n[Event").nth(1).map(|g| format!("[Event{g}")).expect("a game");
+    let game = read_pgn(&first).expect("the record reads");
+    let r = reviewed(&first);
+    let (mut failed, mut ok) = (0.0, 0.0);
+    for (m, e) in r.moves.iter().zip(game.events()) {
+        let luck = m.luck.expect("every move has its luck");
+        assert!(luck.is_finite() && luck.abs() <= 100.0, "{m:?}");
+        assert!((m.outcome.pov(m.mover).win_percent() - m.after.pov(m.mover).win_percent() - luck).abs() < 1e-9);
+        if *e == rules::chance::Event::Failure {
+            failed += luck;
+        } else {
+            ok += luck;
+        }
+    }
+    assert!(failed < 0.0 && failed < ok, "failed moves' luck {failed}, successful ones' {ok}");
+    let total: f64 = r.sides.iter().map(|s| s.luck.expect("luck")).sum();
+    assert!((total - r.moves.iter().map(|m| m.luck.unwrap_or(0.0)).sum::<f64>()).abs() < 1e-9);
+}
