@@ -439,6 +439,26 @@ test('with clocks, the first move is awaited for 30 s (counted down on the page)
   await context.close();
 });
 
+test('a finished game reviewed: the sides\' totals, the blunder marked in the move list, the graph browses the game', async () => {
+  const { context, page, errors } = await desktopPage();
+  const id = await newGame(page, { variant: 'chess', opponent: 'me', color: 'white', pgn: '1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#' });
+  await page.waitForSelector('#status:has-text("Game over")');
+  await page.click('#review-game');
+  await page.waitForSelector('table.review-sides', { timeout: 30000 });
+  assert.match(await page.locator('table.review-sides tbody tr:nth-child(2)').innerText(), /^Black\s+0\s+0\s+1\s/);
+  assert.equal(await page.locator('ol.moves button[data-ply="6"] .glyph.blunder').innerText(), '??');
+  // The graph has a point per position; clicking the one after 3...Nf6 shows it and its judgement.
+  assert.equal(await page.locator('.review-graph circle').count(), 8);
+  await page.locator('.review-graph circle[data-ply="6"]').click();
+  await page.waitForSelector('.review-move:has-text("3... Nf6??")');
+  assert.match(await page.locator('.review-move').innerText(), /blunder \(Checkmate is now unavoidable\)\. Best was/);
+  await page.waitForSelector('.browsing:has-text("after ply 6 of 7")');
+  await page.screenshot({ path: `${SHOTS}/review-desktop.png`, fullPage: true });
+  assert.equal((await stateOf(page, id)).status, 'finished');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('an open seat withdrawn with Abort: the game ends without a result and the lobby no longer offers it', async () => {
   const { context, page, errors } = await desktopPage();
   page.on('dialog', d => d.accept());

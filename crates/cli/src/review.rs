@@ -3,9 +3,9 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use engine::review::{review, Eval, Review, ReviewLimits};
+use engine::review::{review, Review, ReviewLimits};
 use engine::Limits;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -66,61 +66,15 @@ pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
     });
     eprintln!(" in {:.1} s", started.elapsed().as_secs_f64());
     if a.json {
-        writeln!(out, "{}", to_json(&r, rec.game.start()))?;
+        writeln!(out, "{}", server::analysis::review_json(&r, rec.game.start()))?;
     } else {
         write_text(&r, rec.game.start(), out)?;
     }
     Ok(())
 }
 
-/// The review as JSON: `moves` (each with its evaluations in `{cp}` or `{mate}` from White's
-/// point of view), `sides` (`white`, `black`) and `nodes`.
-pub(crate) fn to_json(r: &Review, start: &rules::Position) -> Value {
-    let eval = |e: Eval| match e {
-        Eval::Cp(cp) => json!({ "cp": cp }),
-        Eval::Mate(m) => json!({ "mate": m }),
-    };
-    let first = start.fullmoves();
-    let moves: Vec<Value> = r
-        .moves
-        .iter()
-        .map(|m| {
-            json!({
-                "ply": m.ply,
-                "fullmove": first + (m.ply as u32 + u32::from(start.turn() == rules::Color::Black)) / 2,
-                "side": m.mover.to_string(),
-                "san": m.san,
-                "uci": m.uci,
-                "before": eval(m.before),
-                "after": eval(m.after),
-                "outcome": eval(m.outcome),
-                "best": m.best,
-                "judgement": m.judgement.map(|j| j.name()),
-                "glyph": m.judgement.map(|j| j.glyph()),
-                "mate": m.mate.map(|s| s.text()),
-                "cp_loss": m.cp_loss,
-                "accuracy": (m.accuracy * 10.0).round() / 10.0,
-                "luck": m.luck.map(|l| (l * 10.0).round() / 10.0),
-            })
-        })
-        .collect();
-    let side = |s: &engine::review::SideReview| {
-        json!({
-            "moves": s.moves, "inaccuracies": s.inaccuracies, "mistakes": s.mistakes, "blunders": s.blunders,
-            "acpl": s.acpl.round(), "accuracy": s.accuracy.map(|a| (a * 10.0).round() / 10.0),
-            "luck": s.luck.map(|l| (l * 10.0).round() / 10.0),
-        })
-    };
-    json!({
-        "moves": moves,
-        "win_percent": r.evals.iter().map(|e| (e.win_percent() * 10.0).round() / 10.0).collect::<Vec<_>>(),
-        "sides": { "white": side(&r.sides[0]), "black": side(&r.sides[1]) },
-        "nodes": r.nodes,
-    })
-}
-
 fn write_text(r: &Review, start: &rules::Position, out: &mut impl Write) -> Result<()> {
-    let v = to_json(r, start);
+    let v = server::analysis::review_json(r, start);
     for m in v["moves"].as_array().into_iter().flatten() {
         let number = if m["side"] == "white" { format!("{}.", m["fullmove"]) } else { format!("{}...", m["fullmove"]) };
         let moved = format!("{number} {}{}", m["san"].as_str().unwrap_or(""), m["glyph"].as_str().unwrap_or(""));

@@ -493,6 +493,48 @@ fn aborts(url: &str) {
     assert_eq!(state(&s, id)["reason"], "aborted");
 }
 
+/// A finished game is reviewed as lichess reviews it: the blunder into the scholar's mate is a
+/// blunder; the review is kept, and the same after a restart; an unfinished or Predictor game
+/// is refused with the reason.
+#[test]
+fn a_finished_game_is_reviewed() {
+    let db = temp_path("serve-review", "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let url = format!("sqlite://{}", db.display());
+    let s = Server::start(&url);
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let (w, b) = (token(&g, "white"), token(&g, "black"));
+    let review = format!("/api/games/{id}/review");
+    for (i, m) in ["e4", "e5", "Qh5", "Nc6", "Bc4"].iter().enumerate() {
+        let t = if i % 2 == 0 { &w } else { &b };
+        s.ok("POST", &format!("/api/games/{id}/moves"), t.as_deref(), Some(json!({ "move": m })));
+    }
+    let (status, v) = s.call("GET", &review, None, None);
+    assert_eq!(status, 409, "not before the end: {v}");
+    assert!(v["error"].as_str().is_some_and(|e| e.contains("still on")), "{v}");
+    s.ok("POST", &format!("/api/games/{id}/moves"), b.as_deref(), Some(json!({ "move": "Nf6" })));
+    s.ok("POST", &format!("/api/games/{id}/moves"), w.as_deref(), Some(json!({ "move": "Qxf7#" })));
+    let r = s.ok("GET", &review, None, None);
+    let nf6 = &r["moves"][5];
+    assert_eq!(
+        (nf6["san"].as_str(), nf6["judgement"].as_str(), nf6["glyph"].as_str()),
+        (Some("Nf6"), Some("blunder"), Some("??"))
+    );
+    assert_eq!(nf6["mate"], "Checkmate is now unavoidable");
+    assert_eq!(r["sides"]["black"]["blunders"], 1);
+    assert_eq!(r["win_percent"].as_array().map(Vec::len), Some(8));
+    assert_eq!(s.ok("GET", &review, None, None), r, "kept");
+    s.kill();
+    let s = Server::start(&url);
+    assert_eq!(s.ok("GET", &review, None, None), r, "the same after a restart");
+    let p = create(&s, json!({ "variant": "predictor", "white": "me", "black": "invite" }));
+    let pid = p["id"].as_str().expect("id");
+    s.ok("POST", &format!("/api/games/{pid}/resign"), token(&p, "white").as_deref(), None);
+    let (status, v) = s.call("GET", &format!("/api/games/{pid}/review"), None, None);
+    assert_eq!(status, 400, "{v}");
+}
+
 /// A game may start from imported moves (movetext or a whole record): they are stored as moves,
 /// the AI answers the last one, a record that ends the game ends it, and moves that do not read,
 /// records of another variant and games with chance are refused with the reason.

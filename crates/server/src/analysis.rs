@@ -154,6 +154,54 @@ fn line(pos: &Position, moves: &[Move]) -> Vec<Value> {
     out
 }
 
+/// A game review ([`engine::review`]) as JSON: `moves` (each with its evaluations in `{cp}` or
+/// `{mate}` from White's point of view, its judgement, glyph, centipawn loss, accuracy and, with
+/// chance, luck), `win_percent` (White's, every position, the start first), `sides` (`white`,
+/// `black`: the totals) and `nodes`. The play server and `fairylab review --json` write it.
+pub fn review_json(r: &engine::review::Review, start: &Position) -> Value {
+    let eval = |e: engine::review::Eval| match e {
+        engine::review::Eval::Cp(cp) => json!({ "cp": cp }),
+        engine::review::Eval::Mate(m) => json!({ "mate": m }),
+    };
+    let first = start.fullmoves();
+    let moves: Vec<Value> = r
+        .moves
+        .iter()
+        .map(|m| {
+            json!({
+                "ply": m.ply,
+                "fullmove": first + (m.ply as u32 + u32::from(start.turn() == rules::Color::Black)) / 2,
+                "side": m.mover.to_string(),
+                "san": m.san,
+                "uci": m.uci,
+                "before": eval(m.before),
+                "after": eval(m.after),
+                "outcome": eval(m.outcome),
+                "best": m.best,
+                "judgement": m.judgement.map(|j| j.name()),
+                "glyph": m.judgement.map(|j| j.glyph()),
+                "mate": m.mate.map(|s| s.text()),
+                "cp_loss": m.cp_loss,
+                "accuracy": (m.accuracy * 10.0).round() / 10.0,
+                "luck": m.luck.map(|l| (l * 10.0).round() / 10.0),
+            })
+        })
+        .collect();
+    let side = |s: &engine::review::SideReview| {
+        json!({
+            "moves": s.moves, "inaccuracies": s.inaccuracies, "mistakes": s.mistakes, "blunders": s.blunders,
+            "acpl": s.acpl.round(), "accuracy": s.accuracy.map(|a| (a * 10.0).round() / 10.0),
+            "luck": s.luck.map(|l| (l * 10.0).round() / 10.0),
+        })
+    };
+    json!({
+        "moves": moves,
+        "win_percent": r.evals.iter().map(|e| (e.win_percent() * 10.0).round() / 10.0).collect::<Vec<_>>(),
+        "sides": { "white": side(&r.sides[0]), "black": side(&r.sides[1]) },
+        "nodes": r.nodes,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

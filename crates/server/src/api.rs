@@ -165,6 +165,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/odds", get(odds))
         .route("/api/games/{id}/analyse", post(analyse))
+        .route("/api/games/{id}/review", get(review))
         .route("/api/games/{id}/ws", get(stream))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint (see /api)") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -203,6 +204,7 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     ("get", "/api/games/{id}/record"),
     ("get", "/api/games/{id}/odds"),
     ("post", "/api/games/{id}/analyse"),
+    ("get", "/api/games/{id}/review"),
 ];
 
 async fn list_variants() -> Json<Value> {
@@ -578,6 +580,48 @@ struct AnalyseRequest {
     movetime_ms: Option<u64>,
     /// The best lines wanted, 1 to 5 (default 1).
     lines: Option<usize>,
+}
+
+/// Nodes a game review searches in each position: about 20 ms each on one core, so a game of
+/// 80 plies is reviewed in about 2 s (twice that with chance, where each move is searched
+/// again for its expected value); a node count makes the review the same every time.
+pub const REVIEW_NODES: u64 = 50_000;
+
+/// `GET /api/games/{id}/review`: a finished game reviewed as lichess's computer analysis
+/// reviews it (`engine::review`, JSON as `analysis::review_json`); computed once, on a free AI
+/// worker, then kept with the game.
+async fn review(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let g = game(&app, &id).await?;
+    let game = {
+        let live = g.lock().await;
+        if live.predictor.is_some() {
+            return Err(ApiError::bad("Predictor chess games are not reviewed (both sides move at once)"));
+        }
+        if live.row.status == "active" {
+            return Err(ApiError::conflict("the game is still on: it is reviewed once it is over"));
+        }
+        if let Some(r) = &live.review {
+            return Ok(Json((**r).clone()));
+        }
+        if live.game.moves().is_empty() {
+            return Err(ApiError::conflict("the game has no moves to review"));
+        }
+        live.game.clone()
+    };
+    let permit = app.ai_slots.clone().acquire_owned().await;
+    let limits = engine::review::ReviewLimits {
+        per_position: engine::Limits::nodes(REVIEW_NODES),
+        tables: crate::analysis::tables().cloned(),
+    };
+    let report = tokio::task::spawn_blocking(move || {
+        let r = engine::review::review(&game, &limits, |_, _| {});
+        crate::analysis::review_json(&r, game.start())
+    })
+    .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the review failed: {e}")))?;
+    drop(permit);
+    g.lock().await.review = Some(Arc::new(report.clone()));
+    Ok(Json(report))
 }
 
 /// `POST /api/games/{id}/analyse`: the engine's evaluation and best line for a position of the

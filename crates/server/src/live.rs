@@ -170,6 +170,8 @@ pub struct LiveGame {
     pub clock: Option<crate::clock::Clock>,
     /// When each stored move was made (Unix ms), for the clocks.
     pub times: Vec<i64>,
+    /// The game's review once asked for (it is over, so it stays valid).
+    pub review: Option<Arc<Value>>,
 }
 
 impl LiveGame {
@@ -196,6 +198,7 @@ impl LiveGame {
             takeback_offer: offer_of(row.takeback_offer.as_deref()),
             clock: crate::clock::Clock::of(&options),
             times: Vec::new(),
+            review: None,
         };
         live.catch_up(row, moves)?;
         Ok(live)

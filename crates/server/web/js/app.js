@@ -187,6 +187,7 @@ async function gamePage(id) {
         <section id="variant-panel"></section>
         <section id="moves"></section>
         <section id="analysis"></section>
+        <section id="review"></section>
         <section id="fairness"></section>
         <p class="conn" id="conn"></p>
       </aside>
@@ -207,6 +208,9 @@ async function gamePage(id) {
   let report = null;
   let reportKey = '';
   let analysing = false;
+  // The game's review (GET .../review), once asked for; `reviewing` while the server works.
+  let gameReview = null;
+  let reviewing = false;
   const board = new Board(document.getElementById('board'), async uci => {
     if (desk) return desk.onBoardMove(uci);
     error.textContent = '';
@@ -289,7 +293,7 @@ async function gamePage(id) {
     if (state.variant === 'snowfall' && state.ply !== oddsPly) odds = null;
     document.getElementById('variant-panel').innerHTML = variantPanel(state);
     fetchOdds();
-    document.getElementById('moves').innerHTML = panels.moveList(state, shown);
+    document.getElementById('moves').innerHTML = panels.moveList(state, shown, gameReview);
     const verdictShown = live ? state.tablebase : reportKey === key && report && report.tablebase;
     const chance = /^(probabilistic|snowfall)/.test(state.variant);
     document.getElementById('analysis').innerHTML = panels.analysis(verdictShown, reportKey === key ? report : null, analysing, chance);
@@ -298,6 +302,8 @@ async function gamePage(id) {
     const byChoice = /^(resignation|agreement|time|time forfeit|forfeit|aborted)$/.test(state.reason || '');
     document.getElementById('analyse').disabled = analysing || (live && state.status !== 'active' && !byChoice);
     document.getElementById('fairness').innerHTML = panels.fairness(state, verdict);
+    document.getElementById('review').innerHTML =
+      state.status === 'active' || !state.moves.length ? '' : panels.review(gameReview, reviewing, shown, chance);
     renderClocks();
   };
 
@@ -335,6 +341,22 @@ async function gamePage(id) {
       report = { error: e.message };
     }
     analysing = false;
+    render();
+  });
+
+  // The game's review, asked for once the game is over; its graph shows a position when clicked.
+  document.getElementById('review').addEventListener('click', async ev => {
+    const point = ev.target.closest('[data-ply]');
+    if (point) return show(Number(point.dataset.ply));
+    if (!ev.target.closest('#review-game') || reviewing || !state) return;
+    reviewing = true;
+    render();
+    try {
+      gameReview = await call('GET', `/api/games/${id}/review`);
+    } catch (e) {
+      gameReview = { error: e.message };
+    }
+    reviewing = false;
     render();
   });
 

@@ -24,12 +24,16 @@ export function clockText(ms) {
  * The move list, numbered, with each move's chance outcome; announced to screen readers. Each
  * move is a button that shows the position after it (`shown`: the ply on the board).
  */
-export function moveList(state, shown) {
+export function moveList(state, shown, review) {
+  const judged = review && review.moves ? review.moves : [];
   const items = state.moves.map((m, i) => {
     const n = i % 2 === 0 ? `${i / 2 + 1}. ` : '';
     const note = m.event === 'failed' ? ' (failed roll)' : m.event.startsWith('gift') ? ` (${m.event})` : '';
     const current = shown === i + 1 ? ' aria-current="true" class="ply shown"' : ' class="ply"';
-    return `<li>${n}<button type="button" data-ply="${i + 1}"${current}>${esc(m.san)}</button>${esc(note)}</li>`;
+    // The review's glyph after a judged move, as lichess marks it (?! ? ??).
+    const j = judged[i] && judged[i].judgement;
+    const glyph = j ? `<span class="glyph ${esc(j)}" title="${esc(j)}">${esc(judged[i].glyph)}</span>` : '';
+    return `<li>${n}<button type="button" data-ply="${i + 1}"${current}>${esc(m.san)}${glyph}</button>${esc(note)}</li>`;
   });
   const browsing = shown !== state.moves.length;
   return `<h2>Moves</h2><ol class="moves" aria-live="polite" aria-label="moves">${items.join('')}</ol>
@@ -38,6 +42,46 @@ export function moveList(state, shown) {
       <button type="button" data-step="1" aria-label="next move (right arrow)">Next ›</button>
       <button type="button" data-ply="${state.moves.length}" aria-label="the current position">Now »</button>
       ${browsing ? `<span class="browsing">showing the position after ply ${shown} of ${state.moves.length}</span>` : ''}</div>`;
+}
+
+/** An evaluation of the review (`{cp}` or `{mate}`, White's view) as text. */
+function evalText(e) {
+  if (e.mate !== undefined) return `#${e.mate}`;
+  return `${e.cp > 0 ? '+' : ''}${(e.cp / 100).toFixed(2)}`;
+}
+
+/**
+ * The game's review (lichess's computer analysis): each side's inaccuracies, mistakes,
+ * blunders, average centipawn loss and accuracy (and luck with chance), White's winning
+ * chances over the game as a graph whose points show their position, and the judgement of the
+ * move leading to the position shown.
+ */
+export function review(r, busy, shown, chance) {
+  const head = '<h2>Game review</h2>';
+  if (busy) return `${head}<p>The engine is reviewing every move…</p>`;
+  if (!r) return `${head}<button type="button" id="review-game">Review the game</button>`;
+  if (r.error) return `${head}<p class="error">${esc(r.error)}</p>`;
+  const row = (name, s) => `<tr><th scope="row">${name}</th><td>${s.inaccuracies}</td><td>${s.mistakes}</td><td>${s.blunders}</td><td>${s.acpl}</td><td>${s.accuracy === null ? '–' : `${Math.round(s.accuracy)} %`}</td>${chance ? `<td>${s.luck > 0 ? '+' : ''}${Math.round(s.luck)}</td>` : ''}</tr>`;
+  const table = `<table class="review-sides"><thead><tr><th></th><th>?! inaccuracies</th><th>? mistakes</th><th>?? blunders</th><th>average centipawn loss</th><th>accuracy</th>${chance ? '<th>luck (win % points)</th>' : ''}</tr></thead>
+    <tbody>${row('White', r.sides.white)}${row('Black', r.sides.black)}</tbody></table>`;
+  // White's win percentage, one point per position, 0 % at the bottom; each point a button.
+  const w = r.win_percent;
+  const x = i => (w.length > 1 ? (i * 300) / (w.length - 1) : 0);
+  const y = p => 60 - (p * 60) / 100;
+  const line = w.map((p, i) => `${x(i).toFixed(1)},${y(p).toFixed(1)}`).join(' ');
+  const points = w.map((p, i) => `<circle class="${i === shown ? 'shown' : ''}" data-ply="${i}" cx="${x(i).toFixed(1)}" cy="${y(p).toFixed(1)}" r="${i === shown ? 3 : 2}"><title>ply ${i}: White ${p} %</title></circle>`).join('');
+  const graph = `<svg class="review-graph" viewBox="-4 -4 308 68" role="img" aria-label="White's winning chances, move by move">
+    <line x1="0" y1="30" x2="300" y2="30" class="mid"/><polyline points="${line}"/>${points}</svg>`;
+  const m = shown > 0 ? r.moves[shown - 1] : null;
+  let detail = '';
+  if (m) {
+    const n = `${m.fullmove}${m.side === 'white' ? '.' : '...'} ${esc(m.san)}${m.glyph ? esc(m.glyph) : ''}`;
+    const judged = m.judgement ? ` — ${esc(m.judgement)}${m.mate ? ` (${esc(m.mate)})` : ''}` : '';
+    const best = m.best ? ` Best was ${esc(m.best)}.` : '';
+    const luck = m.luck !== null && m.luck !== undefined ? ` Luck ${m.luck > 0 ? '+' : ''}${m.luck} points (after the outcome: ${evalText(m.outcome)}).` : '';
+    detail = `<p class="review-move">${n}: ${evalText(m.before)} → ${evalText(m.after)}${judged}.${best}${luck}</p>`;
+  }
+  return `${head}${table}${graph}${detail}`;
 }
 
 /** A score for White as text: `+1.25`, `#3`, `#-2`. */
