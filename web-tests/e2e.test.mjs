@@ -453,6 +453,7 @@ test('a finished game reviewed: the sides\' totals, the blunder marked in the mo
   await page.waitForSelector('.review-move:has-text("3... Nf6??")');
   assert.match(await page.locator('.review-move').innerText(), /blunder \(Checkmate is now unavoidable\)\. Best was/);
   await page.waitForSelector('.browsing:has-text("after ply 6 of 7")');
+  assert.equal(await page.locator('#annotated').getAttribute('href'), `/api/games/${id}/record?annotated=true`);
   await page.screenshot({ path: `${SHOTS}/review-desktop.png`, fullPage: true });
   assert.equal((await stateOf(page, id)).status, 'finished');
   assert.deepEqual(errors, []);

@@ -27,8 +27,12 @@ pub(crate) struct ReviewArgs {
     #[arg(long, value_name = "FILE", num_args = 1..)]
     tables: Vec<PathBuf>,
     /// One JSON object instead of text.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "pgn")]
     json: bool,
+    /// The record annotated as lichess annotates an analysed game: NAGs ($6 $2 $4) and comments
+    /// with `[%eval ...]`, the evaluations around each error and the best move (and luck).
+    #[arg(long)]
+    pgn: bool,
 }
 
 pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
@@ -67,6 +71,9 @@ pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
     eprintln!(" in {:.1} s", started.elapsed().as_secs_f64());
     if a.json {
         writeln!(out, "{}", server::analysis::review_json(&r, rec.game.start()))?;
+    } else if a.pgn {
+        let annotations = server::analysis::review_annotations(&server::analysis::review_json(&r, rec.game.start()));
+        write!(out, "{}", rules::record::write_pgn_annotated(&rec.game, &rec.tags, &annotations))?;
     } else {
         write_text(&r, rec.game.start(), out)?;
     }

@@ -404,6 +404,19 @@ fn review_judges_a_game_as_lichess_does() {
     assert_eq!(v["sides"]["black"]["blunders"], 1);
     assert_eq!(v["win_percent"].as_array().map(Vec::len), Some(8));
     assert_eq!(v["sides"]["white"]["luck"], serde_json::Value::Null, "no luck in chess");
+    // The annotated record: lichess's NAG and words on the blunder, an evaluation on every
+    // move, and it reads back (reviewed again, the same judgement).
+    let o = fairylab(&["review", &file, "--nodes", "20000", "--pgn"]);
+    assert_ok(&o);
+    let annotated = stdout(&o);
+    let flat = annotated.replace('\n', " ");
+    assert!(flat.contains("3... Nf6 $4 {[%eval #1] ("), "{annotated}");
+    assert!(annotated.contains(") Checkmate is now unavoidable. "), "{annotated}");
+    assert_eq!(annotated.matches("[%eval").count(), 7, "{annotated}");
+    let again = temp_file("review-annotated.pgn", &annotated);
+    let o = fairylab(&["review", &again, "--nodes", "20000", "--json"]);
+    let w: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(w["moves"], v["moves"]);
     // Bad input.
     let (missing, empty, bad) = (
         data("no-such-file.pgn"),

@@ -525,6 +525,14 @@ fn a_finished_game_is_reviewed() {
     assert_eq!(r["sides"]["black"]["blunders"], 1);
     assert_eq!(r["win_percent"].as_array().map(Vec::len), Some(8));
     assert_eq!(s.ok("GET", &review, None, None), r, "kept");
+    // The annotated record: the review's NAGs and comments; the plain one has none.
+    let get = |path: &str| ureq::get(&s.url(path)).call().expect("record").into_string().expect("text");
+    let annotated = get(&format!("/api/games/{id}/record?annotated=true"));
+    let flat = annotated.replace('\n', " ");
+    assert!(flat.contains("3... Nf6 $4 {[%eval #1]") && flat.contains("Checkmate is now unavoidable"), "{annotated}");
+    assert!(!get(&format!("/api/games/{id}/record")).contains("[%eval"));
+    let (status, v) = s.call("GET", &format!("/api/games/{id}/record?annotated=maybe"), None, None);
+    assert_eq!(status, 400, "{v}");
     s.kill();
     let s = Server::start(&url);
     assert_eq!(s.ok("GET", &review, None, None), r, "the same after a restart");

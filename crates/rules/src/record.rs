@@ -293,6 +293,24 @@ const LINE_WIDTH: usize = 80;
 /// assert_eq!(read_pgn(&pgn).unwrap().position(), game.position());
 /// ```
 pub fn write_pgn(game: &Game, tags: &[(String, String)]) -> String {
+    write_pgn_annotated(game, tags, &[])
+}
+
+/// What a review adds to a move in a record: a NAG (`$2` a mistake, `$4` a blunder, `$6` an
+/// inaccuracy) and a comment (lichess writes `[%eval 0.25] Inaccuracy. Nf3 was best.`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Annotation {
+    /// The NAG number, written `$n` after the move.
+    pub nag: Option<u8>,
+    /// The comment, written after the move's own notes (holdings, gift, roll); it may not
+    /// begin with a note's word (`H:`, `gift`, `failed`, `N%:`), which the reader would take
+    /// for one. Braces are dropped.
+    pub comment: Option<String>,
+}
+
+/// [`write_pgn`] with an annotation for each move (`annotations[ply]`; missing ones are none).
+/// The record reads back into the same game: NAGs and free comments are skipped by the reader.
+pub fn write_pgn_annotated(game: &Game, tags: &[(String, String)], annotations: &[Annotation]) -> String {
     let start = game.start();
     let v = start.variant();
     let given = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, value)| value.as_str());
@@ -342,7 +360,7 @@ pub fn write_pgn(game: &Game, tags: &[(String, String)]) -> String {
     let mut tokens = Vec::with_capacity(game.moves().len() * 3 + 1);
     let mut pos = start.clone();
     let mut number_black = true;
-    for (&m, &event) in game.moves().iter().zip(game.events()) {
+    for (ply, (&m, &event)) in game.moves().iter().zip(game.events()).enumerate() {
         match pos.turn() {
             Color::White => tokens.push(format!("{}.", pos.fullmoves())),
             Color::Black if number_black => tokens.push(format!("{}...", pos.fullmoves())),
@@ -355,6 +373,10 @@ pub fn write_pgn(game: &Game, tags: &[(String, String)]) -> String {
             san.push_str(check_mark(&pos));
         }
         tokens.push(san);
+        let note = annotations.get(ply);
+        if let Some(nag) = note.and_then(|a| a.nag) {
+            tokens.push(format!("${nag}"));
+        }
         let mut notes = Vec::new();
         if v.drops {
             notes.push(format!("H:{}", holdings_text(v, &hands(&pos))));
@@ -367,10 +389,14 @@ pub fn write_pgn(game: &Game, tags: &[(String, String)]) -> String {
         if options.is_some() && !m.is_pass() {
             notes.push(format!("{percent}%: {}", if event == Event::Failure { "failed" } else { "ok" }));
         }
+        let comment = note.and_then(|a| a.comment.as_deref()).map(|c| c.replace(['{', '}'], ""));
         // After a comment, Black's move repeats its number (PGN export format, 8.2.2.2).
-        number_black = !notes.is_empty();
+        number_black = !notes.is_empty() || comment.is_some();
         if !notes.is_empty() {
             tokens.push(format!("{{{}}}", notes.join(" ")));
+        }
+        if let Some(c) = comment {
+            tokens.push(format!("{{{c}}}"));
         }
     }
     tokens.push(result.to_string());

@@ -586,3 +586,32 @@ fn damaged_records_never_panic() {
     }
     assert!(read > 5_000, "{read} texts");
 }
+
+/// Annotated records (a review's NAGs and comments after each move's own notes) read back into
+/// the same game, for SnowFall (holdings and gifts) and Probabilistic chess (rolls), and with
+/// the NAG and comment where they belong.
+#[test]
+fn annotated_records_read_back_into_the_same_game() {
+    use rules::record::{write_pgn_annotated, Annotation};
+    let probabilistic_start = Position::start(variants::by_name("probabilistic").expect("probabilistic"));
+    let games = [
+        random_game(snowfall::variant(60), 11, 80),
+        random_game(variants::by_name("crazyhouse").expect("crazyhouse"), 12, 80),
+        random_probabilistic_game(probabilistic_start, 13, 80),
+    ];
+    for (i, game) in games.iter().enumerate() {
+        let notes: Vec<Annotation> = (0..game.moves().len())
+            .map(|ply| Annotation {
+                nag: [None, Some(6), Some(2), Some(4)][ply % 4],
+                comment: (ply % 3 != 0).then(|| format!("[%eval {}.25] Mistake {{sic}}. Nf3 was best.", ply % 7)),
+            })
+            .collect();
+        let pgn = write_pgn_annotated(game, &[], &notes);
+        assert!(pgn.contains(" $4") && pgn.contains("{[%eval 1.25] Mistake sic. Nf3 was best.}"), "{pgn}");
+        let read = read_pgn(&pgn).unwrap_or_else(|e| panic!("game {i}: {e}\n{pgn}"));
+        assert_same_game(&read, game, &format!("annotated game {i}"));
+        assert_wrapped(&pgn, &format!("annotated game {i}"));
+        // Without annotations the record is the plain one.
+        assert_eq!(write_pgn_annotated(game, &[], &[]), write_pgn(game, &[]));
+    }
+}

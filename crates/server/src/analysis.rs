@@ -202,6 +202,54 @@ pub fn review_json(r: &engine::review::Review, start: &Position) -> Value {
     })
 }
 
+/// A review's annotations for a record, as lichess annotates a game it analysed: each move's
+/// NAG (`$6` `$2` `$4`) and a comment with the evaluation after it (`[%eval 0.25]`, `[%eval #3]`),
+/// for a judged move the evaluations before and after and lichess's words (`(0.22 → 0.95)
+/// Inaccuracy. exd4 was best.`), and with chance the move's luck.
+pub fn review_annotations(review: &Value) -> Vec<rules::record::Annotation> {
+    let eval = |e: &Value| match (e["cp"].as_i64(), e["mate"].as_i64()) {
+        (Some(cp), _) => format!("{:.2}", cp as f64 / 100.0),
+        (_, Some(m)) => format!("#{m}"),
+        _ => "?".into(),
+    };
+    let words = |e: &Value| match e["mate"].as_i64() {
+        Some(m) => format!("Mate in {}", m.abs()),
+        None => eval(e),
+    };
+    review["moves"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|m| {
+            let mut comment = format!("[%eval {}]", eval(&m["outcome"]));
+            if let Some(j) = m["judgement"].as_str() {
+                let what = match m["mate"].as_str() {
+                    Some(sequence) => sequence.to_string(),
+                    None => {
+                        let mut name = j.to_string();
+                        name[..1].make_ascii_uppercase();
+                        name
+                    }
+                };
+                comment.push_str(&format!(" ({} → {}) {what}.", words(&m["before"]), words(&m["after"])));
+                if let Some(best) = m["best"].as_str() {
+                    comment.push_str(&format!(" {best} was best."));
+                }
+            }
+            if let Some(luck) = m["luck"].as_f64() {
+                comment.push_str(&format!(" Luck {luck:+.0}."));
+            }
+            let nag = match m["judgement"].as_str() {
+                Some("inaccuracy") => Some(6),
+                Some("mistake") => Some(2),
+                Some("blunder") => Some(4),
+                _ => None,
+            };
+            rules::record::Annotation { nag, comment: Some(comment) }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,9 +5,9 @@
 use crate::live::{event_text, now_ms, outcome_text, variant_of, Games, LiveGame, Player};
 use crate::seed::GameSeed;
 use crate::store::{GameRow, MoveRow, Offer, PredictorKind, PredictorRow, StoreError, OPEN_SEAT};
-use axum::extract::rejection::JsonRejection;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -543,9 +543,25 @@ fn public_state(app: &AppState, live: &LiveGame) -> Value {
     v
 }
 
-async fn record(State(app): State<AppState>, Path(id): Path<String>) -> Result<impl IntoResponse, ApiError> {
+/// The query of `GET .../record`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordQuery {
+    /// With the game's review as annotations (a finished game; reviewed first if need be).
+    #[serde(default)]
+    annotated: bool,
+}
+
+async fn record(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    query: Result<Query<RecordQuery>, QueryRejection>,
+) -> Result<impl IntoResponse, ApiError> {
+    let Query(q) = query.map_err(|e| ApiError::bad(format!("invalid query: {}", e.body_text())))?;
     let g = game(&app, &id).await?;
-    let text = g.lock().await.record();
+    let annotations =
+        if q.annotated { crate::analysis::review_annotations(&review_of(&app, &g).await?) } else { Vec::new() };
+    let text = g.lock().await.record_annotated(&annotations);
     Ok(([(header::CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8")], text))
 }
 
@@ -592,6 +608,11 @@ pub const REVIEW_NODES: u64 = 50_000;
 /// worker, then kept with the game.
 async fn review(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
     let g = game(&app, &id).await?;
+    Ok(Json(review_of(&app, &g).await?))
+}
+
+/// A finished game's review: kept with the game, or computed on a free AI worker and kept.
+async fn review_of(app: &AppState, g: &Arc<Mutex<LiveGame>>) -> Result<Value, ApiError> {
     let game = {
         let live = g.lock().await;
         if live.predictor.is_some() {
@@ -601,7 +622,7 @@ async fn review(State(app): State<AppState>, Path(id): Path<String>) -> Result<J
             return Err(ApiError::conflict("the game is still on: it is reviewed once it is over"));
         }
         if let Some(r) = &live.review {
-            return Ok(Json((**r).clone()));
+            return Ok((**r).clone());
         }
         if live.game.moves().is_empty() {
             return Err(ApiError::conflict("the game has no moves to review"));
@@ -621,7 +642,7 @@ async fn review(State(app): State<AppState>, Path(id): Path<String>) -> Result<J
     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the review failed: {e}")))?;
     drop(permit);
     g.lock().await.review = Some(Arc::new(report.clone()));
-    Ok(Json(report))
+    Ok(report)
 }
 
 /// `POST /api/games/{id}/analyse`: the engine's evaluation and best line for a position of the

@@ -431,6 +431,11 @@ impl LiveGame {
 
     /// The record in PGN with the seed commitment (and the seed once the game is over).
     pub fn record(&self) -> String {
+        self.record_annotated(&[])
+    }
+
+    /// [`LiveGame::record`] with a review's annotations on its moves (a Predictor record has none).
+    pub fn record_annotated(&self, annotations: &[rules::record::Annotation]) -> String {
         let mut tags = vec![
             ("Event".to_string(), "fairylab game".to_string()),
             ("Site".to_string(), "fairylab".to_string()),
@@ -462,7 +467,7 @@ impl LiveGame {
         if let Some(t) = &self.predictor {
             return t.record(&tags);
         }
-        rules::record::write_pgn(&self.game, &tags)
+        rules::record::write_pgn_annotated(&self.game, &tags, annotations)
     }
 }
 

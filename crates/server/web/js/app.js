@@ -303,7 +303,7 @@ async function gamePage(id) {
     document.getElementById('analyse').disabled = analysing || (live && state.status !== 'active' && !byChoice);
     document.getElementById('fairness').innerHTML = panels.fairness(state, verdict);
     document.getElementById('review').innerHTML =
-      state.status === 'active' || !state.moves.length ? '' : panels.review(gameReview, reviewing, shown, chance);
+      state.status === 'active' || !state.moves.length ? '' : panels.review(gameReview, reviewing, shown, chance, id);
     renderClocks();
   };
 

@@ -56,7 +56,7 @@ function evalText(e) {
  * chances over the game as a graph whose points show their position, and the judgement of the
  * move leading to the position shown.
  */
-export function review(r, busy, shown, chance) {
+export function review(r, busy, shown, chance, id) {
   const head = '<h2>Game review</h2>';
   if (busy) return `${head}<p>The engine is reviewing every move…</p>`;
   if (!r) return `${head}<button type="button" id="review-game">Review the game</button>`;
@@ -81,7 +81,8 @@ export function review(r, busy, shown, chance) {
     const luck = m.luck !== null && m.luck !== undefined ? ` Luck ${m.luck > 0 ? '+' : ''}${m.luck} points (after the outcome: ${evalText(m.outcome)}).` : '';
     detail = `<p class="review-move">${n}: ${evalText(m.before)} → ${evalText(m.after)}${judged}.${best}${luck}</p>`;
   }
-  return `${head}${table}${graph}${detail}`;
+  const download = `<p><a id="annotated" href="/api/games/${esc(id)}/record?annotated=true" download="fairylab-${esc(id)}-annotated.pgn">Download the annotated record</a></p>`;
+  return `${head}${table}${graph}${detail}${download}`;
 }
 
 /** A score for White as text: `+1.25`, `#3`, `#-2`. */
