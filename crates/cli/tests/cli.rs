@@ -412,7 +412,8 @@ fn review_judges_a_game_as_lichess_does() {
     let flat = annotated.replace('\n', " ");
     assert!(flat.contains("3... Nf6 $4 {[%eval #1] ("), "{annotated}");
     assert!(annotated.contains(") Checkmate is now unavoidable. "), "{annotated}");
-    assert_eq!(annotated.matches("[%eval").count(), 7, "{annotated}");
+    assert_eq!(annotated.matches("[%eval").count(), 6, "none after the mate: {annotated}");
+    assert!(flat.contains("4. Qxf7# 1-0"), "{annotated}");
     let again = temp_file("review-annotated.pgn", &annotated);
     let o = fairylab(&["review", &again, "--nodes", "20000", "--json"]);
     let w: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");

@@ -252,6 +252,8 @@ pub struct MoveReview {
     pub accuracy: f64,
     /// With chance: the mover's win percentage after the outcome minus the expected one.
     pub luck: Option<f64>,
+    /// The move ended the game (mate, a draw by rule, a king captured).
+    pub ended: bool,
 }
 
 /// A side's totals.
@@ -373,6 +375,7 @@ pub fn review(game: &Game, limits: &ReviewLimits, mut progress: impl FnMut(usize
             cp_loss: (b.ceiled() - a.ceiled()).max(0),
             accuracy: move_accuracy(wb, wa),
             luck: chance.then(|| outcome.pov(mover).win_percent() - wa),
+            ended: positions[i + 1].outcome().is_some(),
         });
     }
     let weights = volatility_weights(&evals.iter().map(|e| e.win_percent()).collect::<Vec<_>>());

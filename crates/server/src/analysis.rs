@@ -184,6 +184,7 @@ pub fn review_json(r: &engine::review::Review, start: &Position) -> Value {
                 "cp_loss": m.cp_loss,
                 "accuracy": (m.accuracy * 10.0).round() / 10.0,
                 "luck": m.luck.map(|l| (l * 10.0).round() / 10.0),
+                "ended": m.ended,
             })
         })
         .collect();
@@ -221,7 +222,9 @@ pub fn review_annotations(review: &Value) -> Vec<rules::record::Annotation> {
         .into_iter()
         .flatten()
         .map(|m| {
-            let mut comment = format!("[%eval {}]", eval(&m["outcome"]));
+            // No evaluation after the move that ended the game (lichess writes none there).
+            let mut comment =
+                if m["ended"] == true { String::new() } else { format!("[%eval {}]", eval(&m["outcome"])) };
             if let Some(j) = m["judgement"].as_str() {
                 let what = match m["mate"].as_str() {
                     Some(sequence) => sequence.to_string(),
@@ -245,7 +248,8 @@ pub fn review_annotations(review: &Value) -> Vec<rules::record::Annotation> {
                 Some("blunder") => Some(4),
                 _ => None,
             };
-            rules::record::Annotation { nag, comment: Some(comment) }
+            let comment = comment.trim().to_string();
+            rules::record::Annotation { nag, comment: (!comment.is_empty()).then_some(comment) }
         })
         .collect()
 }
