@@ -75,3 +75,60 @@ fn python_chess_plays_whole_games() {
     assert_eq!(text.lines().filter(|l| l.contains(" game ") && l.contains(" plies, ")).count(), 20, "{text}");
     assert!(text.contains("20 positions analysed with MultiPV 3 and searchmoves"), "{text}");
 }
+
+/// python-chess reads `fairylab review --pgn`'s annotated record as lichess's: every move's
+/// `[%eval]` (the same values as the JSON review, from White's point of view) and the NAGs;
+/// skipped with a notice when python-chess is missing.
+#[test]
+fn python_chess_reads_the_annotated_review() {
+    let has_chess = Command::new("python3").args(["-c", "import chess"]).output().is_ok_and(|o| o.status.success());
+    if !has_chess {
+        eprintln!("python-chess not installed: skipping the annotated-record check (pip install chess)");
+        return;
+    }
+    let pgn = "[Event \"Opera game\"]\n\n1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 \
+               8. Nc3 c6 9. Bg5 b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 \
+               15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0\n";
+    let dir = std::env::temp_dir().join(format!("fairylab-annotated-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let game = dir.join("opera.pgn");
+    std::fs::write(&game, pgn).expect("written");
+    let run = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_fairylab")).args(args).output().expect("fairylab runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    let path = game.to_str().expect("utf-8");
+    let review: serde_json::Value =
+        serde_json::from_str(&run(&["review", path, "--nodes", "20000", "--json"])).expect("JSON");
+    let annotated = dir.join("annotated.pgn");
+    std::fs::write(&annotated, run(&["review", path, "--nodes", "20000", "--pgn"])).expect("written");
+    // White's evaluation after each move (cp, or mate as +/-100000 - n), and its NAGs.
+    let script = "import chess.pgn, sys\n\
+                  g = chess.pgn.read_game(open(sys.argv[1]))\n\
+                  assert not g.errors, g.errors\n\
+                  for n in g.mainline():\n    \
+                      e = n.eval()\n    \
+                      w = None if e is None else e.white().score(mate_score=100000)\n    \
+                      print(n.san(), w, ','.join(str(x) for x in sorted(n.nags)))\n";
+    let o = Command::new("python3").args(["-c", script, annotated.to_str().expect("utf-8")]).output().expect("python3");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let lines: Vec<String> = String::from_utf8_lossy(&o.stdout).lines().map(str::to_string).collect();
+    let moves = review["moves"].as_array().expect("moves");
+    assert_eq!(lines.len(), moves.len());
+    for (line, m) in lines.iter().zip(moves) {
+        let nag = match m["judgement"].as_str() {
+            Some("inaccuracy") => "6",
+            Some("mistake") => "2",
+            Some("blunder") => "4",
+            _ => "",
+        };
+        let white = match (m["outcome"]["cp"].as_i64(), m["outcome"]["mate"].as_i64()) {
+            _ if m["ended"] == true => "None".to_string(),
+            (Some(cp), _) => cp.to_string(),
+            (_, Some(mate)) => (mate.signum() * (100_000 - mate.abs())).to_string(),
+            _ => unreachable!("an evaluation"),
+        };
+        assert_eq!(line.trim_end(), format!("{} {white} {nag}", m["san"].as_str().expect("san")).trim_end(), "{m}");
+    }
+}
