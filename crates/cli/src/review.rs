@@ -3,7 +3,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use engine::review::{review, Review, ReviewLimits};
+use engine::review::{review, ReviewLimits};
 use engine::Limits;
 use serde_json::Value;
 use std::io::Write;
@@ -26,9 +26,12 @@ pub(crate) struct ReviewArgs {
     /// Endgame table files (`fairylab egt --out`) for exact values.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     tables: Vec<PathBuf>,
-    /// One JSON object instead of text.
+    /// One JSON object instead of text (with --all, one a line, with `game` and `tags`).
     #[arg(long, conflicts_with = "pgn")]
     json: bool,
+    /// Every game of the file, not the first alone (games without moves are skipped).
+    #[arg(long)]
+    all: bool,
     /// The record annotated as lichess annotates an analysed game: NAGs ($6 $2 $4) and comments
     /// with `[%eval ...]`, the evaluations around each error and the best move (and luck).
     #[arg(long)]
@@ -45,12 +48,22 @@ pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
         Some(p) => vec![rules::spec::load_variant_file(p).with_context(|| format!("reading {}", p.display()))?],
         None => Vec::new(),
     };
-    let rec = rules::record::read_record_with(&text, &extra).context("reading the record")?;
-    if rec.game.start().variant().simultaneous {
-        bail!("Predictor chess games are not reviewed (both sides move at once)");
+    let records = if a.all {
+        rules::record::read_records_with(&text, &extra).context("reading the records")?
+    } else {
+        vec![rules::record::read_record_with(&text, &extra).context("reading the record")?]
+    };
+    if records.is_empty() {
+        bail!("the file holds no game");
     }
-    if rec.game.moves().is_empty() {
-        bail!("the game has no moves to review");
+    for (i, rec) in records.iter().enumerate() {
+        let which = if a.all { format!("game {}: ", i + 1) } else { String::new() };
+        if rec.game.start().variant().simultaneous {
+            bail!("{which}Predictor chess games are not reviewed (both sides move at once)");
+        }
+        if rec.game.moves().is_empty() && !a.all {
+            bail!("the game has no moves to review");
+        }
     }
     let per_position = match a.movetime {
         Some(ms) => Limits::movetime(Duration::from_millis(ms)),
@@ -62,26 +75,56 @@ pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
         let paths: Vec<&std::path::Path> = a.tables.iter().map(|p| p.as_path()).collect();
         Some(std::sync::Arc::new(egt::tablebase::Tablebase::load(&paths)?))
     };
+    let limits = ReviewLimits { per_position, tables };
     let started = Instant::now();
-    let r = review(&rec.game, &ReviewLimits { per_position, tables }, |done, total| {
-        if done == total || done % 10 == 0 {
-            eprint!("\rreviewing: {done}/{total} searches");
+    let mut reviewed = 0;
+    for (i, rec) in records.iter().enumerate() {
+        if rec.game.moves().is_empty() {
+            continue;
         }
-    });
-    eprintln!(" in {:.1} s", started.elapsed().as_secs_f64());
-    if a.json {
-        writeln!(out, "{}", server::analysis::review_json(&r, rec.game.start()))?;
-    } else if a.pgn {
-        let annotations = server::analysis::review_annotations(&server::analysis::review_json(&r, rec.game.start()));
-        write!(out, "{}", rules::record::write_pgn_annotated(&rec.game, &rec.tags, &annotations))?;
-    } else {
-        write_text(&r, rec.game.start(), out)?;
+        let r = review(&rec.game, &limits, |done, total| {
+            if done == total || done % 10 == 0 {
+                eprint!(
+                    "\rreviewing{}: {done}/{total} searches",
+                    if a.all { format!(" game {}", i + 1) } else { String::new() }
+                );
+            }
+        });
+        reviewed += 1;
+        let json = server::analysis::review_json(&r, rec.game.start());
+        if a.json {
+            let mut line = json;
+            if a.all {
+                // One object a line: the game's number and tags first.
+                let tags: serde_json::Map<String, Value> =
+                    rec.tags.iter().map(|(n, v)| (n.clone(), Value::String(v.clone()))).collect();
+                line["game"] = Value::from(i + 1);
+                line["tags"] = Value::Object(tags);
+            }
+            writeln!(out, "{line}")?;
+        } else if a.pgn {
+            let annotations = server::analysis::review_annotations(&json);
+            write!(out, "{}", rules::record::write_pgn_annotated(&rec.game, &rec.tags, &annotations))?;
+            if a.all {
+                writeln!(out)?;
+            }
+        } else {
+            if a.all {
+                let tag = |n: &str| rec.tag(n).unwrap_or("?").to_string();
+                writeln!(out, "Game {}: {} – {} ({})", i + 1, tag("White"), tag("Black"), tag("Result"))?;
+            }
+            write_text(&json, out)?;
+            if a.all {
+                writeln!(out)?;
+            }
+        }
     }
+    eprintln!(" ({reviewed} game{} in {:.1} s)", if reviewed == 1 { "" } else { "s" }, started.elapsed().as_secs_f64());
     Ok(())
 }
 
-fn write_text(r: &Review, start: &rules::Position, out: &mut impl Write) -> Result<()> {
-    let v = server::analysis::review_json(r, start);
+/// The review (its JSON) as text: one line a move, then each side's totals.
+fn write_text(v: &Value, out: &mut impl Write) -> Result<()> {
     for m in v["moves"].as_array().into_iter().flatten() {
         let number = if m["side"] == "white" { format!("{}.", m["fullmove"]) } else { format!("{}...", m["fullmove"]) };
         let moved = format!("{number} {}{}", m["san"].as_str().unwrap_or(""), m["glyph"].as_str().unwrap_or(""));

@@ -418,6 +418,14 @@ fn review_judges_a_game_as_lichess_does() {
     let o = fairylab(&["review", &again, "--nodes", "20000", "--json"]);
     let w: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
     assert_eq!(w["moves"], v["moves"]);
+    // Every game of a file, one JSON line each with its number and tags; dice give luck.
+    let o = fairylab(&["review", &data("records/probabilistic.pgn"), "--all", "--nodes", "5000", "--json"]);
+    assert_ok(&o);
+    let games: Vec<serde_json::Value> =
+        stdout(&o).lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    assert_eq!(games.iter().map(|g| g["game"].as_u64()).collect::<Vec<_>>(), [Some(1), Some(2), Some(3)]);
+    assert_eq!(games[0]["tags"]["Event"], "Failures, en passant, king capture");
+    assert!(games.iter().all(|g| g["sides"]["white"]["luck"].is_number() && g["sides"]["black"]["luck"].is_number()));
     // Bad input.
     let (missing, empty, bad) = (
         data("no-such-file.pgn"),

@@ -650,10 +650,15 @@ pub fn read_record_with(text: &str, extra: &[&'static Variant]) -> Result<Record
 
 /// Reads every game of a PGN text, with its tags (an empty text gives none).
 pub fn read_records(text: &str) -> Result<Vec<Record>, RecordError> {
+    read_records_with(text, &[])
+}
+
+/// [`read_records`] with custom variants the `Variant` tags may name, as [`read_record_with`].
+pub fn read_records_with(text: &str, extra: &[&'static Variant]) -> Result<Vec<Record>, RecordError> {
     let mut reader = Reader::new(text);
     let mut out = Vec::new();
     while let Some(raw) = reader.next_game()? {
-        out.push(build(raw, &[])?);
+        out.push(build(raw, extra)?);
     }
     Ok(out)
 }
