@@ -393,7 +393,8 @@ test('an open seat: appears in an open lobby with a button, taken by another bro
   const pb = await b.newPage();
   const errors = [];
   for (const p of [pa, pb]) p.on('pageerror', e => errors.push(e.message));
-  // Another browser has the lobby open before the game exists: the list refreshes itself.
+  // Another browser has the lobby open before the game exists: the lobby's stream brings the
+  // game at once (the list's own refresh is every 30 s, longer than this test waits).
   await pb.goto(base + '/');
   await pb.waitForSelector('#games table, #games p');
   const id = await newGame(pa, { variant: 'chess', opponent: 'open', color: 'white' });

@@ -951,6 +951,41 @@ fn the_live_stream_sends_state_and_moves() {
     assert_eq!(next["data"]["uci"], "d2d4");
 }
 
+/// The lobby's stream (`/api/lobby/ws`) tells of a game created, a seat taken and a game over;
+/// with two processes on one PostgreSQL, of those on the other process too.
+#[test]
+fn the_lobby_stream_tells_of_new_games_seats_and_ends() {
+    let db = temp_path("serve-lobby", "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let a = Server::start(&format!("sqlite://{}", db.display()));
+    lobby_events(&a, &a);
+    if let Some(url) = postgres_url("serve-lobby") {
+        let (a, b) = (Server::start(&url), Server::start(&url));
+        lobby_events(&a, &b);
+    }
+}
+
+/// Games made on `on`, their lobby events read from `watch`'s stream.
+fn lobby_events(on: &Server, watch: &Server) {
+    let (mut socket, _) =
+        tungstenite::connect(watch.url("/api/lobby/ws").replace("http://", "ws://")).expect("websocket");
+    if let tungstenite::stream::MaybeTlsStream::Plain(tcp) = socket.get_ref() {
+        tcp.set_read_timeout(Some(Duration::from_secs(10))).expect("a timeout");
+    }
+    let mut next = || -> Value {
+        serde_json::from_str(socket.read().expect("an event in time").to_text().expect("text")).expect("json")
+    };
+    assert_eq!(next()["type"], "hello");
+    let g = create(on, json!({ "variant": "chess", "white": "me", "black": "open" }));
+    let id = g["id"].as_str().expect("id");
+    let change = |e: Value| (e["type"].clone(), e["data"]["game"].clone(), e["data"]["change"].clone());
+    assert_eq!(change(next()), (json!("lobby"), json!(id), json!("created")));
+    let joined = on.ok("POST", &format!("/api/games/{id}/join"), None, Some(json!({})));
+    assert_eq!(change(next()), (json!("lobby"), json!(id), json!("joined")));
+    on.ok("POST", &format!("/api/games/{id}/resign"), joined["token"].as_str(), None);
+    assert_eq!(change(next()), (json!("lobby"), json!(id), json!("end")));
+}
+
 #[test]
 fn two_processes_share_one_postgresql() {
     let Some(url) = postgres_url("serve-two") else {

@@ -167,6 +167,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/analyse", post(analyse))
         .route("/api/games/{id}/review", get(review))
         .route("/api/games/{id}/ws", get(stream))
+        .route("/api/lobby/ws", get(lobby_stream))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint (see /api)") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(state.clone(), crate::owner::route))
@@ -513,6 +514,8 @@ async fn create_game(
     reply["id"] = json!(id);
     reply["seed_hash"] = json!(live.row.seed_hash);
     reply["state"] = public_state(&app, &live);
+    // The lobby hears of it (here and, relayed, in the other processes).
+    announce(&app, &live, "created", summary(&live.row)).await;
     let g = app.games.insert(live);
     schedule_ai(&app, &g).await;
     schedule_deadline(&app, &g).await;
@@ -890,6 +893,9 @@ async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Re
 /// Publishes an event to this process's streams and to the other processes sharing the store.
 async fn announce(app: &AppState, live: &LiveGame, kind: &str, data: Value) {
     let text = live.publish(kind, data);
+    if crate::live::LOBBY_EVENTS.contains(&kind) {
+        app.games.lobby_changed(&live.row.id, kind);
+    }
     if let Err(e) = app.games.store().notify(&live.row.id, &text).await {
         tracing::warn!("game {}: the event was not relayed: {e}", live.row.id);
     }
@@ -1207,8 +1213,22 @@ async fn stream(
 }
 
 /// Sends the state, then every event of the game, until either side closes.
-async fn forward(mut socket: WebSocket, state: Value, mut rx: tokio::sync::broadcast::Receiver<String>) {
-    let first = json!({ "type": "state", "data": state }).to_string();
+/// `GET /api/lobby/ws`: the lobby's live stream. A `hello` first, then `{"type": "lobby",
+/// "data": {"game", "change"}}` whenever a game is created, a seat taken or a game over, in any
+/// process sharing the store; the page then reads the games list again.
+async fn lobby_stream(State(app): State<AppState>, ws: WebSocketUpgrade) -> Response {
+    let rx = app.games.watch_lobby();
+    let hello = json!({ "games": "/api/games" });
+    ws.max_message_size(MAX_BODY).on_upgrade(move |socket| forward_as(socket, "hello", hello, rx))
+}
+
+async fn forward(socket: WebSocket, state: Value, rx: tokio::sync::broadcast::Receiver<String>) {
+    forward_as(socket, "state", state, rx).await;
+}
+
+/// Sends `{"type": kind, "data": first}`, then every event of `rx`, until the client leaves.
+async fn forward_as(mut socket: WebSocket, kind: &str, first: Value, mut rx: tokio::sync::broadcast::Receiver<String>) {
+    let first = json!({ "type": kind, "data": first }).to_string();
     if socket.send(Message::Text(first.into())).await.is_err() {
         return;
     }
@@ -1231,7 +1251,7 @@ async fn forward(mut socket: WebSocket, state: Value, mut rx: tokio::sync::broad
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
                 Some(Ok(_)) => {
-                    let note = json!({ "type": "error", "data": "the stream is read-only: send moves with POST /api/games/{id}/moves" });
+                    let note = json!({ "type": "error", "data": "the stream is read-only (moves go by POST /api/games/{id}/moves)" });
                     if socket.send(Message::Text(note.to_string().into())).await.is_err() {
                         return;
                     }

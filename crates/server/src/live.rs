@@ -498,7 +498,13 @@ pub struct Games {
     owned: std::sync::Mutex<std::collections::HashSet<String>>,
     /// When this process's last heartbeat was stored.
     last_beat: std::sync::Mutex<Option<std::time::Instant>>,
+    /// The lobby's stream: a game created, a seat taken, a game over (here or, relayed, in
+    /// another process).
+    lobby: broadcast::Sender<String>,
 }
+
+/// The game events that change the lobby's list.
+pub const LOBBY_EVENTS: [&str; 3] = ["created", "joined", "end"];
 
 /// How long after its last stored heartbeat a process still acts as the owner of its games: a
 /// heartbeat period short of the expiry after which others may take them.
@@ -512,7 +518,19 @@ impl Games {
             live: std::sync::Mutex::new(HashMap::new()),
             owned: Default::default(),
             last_beat: std::sync::Mutex::new(None),
+            lobby: broadcast::channel(256).0,
         }
+    }
+
+    /// Tells the lobby's watchers that a game changed (`change`: one of [`LOBBY_EVENTS`]).
+    pub fn lobby_changed(&self, game: &str, change: &str) {
+        let text = json!({ "type": "lobby", "data": { "game": game, "change": change } }).to_string();
+        let _ = self.lobby.send(text);
+    }
+
+    /// The lobby's stream.
+    pub fn watch_lobby(&self) -> broadcast::Receiver<String> {
+        self.lobby.subscribe()
     }
 
     fn owned_set(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<String>> {
@@ -609,6 +627,11 @@ impl Games {
             // The event goes to this process's watchers at once; the game itself is read back
             // when a request needs it.
             while let Some((id, event)) = rx.recv().await {
+                let kind =
+                    serde_json::from_str::<Value>(&event).ok().and_then(|v| v["type"].as_str().map(str::to_string));
+                if let Some(kind) = kind.filter(|k| LOBBY_EVENTS.contains(&k.as_str())) {
+                    games.lobby_changed(&id, &kind);
+                }
                 if let Some(g) = games.cached(&id) {
                     let mut live = g.lock().await;
                     // A move announced by another process is applied to this copy at once (its

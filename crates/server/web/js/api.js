@@ -62,13 +62,25 @@ export function rememberCreated(g) {
  * growing pause when the stream closes (a server restart), calling onStatus(connected).
  */
 export function follow(id, onEvent, onStatus) {
+  return stream(`/api/games/${id}/ws`, onEvent, onStatus);
+}
+
+/** Calls `onChange()` whenever the lobby's stream says the games list changed; returns a stop
+ * function. Reconnects as `follow` does. */
+export function followLobby(onChange) {
+  return stream('/api/lobby/ws', e => e.type === 'lobby' && onChange(), () => {});
+}
+
+/** A WebSocket at `path` whose JSON messages go to `onEvent` and whose state goes to
+ * `onStatus(open)`, reopened after a growing pause when it closes, until stopped. */
+function stream(path, onEvent, onStatus) {
   let socket = null;
   let pause = 250;
   let stopped = false;
   const open = () => {
     if (stopped) return;
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    socket = new WebSocket(`${scheme}://${location.host}/api/games/${id}/ws`);
+    socket = new WebSocket(`${scheme}://${location.host}${path}`);
     socket.onopen = () => {
       pause = 250;
       onStatus(true);

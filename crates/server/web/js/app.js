@@ -1,7 +1,7 @@
 // The page: the lobby at `/` (create a game, the games list) and a game at `/game/{id}`
 // (board, moves, clocks, controls, the variant's panel), kept current by the live stream.
 
-import { call, seat, remember, rememberCreated, follow, ApiError } from './api.js';
+import { call, seat, remember, rememberCreated, follow, followLobby, ApiError } from './api.js';
 import { Board, pockets } from './board.js';
 import * as panels from './panels.js';
 import { PredictorDesk } from './predictor.js';
@@ -105,8 +105,9 @@ async function lobby() {
       b.replaceWith(document.createTextNode(` ${e.message}`));
     }
   });
-  // The games list, read again every few seconds while the lobby is shown (new games and open
-  // seats appear, taken seats go), as lichess's lobby keeps its seeks current.
+  // The games list, read again whenever the lobby's stream says a game was created, a seat taken
+  // or a game ended (new games and open seats appear, taken seats go, as lichess's lobby keeps
+  // its seeks current), and every half minute in case the stream is down.
   const load = async () => {
     if (!list.isConnected) return;
     try {
@@ -124,13 +125,18 @@ async function lobby() {
     } catch (e) {
       list.textContent = e.message;
     }
-    setTimeout(load, LOBBY_REFRESH_MS);
   };
-  await load();
+  const poll = async () => {
+    if (!list.isConnected) return;
+    await load();
+    setTimeout(poll, LOBBY_REFRESH_MS);
+  };
+  const stop = followLobby(() => (list.isConnected ? load() : stop()));
+  await poll();
 }
 
-/** How often the lobby reads the games list again. */
-const LOBBY_REFRESH_MS = 5000;
+/** How often the lobby reads the games list again without being told (the stream's fallback). */
+const LOBBY_REFRESH_MS = 30000;
 
 // ---------------------------------------------------------------- game
 
