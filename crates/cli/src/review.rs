@@ -23,6 +23,9 @@ pub(crate) struct ReviewArgs {
     /// Milliseconds for each position instead of a node count.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     movetime: Option<u64>,
+    /// Searches at once (default: one a core); the review is the same for any number.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: Option<u64>,
     /// Endgame table files (`fairylab egt --out`) for exact values.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     tables: Vec<PathBuf>,
@@ -75,7 +78,8 @@ pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
         let paths: Vec<&std::path::Path> = a.tables.iter().map(|p| p.as_path()).collect();
         Some(std::sync::Arc::new(egt::tablebase::Tablebase::load(&paths)?))
     };
-    let limits = ReviewLimits { per_position, tables };
+    let threads = a.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |t| t as usize);
+    let limits = ReviewLimits { per_position, threads, tables };
     let started = Instant::now();
     let mut reviewed = 0;
     for (i, rec) in records.iter().enumerate() {

@@ -293,6 +293,9 @@ pub struct Review {
 pub struct ReviewLimits {
     /// The limit of each search (a node count makes the review reproducible).
     pub per_position: Limits,
+    /// Searches at once, each on its own thread and engine (the review is the same for any
+    /// number).
+    pub threads: usize,
     /// Endgame tables to consult.
     pub tables: Option<Arc<egt::tablebase::Tablebase>>,
 }
@@ -312,52 +315,75 @@ fn terminal(pos: &Position) -> Option<Eval> {
 pub fn review(game: &Game, limits: &ReviewLimits, mut progress: impl FnMut(usize, usize)) -> Review {
     let chance = !matches!(game.start().variant().chance, ChanceRule::None);
     let n = game.moves().len();
-    let total = (n + 1) + if chance { n } else { 0 };
-    let mut engine = Engine::with_hash(16);
-    engine.set_params(Some(SearchParams::for_variant(game.start().variant())));
-    engine.set_tablebase(limits.tables.clone());
-    let mut nodes = 0;
-    let mut done = 0;
-    let mut search = |pos: &Position, history: &[u64], only: Option<rules::Move>| {
-        engine.set_search_moves(only.into_iter().collect());
-        // Each search from a clear table, so a review does not depend on the order of its
-        // searches (and is reproducible under a node limit).
-        engine.clear();
-        let r = engine.search(pos.clone(), history, limits.per_position, |_| {});
-        nodes += r.nodes;
-        (Eval::from_value(r.value, pos.turn()), r.best)
-    };
-    // The positions, the start first, and each one's evaluation and best move.
+    // The positions, the start first.
     let mut positions = vec![game.start().clone()];
     for (&m, &e) in game.moves().iter().zip(game.events()) {
         let mut p = positions[positions.len() - 1].clone();
         p.play_event(m, e);
         positions.push(p);
     }
-    let mut evals = Vec::with_capacity(n + 1);
-    let mut bests = Vec::with_capacity(n + 1);
-    for (i, pos) in positions.iter().enumerate() {
-        let (e, best) = match terminal(pos) {
-            Some(e) => (e, None),
-            None => search(pos, &game.hashes()[..i], None),
-        };
-        evals.push(e);
-        bests.push(best);
-        done += 1;
+    // The searches: every unfinished position, then with chance every move alone from the
+    // position before it. They share workers, each with its own engine.
+    let mut jobs: Vec<(usize, Option<rules::Move>)> =
+        (0..=n).filter(|&i| terminal(&positions[i]).is_none()).map(|i| (i, None)).collect();
+    if chance {
+        jobs.extend(game.moves().iter().enumerate().map(|(i, &m)| (i, Some(m))));
+    }
+    let total = (n + 1) + if chance { n } else { 0 };
+    let mut done = n + 1 - jobs.iter().filter(|j| j.1.is_none()).count();
+    if done > 0 {
         progress(done, total);
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut results: Vec<Option<(Eval, Option<rules::Move>, u64)>> = vec![None; jobs.len()];
+    std::thread::scope(|scope| {
+        for _ in 0..limits.threads.clamp(1, jobs.len().max(1)) {
+            let (tx, jobs, next, positions) = (tx.clone(), &jobs, &next, &positions);
+            scope.spawn(move || {
+                let mut engine = Engine::with_hash(16);
+                engine.set_params(Some(SearchParams::for_variant(game.start().variant())));
+                engine.set_tablebase(limits.tables.clone());
+                loop {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&(i, only)) = jobs.get(k) else { break };
+                    let pos = &positions[i];
+                    engine.set_search_moves(only.into_iter().collect());
+                    // Each search from a clear table, so a review depends neither on the order
+                    // of its searches nor on the workers (and is reproducible under a node limit).
+                    engine.clear();
+                    let r = engine.search(pos.clone(), &game.hashes()[..i], limits.per_position, |_| {});
+                    if tx.send((k, (Eval::from_value(r.value, pos.turn()), r.best, r.nodes))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (k, result) in rx {
+            results[k] = Some(result);
+            done += 1;
+            progress(done, total);
+        }
+    });
+    let mut nodes = 0;
+    let mut evals: Vec<Eval> = positions.iter().map(|p| terminal(p).unwrap_or(Eval::Cp(0))).collect();
+    let mut bests: Vec<Option<rules::Move>> = vec![None; n + 1];
+    let mut expected: Vec<Option<Eval>> = vec![None; n];
+    for (&(i, only), result) in jobs.iter().zip(results) {
+        let Some((e, best, searched)) = result else { continue };
+        nodes += searched;
+        match only {
+            None => (evals[i], bests[i]) = (e, best),
+            Some(_) => expected[i] = Some(e),
+        }
     }
     let mut moves = Vec::with_capacity(n);
     for (i, &m) in game.moves().iter().enumerate() {
         let pos = &positions[i];
         let mover = pos.turn();
         let outcome = evals[i + 1];
-        let after = if chance {
-            done += 1;
-            progress(done, total);
-            search(pos, &game.hashes()[..i], Some(m)).0
-        } else {
-            outcome
-        };
+        let after = expected[i].unwrap_or(outcome);
         let (b, a) = (evals[i].pov(mover), after.pov(mover));
         let (judgement, mate) = judge(b, a).map_or((None, None), |(j, s)| (Some(j), s));
         let (wb, wa) = (b.win_percent(), a.win_percent());

@@ -7,9 +7,14 @@ use rules::record::read_pgn;
 use rules::Color;
 
 fn reviewed(pgn: &str) -> Review {
+    reviewed_on(pgn, 1)
+}
+
+fn reviewed_on(pgn: &str, threads: usize) -> Review {
     let game = read_pgn(pgn).expect("the record reads");
     let mut calls = 0;
-    let r = review(&game, &ReviewLimits { per_position: Limits::nodes(20_000), tables: None }, |done, total| {
+    let limits = ReviewLimits { per_position: Limits::nodes(20_000), threads, tables: None };
+    let r = review(&game, &limits, |done, total| {
         calls += 1;
         assert_eq!(done, calls);
         assert!(done <= total);
@@ -56,16 +61,17 @@ fn a_queen_left_to_be_taken_is_a_blunder_and_its_capture_is_not() {
 fn a_review_under_a_node_limit_is_reproducible() {
     let pgn = "1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 4. Qc2 O-O 5. a3 Bxc3+ 6. Qxc3 b6 7. Bg5 Bb7 8. f3 h6 *";
     assert_eq!(reviewed(pgn), reviewed(pgn));
+    // The same on three threads, whose searches finish in another order.
+    assert_eq!(reviewed_on(pgn, 3), reviewed(pgn));
+    let dice = probabilistic_record();
+    assert_eq!(reviewed_on(&dice, 2), reviewed(&dice));
 }
 
 /// In Probabilistic chess a move is judged by its expected value; the dice then make luck:
 /// failed moves are unlucky for their mover, taken together.
 #[test]
 fn dice_make_luck_and_moves_are_judged_by_their_expected_value() {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/records/probabilistic.pgn"))
-            .expect("the records");
-    let first = text.split("\n[Event").nth(1).map(|g| format!("[Event{g}")).expect("a game");
+    let first = probabilistic_record();
     let game = read_pgn(&first).expect("the record reads");
     let r = reviewed(&first);
     let (mut failed, mut ok) = (0.0, 0.0);
@@ -82,4 +88,13 @@ fn dice_make_luck_and_moves_are_judged_by_their_expected_value() {
     assert!(failed < 0.0 && failed < ok, "failed moves' luck {failed}, successful ones' {ok}");
     let total: f64 = r.sides.iter().map(|s| s.luck.expect("luck")).sum();
     assert!((total - r.moves.iter().map(|m| m.luck.unwrap_or(0.0)).sum::<f64>()).abs() < 1e-9);
+}
+
+/// The first game of `tests/data/records/probabilistic.pgn`: failed rolls, en passant, a king
+/// captured.
+fn probabilistic_record() -> String {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/records/probabilistic.pgn"))
+            .expect("the records");
+    text.split("\n[Event").nth(1).map(|g| format!("[Event{g}")).expect("a game")
 }

@@ -635,6 +635,8 @@ async fn review_of(app: &AppState, g: &Arc<Mutex<LiveGame>>) -> Result<Value, Ap
     let permit = app.ai_slots.clone().acquire_owned().await;
     let limits = engine::review::ReviewLimits {
         per_position: engine::Limits::nodes(REVIEW_NODES),
+        // One AI worker's share of the machine.
+        threads: 1,
         tables: crate::analysis::tables().cloned(),
     };
     let report = tokio::task::spawn_blocking(move || {
