@@ -259,6 +259,13 @@ async function playVariant(variant, seed, check) {
   assert.match(record, new RegExp(`\\[GameId "${id}"\\]`));
   assert.match(record, /\[Seed "[0-9a-f]{64}"\]/);
   if (check.panel) assert.ok(panelSeen, `${variant}: the panel never showed what was expected`);
+  if (check.review) {
+    // The game reviewed: with chance, each side's luck beside its errors and accuracy.
+    await page.click('#review-game');
+    await page.waitForSelector('table.review-sides', { timeout: 60000 });
+    assert.match(await page.locator('table.review-sides thead').innerText(), /luck \(win % points\)/);
+    assert.match(await page.locator('table.review-sides tbody tr:first-child').innerText(), /^White\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+ %\s+[+-]?\d+$/);
+  }
   await screenshots(page, variant);
   assert.deepEqual(errors, [], `${variant}: errors on the page`);
   await context.close();
@@ -622,6 +629,7 @@ test('snowfall: hands and gifts', async () => {
 test('probabilistic: the map and the rolls', async () => {
   await playVariant('probabilistic', 6, {
     panel: async p => (await p.locator('.prob').count()) === 64 && (await p.locator('.roll').count()) > 0,
+    review: true,
   });
 });
 
