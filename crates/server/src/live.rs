@@ -627,16 +627,14 @@ impl Games {
             // The event goes to this process's watchers at once; the game itself is read back
             // when a request needs it.
             while let Some((id, event)) = rx.recv().await {
-                let kind =
-                    serde_json::from_str::<Value>(&event).ok().and_then(|v| v["type"].as_str().map(str::to_string));
-                if let Some(kind) = kind.filter(|k| LOBBY_EVENTS.contains(&k.as_str())) {
-                    games.lobby_changed(&id, &kind);
+                let v: Value = serde_json::from_str(&event).unwrap_or(Value::Null);
+                if let Some(kind) = v["type"].as_str().filter(|k| LOBBY_EVENTS.contains(k)) {
+                    games.lobby_changed(&id, kind);
                 }
                 if let Some(g) = games.cached(&id) {
                     let mut live = g.lock().await;
                     // A move announced by another process is applied to this copy at once (its
                     // chance draw checked against the seed), sparing the next request a read.
-                    let v: Value = serde_json::from_str(&event).unwrap_or(Value::Null);
                     if v["type"] == "move" && v["data"]["ply"].as_u64() == Some(live.game.moves().len() as u64) {
                         let m = MoveRow {
                             ply: v["data"]["ply"].as_i64().unwrap_or(-1),
