@@ -82,6 +82,7 @@ pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
     let limits = ReviewLimits { per_position, threads, tables };
     let started = Instant::now();
     let mut reviewed = 0;
+    let mut totals = Totals::default();
     for (i, rec) in records.iter().enumerate() {
         if rec.game.moves().is_empty() {
             continue;
@@ -96,6 +97,7 @@ pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
         });
         reviewed += 1;
         let json = server::analysis::review_json(&r, rec.game.start());
+        totals.add(&json, rec.tag("Result").or_else(|| rec.game.outcome().map(|o| o.result())));
         if a.json {
             let mut line = json;
             if a.all {
@@ -124,7 +126,60 @@ pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
         }
     }
     eprintln!(" ({reviewed} game{} in {:.1} s)", if reviewed == 1 { "" } else { "s" }, started.elapsed().as_secs_f64());
+    if a.all && !a.json && !a.pgn {
+        totals.write(out)?;
+    }
     Ok(())
+}
+
+/// What `--all` sums over its games, for the summary after them.
+#[derive(Debug, Default)]
+struct Totals {
+    games: usize,
+    /// Per side, summed over the games: accuracy and average centipawn loss.
+    accuracy: [f64; 2],
+    acpl: [f64; 2],
+    /// Decided games with chance, and those won by the side with more luck.
+    decided_with_luck: usize,
+    luckier_won: usize,
+}
+
+impl Totals {
+    fn add(&mut self, review: &Value, result: Option<&str>) {
+        self.games += 1;
+        for (i, side) in ["white", "black"].into_iter().enumerate() {
+            self.accuracy[i] += review["sides"][side]["accuracy"].as_f64().unwrap_or(0.0);
+            self.acpl[i] += review["sides"][side]["acpl"].as_f64().unwrap_or(0.0);
+        }
+        let luck = |side: &str| review["sides"][side]["luck"].as_f64();
+        if let (Some(w), Some(b), Some(r @ ("1-0" | "0-1"))) = (luck("white"), luck("black"), result) {
+            self.decided_with_luck += 1;
+            if (w > b) == (r == "1-0") && w != b {
+                self.luckier_won += 1;
+            }
+        }
+    }
+
+    fn write(&self, out: &mut impl Write) -> Result<()> {
+        if self.games == 0 {
+            return Ok(());
+        }
+        let n = self.games as f64;
+        write!(
+            out,
+            "{} games: accuracy White {:.0} %, Black {:.0} % (means); average centipawn loss White {:.0}, Black {:.0}",
+            self.games,
+            self.accuracy[0] / n,
+            self.accuracy[1] / n,
+            self.acpl[0] / n,
+            self.acpl[1] / n
+        )?;
+        if self.decided_with_luck > 0 {
+            write!(out, "; the luckier side won {} of {} decided games", self.luckier_won, self.decided_with_luck)?;
+        }
+        writeln!(out)?;
+        Ok(())
+    }
 }
 
 /// The review (its JSON) as text: one line a move, then each side's totals.

@@ -426,6 +426,11 @@ fn review_judges_a_game_as_lichess_does() {
     assert_eq!(games.iter().map(|g| g["game"].as_u64()).collect::<Vec<_>>(), [Some(1), Some(2), Some(3)]);
     assert_eq!(games[0]["tags"]["Event"], "Failures, en passant, king capture");
     assert!(games.iter().all(|g| g["sides"]["white"]["luck"].is_number() && g["sides"]["black"]["luck"].is_number()));
+    // In text, a summary after the games: the means, and how often the luckier side won.
+    let o = fairylab(&["review", &data("records/probabilistic.pgn"), "--all", "--nodes", "5000"]);
+    assert_ok(&o);
+    let last = stdout(&o).lines().last().unwrap_or_default().to_string();
+    assert!(last.starts_with("3 games: accuracy White ") && last.contains(" of 2 decided games"), "{last}");
     // Bad input.
     let (missing, empty, bad) = (
         data("no-such-file.pgn"),
