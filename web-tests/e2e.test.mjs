@@ -439,6 +439,7 @@ test('with clocks, the first move is awaited for 30 s (counted down on the page)
   await notice.waitFor();
   assert.match(await notice.innerText(), /^You have (30|29|28|27|26|25) s to make the first move, or the game is aborted\.$/);
   assert.equal((await stateOf(page, id)).first_move.side, 'black');
+  await page.screenshot({ path: `${SHOTS}/first-move-desktop.png` });
   await clickMove(page, 'e7e5');
   await until(async () => (await stateOf(page, id)).ply >= 3, "the AI's second move");
   await page.waitForSelector('.clock.black.running');
