@@ -72,14 +72,6 @@ impl Eval {
     pub fn win_percent(self) -> f64 {
         50.0 + 50.0 * self.winning_chances()
     }
-
-    /// UCI-like text: `+0.35`, `-1.20`, `#3`, `#-2`.
-    pub fn text(self) -> String {
-        match self {
-            Eval::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
-            Eval::Mate(m) => format!("#{m}"),
-        }
-    }
 }
 
 /// How bad a move was.

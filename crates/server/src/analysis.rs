@@ -180,6 +180,7 @@ pub fn review_json(r: &engine::review::Review, start: &Position) -> Value {
                 "best": m.best,
                 "judgement": m.judgement.map(|j| j.name()),
                 "glyph": m.judgement.map(|j| j.glyph()),
+                "nag": m.judgement.map(|j| j.nag()),
                 "mate": m.mate.map(|s| s.text()),
                 "cp_loss": m.cp_loss,
                 "accuracy": (m.accuracy * 10.0).round() / 10.0,
@@ -242,12 +243,7 @@ pub fn review_annotations(review: &Value) -> Vec<rules::record::Annotation> {
             if let Some(luck) = m["luck"].as_f64() {
                 comment.push_str(&format!(" Luck {luck:+.0}."));
             }
-            let nag = match m["judgement"].as_str() {
-                Some("inaccuracy") => Some(6),
-                Some("mistake") => Some(2),
-                Some("blunder") => Some(4),
-                _ => None,
-            };
+            let nag = m["nag"].as_u64().and_then(|n| u8::try_from(n).ok());
             let comment = comment.trim().to_string();
             rules::record::Annotation { nag, comment: (!comment.is_empty()).then_some(comment) }
         })
