@@ -57,9 +57,7 @@ fn xboard_session_on_stdin() {
 /// skipped with a notice when python-chess is missing.
 #[test]
 fn python_chess_plays_whole_games() {
-    let has_chess = Command::new("python3").args(["-c", "import chess"]).output().is_ok_and(|o| o.status.success());
-    if !has_chess {
-        eprintln!("python-chess not installed: skipping the python-chess games (pip install chess)");
+    if !python_chess("the python-chess games") {
         return;
     }
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/uci_python_games.py");
@@ -81,9 +79,7 @@ fn python_chess_plays_whole_games() {
 /// skipped with a notice when python-chess is missing.
 #[test]
 fn python_chess_reads_the_annotated_review() {
-    let has_chess = Command::new("python3").args(["-c", "import chess"]).output().is_ok_and(|o| o.status.success());
-    if !has_chess {
-        eprintln!("python-chess not installed: skipping the annotated-record check (pip install chess)");
+    if !python_chess("the annotated-record check") {
         return;
     }
     let pgn = "[Event \"Opera game\"]\n\n1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 \
@@ -131,4 +127,13 @@ fn python_chess_reads_the_annotated_review() {
         };
         assert_eq!(line.trim_end(), format!("{} {white} {nag}", m["san"].as_str().expect("san")).trim_end(), "{m}");
     }
+}
+
+/// Whether python-chess can be imported; if not, says that `what` is skipped.
+fn python_chess(what: &str) -> bool {
+    let has = Command::new("python3").args(["-c", "import chess"]).output().is_ok_and(|o| o.status.success());
+    if !has {
+        eprintln!("python-chess not installed: skipping {what} (pip install chess)");
+    }
+    has
 }
