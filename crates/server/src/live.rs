@@ -170,6 +170,8 @@ pub struct LiveGame {
     pub clock: Option<crate::clock::Clock>,
     /// When each stored move was made (Unix ms), for the clocks.
     pub times: Vec<i64>,
+    /// How many of the first moves were imported at creation (`options.imported`).
+    pub imported: usize,
     /// The game's review once asked for (it is over, so it stays valid).
     pub review: Option<Arc<Value>>,
 }
@@ -198,6 +200,7 @@ impl LiveGame {
             takeback_offer: offer_of(row.takeback_offer.as_deref()),
             clock: crate::clock::Clock::of(&options),
             times: Vec::new(),
+            imported: options.get("imported").and_then(Value::as_u64).unwrap_or(0) as usize,
             review: None,
         };
         live.catch_up(row, moves)?;
@@ -244,11 +247,7 @@ impl LiveGame {
         }
         match &self.predictor {
             Some(t) => t.game.plies().is_empty(),
-            None => {
-                let options: Value = serde_json::from_str(&self.row.options).unwrap_or(Value::Null);
-                let imported = options.get("imported").and_then(Value::as_u64).unwrap_or(0) as usize;
-                self.game.moves().len() < imported + 2
-            }
+            None => self.game.moves().len() < self.imported + 2,
         }
     }
 

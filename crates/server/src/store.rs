@@ -352,29 +352,18 @@ enum Write {
 }
 
 /// The INSERT of a Predictor row (a taken key, or a game another process owns, inserts nothing).
-fn predictor_insert(kind: PredictorKind) -> &'static str {
-    match kind {
-        PredictorKind::Member => {
-            "INSERT INTO predictor_members (game_id, side, name, rank, token, created_at) \
-             SELECT $1, $2, $3, $4, $5, $6 WHERE NOT EXISTS (SELECT 1 FROM owners WHERE game_id = $1 AND server_id <> $7) \
-             ON CONFLICT DO NOTHING"
-        }
-        PredictorKind::Commit => {
-            "INSERT INTO predictor_commits (game_id, ply, side, member, commitment, created_at) \
-             SELECT $1, $2, $3, $4, $5, $6 WHERE NOT EXISTS (SELECT 1 FROM owners WHERE game_id = $1 AND server_id <> $7) \
-             ON CONFLICT DO NOTHING"
-        }
-        PredictorKind::Reveal => {
-            "INSERT INTO predictor_reveals (game_id, ply, side, member, reveal, created_at) \
-             SELECT $1, $2, $3, $4, $5, $6 WHERE NOT EXISTS (SELECT 1 FROM owners WHERE game_id = $1 AND server_id <> $7) \
-             ON CONFLICT DO NOTHING"
-        }
-        PredictorKind::Secret => {
-            "INSERT INTO predictor_secrets (game_id, ply, side, member, reveal, created_at) \
-             SELECT $1, $2, $3, $4, $5, $6 WHERE NOT EXISTS (SELECT 1 FROM owners WHERE game_id = $1 AND server_id <> $7) \
-             ON CONFLICT DO NOTHING"
-        }
-    }
+fn predictor_insert(kind: PredictorKind) -> String {
+    let (table, columns) = match kind {
+        PredictorKind::Member => ("predictor_members", "side, name, rank, token"),
+        PredictorKind::Commit => ("predictor_commits", "ply, side, member, commitment"),
+        PredictorKind::Reveal => ("predictor_reveals", "ply, side, member, reveal"),
+        PredictorKind::Secret => ("predictor_secrets", "ply, side, member, reveal"),
+    };
+    format!(
+        "INSERT INTO {table} (game_id, {columns}, created_at) SELECT $1, $2, $3, $4, $5, $6 WHERE {} \
+         ON CONFLICT DO NOTHING",
+        owned_here("$1", "$7")
+    )
 }
 
 /// The SELECT of a Predictor row kind, in [`PredictorRow`]'s columns.
@@ -524,7 +513,7 @@ macro_rules! run_write {
                 sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(payload).execute($exec).await
             }
             Write::Predictor { id, kind: PredictorKind::Member, row } => {
-                sqlx::query(predictor_insert(PredictorKind::Member))
+                sqlx::query(&predictor_insert(PredictorKind::Member))
                     .bind(id)
                     .bind(&row.side)
                     .bind(&row.member)
@@ -536,7 +525,7 @@ macro_rules! run_write {
                     .await
             }
             Write::Predictor { id, kind, row } => {
-                sqlx::query(predictor_insert(*kind))
+                sqlx::query(&predictor_insert(*kind))
                     .bind(id)
                     .bind(row.ply)
                     .bind(&row.side)
