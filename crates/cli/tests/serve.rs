@@ -535,12 +535,144 @@ fn a_finished_game_is_reviewed() {
     assert_eq!(status, 400, "{v}");
     s.kill();
     let s = Server::start(&url);
-    assert_eq!(s.ok("GET", &review, None, None), r, "the same after a restart");
+    assert!(r["reviewed_at"].as_i64().is_some_and(|t| t > 0), "{r}");
+    assert_eq!(s.ok("GET", &review, None, None), r, "kept in the store: the same, made at the same time");
     let p = create(&s, json!({ "variant": "predictor", "white": "me", "black": "invite" }));
     let pid = p["id"].as_str().expect("id");
     s.ok("POST", &format!("/api/games/{pid}/resign"), token(&p, "white").as_deref(), None);
     let (status, v) = s.call("GET", &format!("/api/games/{pid}/review"), None, None);
     assert_eq!(status, 400, "{v}");
+}
+
+/// A game between two seats of one client: `moves` played, then `end` (`white resigns`, `black
+/// resigns`, `draw` agreed or `abort`); returns its id.
+fn game_ended(s: &Server, body: Value, moves: &[&str], end: &str) -> String {
+    let g = create(s, body);
+    let id = g["id"].as_str().expect("id").to_string();
+    let (w, b) = (token(&g, "white"), token(&g, "black"));
+    let ply = state(s, &id)["ply"].as_u64().expect("ply") as usize;
+    for (i, m) in moves.iter().enumerate() {
+        let t = if (ply + i) % 2 == 0 { &w } else { &b };
+        s.ok("POST", &format!("/api/games/{id}/moves"), t.as_deref(), Some(json!({ "move": m })));
+    }
+    let (path, t, body) = match end {
+        "white resigns" => ("resign", &w, None),
+        "black resigns" => ("resign", &b, None),
+        "abort" => ("abort", &w, None),
+        _ => {
+            s.ok("POST", &format!("/api/games/{id}/draw"), w.as_deref(), Some(json!({ "action": "offer" })));
+            ("draw", &b, Some(json!({ "action": "accept" })))
+        }
+    };
+    s.ok("POST", &format!("/api/games/{id}/{path}"), t.as_deref(), body);
+    id
+}
+
+/// The explorer's answer for the start of `variant` once it counts `games` games (it counts
+/// them in the background); fails if it counts more.
+fn counted(s: &Server, variant: &str, games: i64) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let v = s.ok("GET", &format!("/api/explorer?variant={variant}"), None, None);
+        let total = ["white", "draws", "black"].iter().map(|k| v[k].as_i64().expect("count")).sum::<i64>();
+        if total >= games {
+            assert_eq!(total, games, "{v}");
+            return v;
+        }
+        assert!(Instant::now() < deadline, "{variant}: {total} games counted, {games} expected: {v}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The opening explorer counts each finished game once, moments after it ends: the moves played
+/// from a position with how their games ended, in SAN, the most played first, with the latest
+/// game; positions are matched without the move counters, SnowFall's with its hands; aborted
+/// games and imported moves are not counted; a restart counts nothing twice; bad queries are
+/// refused with the reason.
+#[test]
+fn the_explorer_counts_finished_games_once() {
+    for url in databases("serve-explorer") {
+        explorer(&url);
+    }
+}
+
+fn explorer(url: &str) {
+    let s = Server::start(url);
+    let chess = json!({ "variant": "chess", "white": "me", "black": "me" });
+    let explore = |s: &Server, query: &str| s.ok("GET", &format!("/api/explorer?{query}"), None, None);
+    let g1 = game_ended(&s, chess.clone(), &["e4", "e5", "Nf3", "Nc6"], "white resigns");
+    game_ended(&s, chess.clone(), &["d4"], "abort");
+    game_ended(
+        &s,
+        json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. c4 c5" }),
+        &["Nc3"],
+        "black resigns",
+    );
+    let g3 = game_ended(&s, chess.clone(), &["e4", "c5", "Nf3"], "draw");
+    let start = counted(&s, "chess", 2);
+    assert_eq!(start["fen"], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert_eq!(
+        start["moves"],
+        json!([{ "uci": "e2e4", "san": "e4", "white": 0, "draws": 1, "black": 1, "games": 2, "last_game": g3 }])
+    );
+    let after_e4 = explore(&s, "variant=chess&play=e2e4");
+    let replies: Vec<(String, i64, String)> = after_e4["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| {
+            (
+                m["san"].as_str().expect("san").into(),
+                m["games"].as_i64().expect("games"),
+                m["last_game"].as_str().expect("id").into(),
+            )
+        })
+        .collect();
+    assert_eq!(replies, [("c5".into(), 1, g3.clone()), ("e5".into(), 1, g1.clone())]);
+    // Matched without the move counters.
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 17 40";
+    let v = explore(&s, &format!("variant=Chess&fen={}", urlencode(fen)));
+    assert_eq!(
+        (v["moves"].as_array().map(Vec::len), v["black"].as_i64()),
+        (Some(0), Some(0)),
+        "no move after ply 4: {v}"
+    );
+    let v = explore(
+        &s,
+        &format!("variant=chess&fen={}", urlencode("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 9 9")),
+    );
+    assert_eq!(v["moves"][0]["san"], "Nc6", "{v}");
+    // SnowFall: every move brings gifts, and the position after 1. e4 carries them.
+    let sf = game_ended(
+        &s,
+        json!({ "variant": "snowfall", "white": "me", "black": "me", "snowfall": 100 }),
+        &["e4", "e5"],
+        "black resigns",
+    );
+    counted(&s, "snowfall", 1);
+    let after = state(&s, &sf)["moves"][0]["fen"].as_str().expect("fen").to_string();
+    assert!(after.contains('['), "hands in {after}");
+    let v = explore(&s, &format!("variant=snowfall&fen={}", urlencode(&after)));
+    assert_eq!((v["moves"][0]["uci"].as_str(), v["white"].as_i64()), (Some("e7e5"), Some(1)), "{v}");
+    // Refusals.
+    for (query, mention) in [
+        ("variant=nosuch", "no variant"),
+        ("variant=predictor", "Predictor"),
+        ("variant=chess&fen=xyz", "invalid FEN"),
+        ("variant=chess&play=e2e4,e2e4", "move 2 of play"),
+        ("variant=chess&colour=white", "invalid query"),
+        ("fen=8/8/8/8/8/8/8/8", "invalid query"),
+    ] {
+        let (status, v) = s.call("GET", &format!("/api/explorer?{query}"), None, None);
+        assert_eq!(status, 400, "{query}: {v}");
+        assert!(v["error"].as_str().is_some_and(|e| e.contains(mention)), "{query}: {v} should mention {mention:?}");
+    }
+    // A restart counts nothing again; a game after it is counted.
+    s.kill();
+    let s = Server::start(url);
+    game_ended(&s, chess, &["d4", "d5"], "draw");
+    let v = counted(&s, "chess", 3);
+    assert_eq!(v["moves"][1]["uci"], "d2d4", "{v}");
 }
 
 /// A game may start from imported moves (movetext or a whole record): they are stored as moves,
@@ -1035,6 +1167,14 @@ fn two_processes_share_one_postgresql() {
         let second = b.call("POST", &format!("/api/games/{id}/moves"), Some(tok), Some(body)).0;
         assert_eq!((first, second), (200, 409));
     }
+    // Both processes count every game that ends, on either: each is counted once.
+    let chess = json!({ "variant": "chess", "white": "me", "black": "me" });
+    for (i, server) in [&a, &b, &a, &b].into_iter().enumerate() {
+        game_ended(server, chess.clone(), &["e4", "e5", "Nf3"][..1 + i % 3], "white resigns");
+    }
+    counted(&b, "chess", 4);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(counted(&a, "chess", 4), counted(&b, "chess", 4));
 }
 
 /// Waits until a game has at least `plies` plies (or is over), asking `s`.

@@ -126,7 +126,7 @@ fn refused(app: &AppState, id: &str) -> impl FnOnce(StoreError) -> ApiError {
 }
 
 /// A text cut for quoting in an error message.
-fn clip(s: &str) -> String {
+pub(crate) fn clip(s: &str) -> String {
     s.chars().take(64).collect()
 }
 
@@ -168,6 +168,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/review", get(review))
         .route("/api/games/{id}/ws", get(stream))
         .route("/api/lobby/ws", get(lobby_stream))
+        .route("/api/explorer", get(explorer))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint (see /api)") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(state.clone(), crate::owner::route))
@@ -185,7 +186,7 @@ async fn openapi() -> impl IntoResponse {
 /// The OpenAPI description of the HTTP endpoints (`docs/openapi.json`).
 pub const OPENAPI: &str = include_str!("../../../docs/openapi.json");
 
-/// Every HTTP endpoint of [`router`] under `/api/games` and `/api/variants` as (method, path):
+/// Every HTTP endpoint of [`router`] under `/api/games`, `/api/variants` and `/api/explorer` as (method, path):
 /// the OpenAPI file must describe exactly these (tested).
 pub const ENDPOINTS: &[(&str, &str)] = &[
     ("get", "/api/variants"),
@@ -206,7 +207,32 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     ("get", "/api/games/{id}/odds"),
     ("post", "/api/games/{id}/analyse"),
     ("get", "/api/games/{id}/review"),
+    ("get", "/api/explorer"),
 ];
+
+/// The query of `GET /api/explorer`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExplorerQuery {
+    /// A built-in variant's name.
+    variant: String,
+    /// The position (default: the variant's start).
+    fen: Option<String>,
+    /// UCI moves played from it first, comma-separated.
+    play: Option<String>,
+}
+
+/// `GET /api/explorer`: the moves finished games played from a position and how they ended
+/// (`crate::explorer`).
+async fn explorer(
+    State(app): State<AppState>,
+    query: Result<Query<ExplorerQuery>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(q) = query.map_err(|e| ApiError::bad(format!("invalid query: {}", e.body_text())))?;
+    let pos = crate::explorer::position_of(&q.variant, q.fen.as_deref(), q.play.as_deref())
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    Ok(Json(crate::explorer::report(app.games.store().as_ref(), &pos).await?))
+}
 
 async fn list_variants() -> Json<Value> {
     let list: Vec<Value> = rules::variants::all()
@@ -614,9 +640,10 @@ async fn review(State(app): State<AppState>, Path(id): Path<String>) -> Result<J
     Ok(Json(review_of(&app, &g).await?))
 }
 
-/// A finished game's review: kept with the game, or computed on a free AI worker and kept.
+/// A finished game's review: kept with the game (in memory and in the store), or computed on
+/// a free AI worker and kept.
 async fn review_of(app: &AppState, g: &Arc<Mutex<LiveGame>>) -> Result<Value, ApiError> {
-    let game = {
+    let (id, game) = {
         let live = g.lock().await;
         if live.predictor.is_some() {
             return Err(ApiError::bad("Predictor chess games are not reviewed (both sides move at once)"));
@@ -630,8 +657,13 @@ async fn review_of(app: &AppState, g: &Arc<Mutex<LiveGame>>) -> Result<Value, Ap
         if live.game.moves().is_empty() {
             return Err(ApiError::conflict("the game has no moves to review"));
         }
-        live.game.clone()
+        (live.row.id.clone(), live.game.clone())
     };
+    let kept = app.games.store().review(&id).await?.and_then(|text| serde_json::from_str::<Value>(&text).ok());
+    if let Some(report) = kept {
+        g.lock().await.review = Some(Arc::new(report.clone()));
+        return Ok(report);
+    }
     let permit = app.ai_slots.clone().acquire_owned().await;
     let limits = engine::review::ReviewLimits {
         per_position: engine::Limits::nodes(REVIEW_NODES),
@@ -646,6 +678,10 @@ async fn review_of(app: &AppState, g: &Arc<Mutex<LiveGame>>) -> Result<Value, Ap
     .await
     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the review failed: {e}")))?;
     drop(permit);
+    let now = now_ms();
+    let mut report = report;
+    report["reviewed_at"] = json!(now);
+    app.games.store().save_review(&id, REVIEW_NODES as i64, &report.to_string(), now).await?;
     g.lock().await.review = Some(Arc::new(report.clone()));
     Ok(report)
 }

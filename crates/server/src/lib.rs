@@ -9,6 +9,7 @@ pub mod ai;
 pub mod analysis;
 pub mod api;
 pub mod clock;
+pub mod explorer;
 pub mod live;
 pub mod odds;
 pub mod owner;
@@ -78,6 +79,7 @@ pub async fn app(
         first_move_ms,
     };
     tokio::spawn(api::nudge_loop(state.clone(), nudged));
+    explorer::spawn_indexer(state.games.clone());
     if let Some(rx) = store.listen().await? {
         state.games.relay(rx);
     }

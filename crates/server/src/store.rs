@@ -148,6 +148,26 @@ pub struct PredictorRow {
     pub created_at: i64,
 }
 
+/// A move of the opening explorer: played from a position in finished games, with how they
+/// ended and the latest of them (one game's contribution, or the sums over all games).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExplorerRow {
+    /// The position: its FEN without the move counters (`explorer::position_key`).
+    pub position: String,
+    /// The move in UCI.
+    pub uci: String,
+    /// Games won by White.
+    pub white: i64,
+    /// Games drawn.
+    pub draws: i64,
+    /// Games won by Black.
+    pub black: i64,
+    /// The game that ended last among them.
+    pub last_game: String,
+    /// When it ended (Unix milliseconds).
+    pub last_at: i64,
+}
+
 /// A standing offer a side makes and the other answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Offer {
@@ -222,6 +242,20 @@ pub trait Store: Send + Sync + 'static {
     /// clears the standing offers; [`StoreError::Stale`] if the game is over or gone or another
     /// process owns it.
     async fn take_back(&self, id: &str, keep: i64, now: i64) -> Result<(), StoreError>;
+    /// A finished game's kept review (JSON), if it has one.
+    async fn review(&self, id: &str) -> Result<Option<String>, StoreError>;
+    /// Keeps a finished game's review, made searching `nodes` nodes a position (a review kept
+    /// already stays).
+    async fn save_review(&self, id: &str, nodes: i64, review: &str, now: i64) -> Result<(), StoreError>;
+    /// Finished games the opening explorer has not counted yet, the earliest ended first, at
+    /// most `limit`.
+    async fn unexplored(&self, limit: i64) -> Result<Vec<String>, StoreError>;
+    /// Counts a finished game in the opening explorer of `variant`: marks it counted and adds
+    /// its rows (at most one per position and move), in one transaction. False, adding nothing,
+    /// if it was counted already (by this process or another) or is not finished.
+    async fn explore(&self, id: &str, variant: &str, rows: &[ExplorerRow]) -> Result<bool, StoreError>;
+    /// The opening explorer's moves from a position of `variant`, in no particular order.
+    async fn explorer(&self, variant: &str, position: &str) -> Result<Vec<ExplorerRow>, StoreError>;
     /// Records server process `server` alive at `now` and reachable at `url`.
     async fn heartbeat(&self, server: &str, url: &str, now: i64) -> Result<(), StoreError>;
     /// Gives a game to `server` unless a process whose last heartbeat is later than
@@ -618,6 +652,16 @@ fn write_result(w: &Write, changed: bool) -> Result<bool, StoreError> {
     }
 }
 
+/// The explorer rows one INSERT adds (8 parameters each).
+const EXPLORER_BATCH: usize = 128;
+
+/// How an explorer row adds to the one there: the results summed, the latest game kept.
+const EXPLORER_SUM: &str = " ON CONFLICT (variant, position, uci) DO UPDATE SET \
+     white = explorer.white + excluded.white, draws = explorer.draws + excluded.draws, \
+     black = explorer.black + excluded.black, \
+     last_game = CASE WHEN excluded.last_at >= explorer.last_at THEN excluded.last_game ELSE explorer.last_game END, \
+     last_at = CASE WHEN excluded.last_at >= explorer.last_at THEN excluded.last_at ELSE explorer.last_at END";
+
 /// Runs the writer task for one pool: every transaction takes all the writes waiting (group
 /// commit), so a burst of moves from many games costs one disk sync, not one each, and SQLite's
 /// single writer is never contended. If a batch fails, its writes are retried one by one, so
@@ -819,6 +863,95 @@ macro_rules! sql_store {
 
             async fn take_back(&self, id: &str, keep: i64, now: i64) -> Result<(), StoreError> {
                 self.write_active(id, Write::TakeBack { id: id.into(), keep, now }).await
+            }
+
+            async fn review(&self, id: &str) -> Result<Option<String>, StoreError> {
+                let row = sqlx::query("SELECT review FROM reviews WHERE game_id = $1")
+                    .bind(id)
+                    .fetch_optional(&self.pool)
+                    .await?;
+                Ok(row.map(|r| r.try_get("review")).transpose()?)
+            }
+
+            async fn save_review(&self, id: &str, nodes: i64, review: &str, now: i64) -> Result<(), StoreError> {
+                sqlx::query(
+                    "INSERT INTO reviews (game_id, nodes, review, created_at) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (game_id) DO NOTHING",
+                )
+                .bind(id)
+                .bind(nodes)
+                .bind(review)
+                .bind(now)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn unexplored(&self, limit: i64) -> Result<Vec<String>, StoreError> {
+                let rows = sqlx::query(
+                    "SELECT id FROM games WHERE explored = 0 AND status = 'finished' ORDER BY updated_at, id LIMIT $1",
+                )
+                .bind(limit)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>().map_err(StoreError::from)
+            }
+
+            async fn explore(&self, id: &str, variant: &str, rows: &[ExplorerRow]) -> Result<bool, StoreError> {
+                let mut t = self.pool.begin().await?;
+                // The mark first: of two processes counting the game, one marks it, and the
+                // other's transaction changes nothing.
+                let marked = sqlx::query("UPDATE games SET explored = 1 WHERE id = $1 AND explored = 0 AND status = 'finished'")
+                    .bind(id)
+                    .execute(&mut *t)
+                    .await?;
+                if marked.rows_affected() != 1 {
+                    return Ok(false);
+                }
+                for chunk in rows.chunks(EXPLORER_BATCH) {
+                    let mut q = sqlx::QueryBuilder::new(
+                        "INSERT INTO explorer (variant, position, uci, white, draws, black, last_game, last_at) ",
+                    );
+                    q.push_values(chunk, |mut b, r| {
+                        b.push_bind(variant)
+                            .push_bind(&r.position)
+                            .push_bind(&r.uci)
+                            .push_bind(r.white)
+                            .push_bind(r.draws)
+                            .push_bind(r.black)
+                            .push_bind(&r.last_game)
+                            .push_bind(r.last_at);
+                    });
+                    q.push(EXPLORER_SUM);
+                    q.build().execute(&mut *t).await?;
+                }
+                t.commit().await?;
+                Ok(true)
+            }
+
+            async fn explorer(&self, variant: &str, position: &str) -> Result<Vec<ExplorerRow>, StoreError> {
+                let rows = sqlx::query(
+                    "SELECT position, uci, white, draws, black, last_game, last_at FROM explorer \
+                     WHERE variant = $1 AND position = $2",
+                )
+                .bind(variant)
+                .bind(position)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter()
+                    .map(|r| {
+                        Ok(ExplorerRow {
+                            position: r.try_get("position")?,
+                            uci: r.try_get("uci")?,
+                            white: r.try_get("white")?,
+                            draws: r.try_get("draws")?,
+                            black: r.try_get("black")?,
+                            last_game: r.try_get("last_game")?,
+                            last_at: r.try_get("last_at")?,
+                        })
+                    })
+                    .collect::<Result<_, sqlx::Error>>()
+                    .map_err(StoreError::from)
             }
 
             async fn heartbeat(&self, server: &str, url: &str, now: i64) -> Result<(), StoreError> {
@@ -1237,5 +1370,63 @@ mod tests {
         assert!(!stored(2, "g1f3").await, "a game another process owns");
         store.claim("g1", process_tag(), 2, 1).await.expect("claimed");
         assert!(stored(2, "g1f3").await);
+    }
+
+    fn explorer_row(position: &str, uci: &str, result: (i64, i64, i64), game: &str, at: i64) -> ExplorerRow {
+        let (white, draws, black) = result;
+        ExplorerRow {
+            position: position.into(),
+            uci: uci.into(),
+            white,
+            draws,
+            black,
+            last_game: game.into(),
+            last_at: at,
+        }
+    }
+
+    /// A finished game is counted in the explorer once, whoever asks twice; an unfinished one
+    /// not at all; counts add up and the latest game is kept. A review is kept once.
+    #[tokio::test]
+    async fn the_explorer_counts_each_finished_game_once_and_a_review_is_kept() {
+        for store in stores("explorer").await {
+            for id in ["g1", "g2", "g3"] {
+                store.create_game(&game(id)).await.expect("the game is stored");
+            }
+            store.finish("g2", "1-0", "resignation", 10).await.expect("finished");
+            store.finish("g1", "0-1", "resignation", 20).await.expect("finished");
+            assert_eq!(store.unexplored(10).await.expect("read"), vec!["g2".to_string(), "g1".to_string()]);
+            assert_eq!(store.unexplored(1).await.expect("read"), vec!["g2".to_string()]);
+            let start = "startpos";
+            let g2 = [
+                explorer_row(start, "e2e4", (1, 0, 0), "g2", 10),
+                explorer_row("after e4", "e7e5", (1, 0, 0), "g2", 10),
+            ];
+            assert!(store.explore("g2", "chess", &g2).await.expect("counted"));
+            assert!(!store.explore("g2", "chess", &g2).await.expect("not again"), "counted twice");
+            assert!(!store.explore("g3", "chess", &g2).await.expect("not counted"), "an unfinished game");
+            let g1 =
+                [explorer_row(start, "e2e4", (0, 0, 1), "g1", 20), explorer_row(start, "d2d4", (0, 0, 1), "g1", 20)];
+            assert!(store.explore("g1", "chess", &g1).await.expect("counted"));
+            assert!(store.unexplored(10).await.expect("read").is_empty());
+            let mut rows = store.explorer("chess", start).await.expect("read");
+            rows.sort_by(|a, b| a.uci.cmp(&b.uci));
+            assert_eq!(rows, vec![g1[1].clone(), explorer_row(start, "e2e4", (1, 0, 1), "g1", 20)]);
+            assert!(store.explorer("chess960", start).await.expect("read").is_empty(), "another variant's");
+            // The latest game stays the latest when an earlier one is counted after it.
+            store.create_game(&game("g4")).await.expect("the game is stored");
+            store.finish("g4", "1/2-1/2", "agreement", 30).await.expect("finished");
+            assert!(store
+                .explore("g4", "chess", &[explorer_row(start, "e2e4", (0, 1, 0), "g4", 5)])
+                .await
+                .expect("counted"));
+            let e4 = store.explorer("chess", start).await.expect("read").into_iter().find(|r| r.uci == "e2e4");
+            assert_eq!(e4, Some(explorer_row(start, "e2e4", (1, 1, 1), "g1", 20)));
+            // Reviews.
+            assert_eq!(store.review("g1").await.expect("read"), None);
+            store.save_review("g1", 50_000, "{\"a\":1}", 40).await.expect("kept");
+            store.save_review("g1", 50_000, "{\"a\":2}", 41).await.expect("a second is ignored");
+            assert_eq!(store.review("g1").await.expect("read").as_deref(), Some("{\"a\":1}"));
+        }
     }
 }

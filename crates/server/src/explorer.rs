@@ -1,0 +1,261 @@
+//! The opening explorer: which moves finished games played from a position and how those games
+//! ended, as lichess's explorer of its own games (`GET /api/explorer`), and the indexer that
+//! counts every finished game once, in the background, on any number of processes.
+//!
+//! A game is counted when it ends with a result (not aborted), in a built-in sequential variant,
+//! with no imported moves; its first [`MAX_PLIES`] plies are counted, each (position, move) once
+//! a game. Positions are keyed by their FEN without the move counters ([`position_key`]), so
+//! transpositions meet and a SnowFall position's hands count.
+
+use crate::live::{Games, LiveGame, LoadError};
+use crate::store::{ExplorerRow, GameRow, MoveRow, Store};
+use rules::{Position, Variant};
+use serde_json::{json, Value};
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Plies of a game the explorer counts (lichess's explorer counts the opening, up to ply 50).
+pub const MAX_PLIES: usize = 50;
+
+/// Games the indexer reads from the store at a time.
+const BATCH: i64 = 64;
+
+/// How often the indexer looks for uncounted games without being told of a game's end (a
+/// missed message, or a game ended by a process that died before it could say so).
+const RESCAN: Duration = Duration::from_secs(300);
+
+/// The explorer's key of a position: its FEN without the halfmove and fullmove counters.
+pub fn position_key(pos: &Position) -> String {
+    let fen = pos.fen();
+    let fields: Vec<&str> = fen.split(' ').enumerate().filter(|&(i, _)| i != 4 && i != 5).map(|(_, f)| f).collect();
+    fields.join(" ")
+}
+
+/// Why a finished game is not counted, if it is not.
+fn not_counted(row: &GameRow) -> Option<&'static str> {
+    let options: Value = serde_json::from_str(&row.options).unwrap_or(Value::Null);
+    if row.variant == "predictor" {
+        Some("Predictor chess (both sides move at once)")
+    } else if options.get("toml").is_some() {
+        Some("a custom variant")
+    } else if options.get("imported").and_then(Value::as_u64).unwrap_or(0) > 0 {
+        Some("its moves were imported")
+    } else if score(row.result.as_deref()).is_none() {
+        Some("it has no result")
+    } else {
+        None
+    }
+}
+
+/// A result as (White wins, draws, Black wins).
+fn score(result: Option<&str>) -> Option<(i64, i64, i64)> {
+    match result? {
+        "1-0" => Some((1, 0, 0)),
+        "1/2-1/2" => Some((0, 1, 0)),
+        "0-1" => Some((0, 0, 1)),
+        _ => None,
+    }
+}
+
+/// What a finished game adds to the explorer: its variant's name and one row per (position,
+/// move) of its first [`MAX_PLIES`] plies, no rows when the game is not counted.
+pub fn rows_of(row: GameRow, moves: &[MoveRow]) -> Result<(String, Vec<ExplorerRow>), LoadError> {
+    let Some((white, draws, black)) = score(row.result.as_deref()).filter(|_| not_counted(&row).is_none()) else {
+        return Ok((row.variant, Vec::new()));
+    };
+    let (id, at) = (row.id.clone(), row.updated_at);
+    let live = LiveGame::replay(row, &moves[..moves.len().min(MAX_PLIES)])?;
+    let mut pos = live.game.start().clone();
+    let mut seen = HashSet::new();
+    let mut rows = Vec::new();
+    for (&m, &e) in live.game.moves().iter().zip(live.game.events()) {
+        let (position, uci) = (position_key(&pos), rules::uci::to_uci(&pos, m));
+        if seen.insert((position.clone(), uci.clone())) {
+            rows.push(ExplorerRow { position, uci, white, draws, black, last_game: id.clone(), last_at: at });
+        }
+        pos.play_event(m, e);
+    }
+    Ok((pos.variant().name.clone(), rows))
+}
+
+/// Counts every finished game not counted yet; returns how many this call counted. A game
+/// that does not replay is marked counted with nothing (and logged), so it is not read again.
+pub async fn index_pending(store: &Arc<dyn Store>) -> Result<usize, LoadError> {
+    let mut counted = 0;
+    loop {
+        let ids = store.unexplored(BATCH).await?;
+        if ids.is_empty() {
+            return Ok(counted);
+        }
+        for id in ids {
+            let Some(row) = store.game(&id).await? else { continue };
+            let moves = store.moves(&id).await?;
+            let stored = row.variant.clone();
+            let (variant, rows) = tokio::task::spawn_blocking(move || rows_of(row, &moves))
+                .await
+                .map_err(|e| LoadError::Corrupt { id: id.clone(), reason: e.to_string() })?
+                .unwrap_or_else(|e| {
+                    tracing::error!("the explorer skips game {id}: {e}");
+                    (stored, Vec::new())
+                });
+            if store.explore(&id, &variant, &rows).await? {
+                counted += 1;
+            }
+        }
+    }
+}
+
+/// Runs the indexer: a pass at once (the games that ended before), then one after every game's
+/// end the lobby's stream tells of (here or in another process), and every [`RESCAN`].
+pub fn spawn_indexer(games: Arc<Games>) {
+    let mut lobby = games.watch_lobby();
+    tokio::spawn(async move {
+        loop {
+            if let Err(e) = index_pending(games.store()).await {
+                tracing::warn!("the explorer's indexer: {e}");
+            }
+            let ended = async {
+                loop {
+                    match lobby.recv().await {
+                        Ok(text) if text.contains(r#""change":"end""#) => return,
+                        Ok(_) => {}
+                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => return,
+                        Err(tokio::sync::broadcast::error::RecvError::Closed) => std::future::pending().await,
+                    }
+                }
+            };
+            let _ = tokio::time::timeout(RESCAN, ended).await;
+        }
+    });
+}
+
+/// Why an explorer request is refused (a 400 answer).
+#[derive(Debug, thiserror::Error)]
+pub enum QueryError {
+    /// No built-in variant of that name, or one the explorer does not cover.
+    #[error("{0}")]
+    Variant(String),
+    /// The FEN does not parse for the variant.
+    #[error("invalid FEN: {0}")]
+    Fen(String),
+    /// A move of `play` is not legal (or not UCI).
+    #[error("move {index} of play, '{text}': {reason}")]
+    Play {
+        /// 1 for the first.
+        index: usize,
+        /// The move as sent.
+        text: String,
+        /// Why it is refused.
+        reason: String,
+    },
+}
+
+/// The position an explorer request names: `fen` (the variant's start if absent) after the
+/// UCI moves of `play` (comma-separated, played without chance).
+pub fn position_of(variant: &str, fen: Option<&str>, play: Option<&str>) -> Result<Position, QueryError> {
+    let v: &'static Variant = rules::variants::by_name(variant).ok_or_else(|| {
+        QueryError::Variant(format!("no variant '{}' (see /api/variants)", crate::api::clip(variant)))
+    })?;
+    if v.name == "predictor" {
+        return Err(QueryError::Variant("Predictor chess has no explorer (both sides move at once)".into()));
+    }
+    let mut pos = match fen {
+        Some(f) => Position::from_fen(v, f.trim()).map_err(|e| QueryError::Fen(e.to_string()))?,
+        None => Position::start(v),
+    };
+    for (i, text) in play.unwrap_or("").split(',').map(str::trim).filter(|t| !t.is_empty()).enumerate() {
+        let refuse = |reason: String| QueryError::Play { index: i + 1, text: crate::api::clip(text), reason };
+        let m = rules::uci::parse_uci(&pos, text).map_err(|e| refuse(e.to_string()))?;
+        pos.play(m).map_err(|e| refuse(e.to_string()))?;
+    }
+    Ok(pos)
+}
+
+/// The explorer's answer for a position: `{variant, fen, white, draws, black, moves}`, the
+/// totals over its moves and each move `{uci, san, white, draws, black, games, last_game}`,
+/// the most played first.
+pub async fn report(store: &dyn Store, pos: &Position) -> Result<Value, crate::store::StoreError> {
+    let v = pos.variant();
+    let mut rows = store.explorer(&v.name, &position_key(pos)).await?;
+    rows.sort_by(|a, b| (b.white + b.draws + b.black).cmp(&(a.white + a.draws + a.black)).then(a.uci.cmp(&b.uci)));
+    let (mut white, mut draws, mut black) = (0, 0, 0);
+    let mut moves = Vec::new();
+    for r in &rows {
+        // A move the rules no longer allow there is left out.
+        let Ok(m) = rules::uci::parse_uci(pos, &r.uci) else { continue };
+        white += r.white;
+        draws += r.draws;
+        black += r.black;
+        moves.push(json!({
+            "uci": r.uci, "san": rules::san::to_san(pos, m), "white": r.white, "draws": r.draws,
+            "black": r.black, "games": r.white + r.draws + r.black, "last_game": r.last_game,
+        }));
+    }
+    Ok(json!({
+        "variant": v.name, "fen": pos.fen(), "white": white, "draws": draws, "black": black, "moves": moves,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finished(result: &str, options: &str, moves: &[&str]) -> (GameRow, Vec<MoveRow>) {
+        let row = GameRow {
+            id: "g".into(),
+            variant: "chess".into(),
+            options: options.into(),
+            start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
+            white_player: "human".into(),
+            black_player: "human".into(),
+            white_token: None,
+            black_token: None,
+            white_invite: None,
+            black_invite: None,
+            seed: "00".repeat(32),
+            seed_hash: "00".into(),
+            movetime_ms: 100,
+            status: "finished".into(),
+            result: Some(result.into()),
+            reason: Some("resignation".into()),
+            created_at: 0,
+            updated_at: 7,
+            draw_offer: None,
+            takeback_offer: None,
+            takebacks: 0,
+        };
+        let moves = moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| MoveRow { ply: i as i64, uci: m.to_string(), event: String::new(), created_at: 0 })
+            .collect();
+        (row, moves)
+    }
+
+    /// A repeated position and move counts once a game; plies past [`MAX_PLIES`] do not count;
+    /// games without a result, with imported moves or of a custom variant add nothing.
+    #[test]
+    fn a_game_adds_each_position_and_move_once_up_to_the_ply_limit() {
+        let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let moves: Vec<&str> = shuffle.iter().cycle().take(MAX_PLIES + 8).copied().collect();
+        let (row, stored) = finished("0-1", "{}", &moves);
+        let (variant, rows) = rows_of(row, &stored).expect("replays");
+        assert_eq!(variant, "chess");
+        assert_eq!(rows.len(), 4, "{rows:?}");
+        assert_eq!(rows[0].position, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");
+        assert_eq!((rows[0].uci.as_str(), rows[0].white, rows[0].draws, rows[0].black), ("g1f3", 0, 0, 1));
+        assert_eq!((rows[0].last_game.as_str(), rows[0].last_at), ("g", 7));
+        // The first MAX_PLIES plies only: a new move after them is not counted.
+        let mut moves: Vec<&str> = shuffle.iter().cycle().take(MAX_PLIES).copied().collect();
+        moves.push("e2e4");
+        let (row, stored) = finished("1/2-1/2", "{}", &moves);
+        assert!(rows_of(row, &stored).expect("replays").1.iter().all(|r| r.uci != "e2e4"));
+        let (row, stored) = finished("1/2-1/2", "{}", &["e2e4"]);
+        assert_eq!(rows_of(row, &stored).expect("replays").1.len(), 1);
+        for (result, options) in [("*", "{}"), ("1-0", r#"{"imported": 2}"#), ("1-0", r#"{"toml": "x"}"#)] {
+            let (row, stored) = finished(result, options, &["e2e4", "e7e5"]);
+            assert!(rows_of(row, &stored).expect("not replayed").1.is_empty(), "{result} {options}");
+        }
+    }
+}
