@@ -151,11 +151,6 @@ async function desktopPage() {
   return { context, page, errors };
 }
 
-/**
- * Creates a game from the lobby's form as a person would, and resolves to its id once the game
- * page is open. `opponent` is the form's value (`ai`, `invite`, `watch`); `fen`, `movetime` and
- * `snowfall` are filled only when given.
- */
 /** Screenshots of the page as it is, at desktop width and at phone width (then back). */
 async function screenshots(page, name) {
   await page.screenshot({ path: `${SHOTS}/${name}-desktop.png`, fullPage: true });
@@ -167,6 +162,11 @@ async function screenshots(page, name) {
   await page.waitForTimeout(200);
 }
 
+/**
+ * Creates a game from the lobby's form as a person would, and resolves to its id once the game
+ * page is open. `opponent` is the form's value (`ai`, `invite`, `watch`); `fen`, `movetime` and
+ * `snowfall` are filled only when given.
+ */
 async function newGame(page, { variant, opponent = 'ai', color = 'white', movetime, fen, snowfall, pgn, minutes }) {
   await page.goto(base + '/');
   await page.selectOption('#variant', variant);
@@ -465,6 +465,38 @@ test('a finished game reviewed: the sides\' totals, the blunder marked in the mo
   assert.equal(await page.locator('#annotated').getAttribute('href'), `/api/games/${id}/record?annotated=true`);
   await page.screenshot({ path: `${SHOTS}/review-desktop.png`, fullPage: true });
   assert.equal((await stateOf(page, id)).status, 'finished');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the opening explorer: once the game is over, the moves played from the position shown and how their games ended', async () => {
+  const { context, page, errors } = await desktopPage();
+  const id = await newGame(page, { variant: 'chess', opponent: 'me', color: 'white' });
+  await page.waitForSelector('.board-wrap');
+  assert.equal(await page.locator('#explorer h2').count(), 0, 'no explorer during the game');
+  for (const [uci, ply] of [['e2e4', 1], ['c7c5', 2], ['g1f3', 3]]) {
+    await clickMove(page, uci);
+    await until(async () => (await stateOf(page, id)).ply >= ply, `ply ${ply}`);
+  }
+  page.once('dialog', d => d.accept());
+  await page.click('#resign');
+  await page.waitForSelector('#status:has-text("Game over")');
+  // Counted moments after its end: from the start, 1. e4 is this game's move, and its latest game.
+  await page.click('button[data-ply="0"]');
+  const e4 = page.locator('table.explorer tbody tr.played');
+  await e4.waitFor({ timeout: 15000 });
+  assert.match(await e4.innerText(), /^e4\s+\d+/);
+  assert.equal(await e4.locator('a').getAttribute('href'), `/game/${id}`);
+  assert.match(await e4.locator('.wdl').getAttribute('title'), /^White wins \d+ %, draws \d+ %, Black wins \d+ %$/);
+  // After 1. e4 c5: 2. Nf3 is marked; the position after the last move has no move yet.
+  await page.click('ol.moves button[data-ply="2"]');
+  await page.waitForSelector('table.explorer tbody tr.played th:has-text("Nf3")');
+  await page.click('ol.moves button[data-ply="3"]');
+  await page.waitForSelector('#explorer p:has-text("No finished game")');
+  await page.click('button[data-ply="1"]');
+  await page.waitForSelector('table.explorer tbody tr.played th:has-text("c5")');
+  await page.waitForTimeout(400);
+  await screenshots(page, 'explorer');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -194,6 +194,7 @@ async function gamePage(id) {
         <section id="moves"></section>
         <section id="analysis"></section>
         <section id="review"></section>
+        <section id="explorer"></section>
         <section id="fairness"></section>
         <p class="conn" id="conn"></p>
       </aside>
@@ -310,7 +311,34 @@ async function gamePage(id) {
     document.getElementById('fairness').innerHTML = panels.fairness(state, verdict);
     document.getElementById('review').innerHTML =
       state.status === 'active' || !state.moves.length ? '' : panels.review(gameReview, reviewing, shown, chance, id);
+    // The opening explorer once the game is over (as lichess keeps it out of games in play),
+    // for the built-in variants.
+    const explorable = state.status !== 'active' && !(state.options && state.options.toml);
+    const exploreKey = `${state.variant}|${fen}`;
+    document.getElementById('explorer').innerHTML = explorable
+      ? panels.explorer(exploredKey === exploreKey ? explored : null, shown < state.moves.length ? state.moves[shown].uci : null)
+      : '';
+    if (explorable) fetchExplorer(exploreKey, fen);
     renderClocks();
+  };
+
+  // The explorer's answer for the position shown, asked of the server once per position.
+  let explored = null;
+  let exploredKey = '';
+  const fetchExplorer = async (key, fen) => {
+    if (exploredKey === key) return;
+    exploredKey = key;
+    explored = null;
+    let r;
+    try {
+      r = await call('GET', `/api/explorer?variant=${encodeURIComponent(state.variant)}&fen=${encodeURIComponent(fen)}`);
+    } catch (e) {
+      r = { error: e.message };
+    }
+    if (exploredKey === key) {
+      explored = r;
+      render();
+    }
   };
 
   // Browsing the game's positions: a move in the list, the arrows under it, or ←/→.

@@ -85,6 +85,34 @@ export function review(r, busy, shown, chance, id) {
   return `${head}${table}${graph}${detail}${download}`;
 }
 
+/**
+ * The opening explorer (GET /api/explorer) for the position shown: each move the server's
+ * finished games played from it, how many games, and how they ended (White wins, draws, Black
+ * wins, as lichess's explorer bars show them), with a link to the latest game that played it.
+ * `next` is the move this game played from the position, marked.
+ */
+export function explorer(r, next) {
+  const head = '<h2>Opening explorer</h2>';
+  if (!r) return `${head}<p>Looking the position up…</p>`;
+  if (r.error) return `${head}<p class="error">${esc(r.error)}</p>`;
+  if (!r.moves.length) return `${head}<p>No finished game on this server played on from this position (the explorer counts the first 50 plies).</p>`;
+  const pc = (n, all) => (all ? Math.round((100 * n) / all) : 0);
+  const bar = (w, d, b) => {
+    const all = w + d + b;
+    const seg = (cls, n) => {
+      const p = pc(n, all);
+      return p ? `<span class="${cls}" style="width:${p}%">${p >= 15 ? `${p} %` : ''}</span>` : '';
+    };
+    return `<span class="wdl" title="White wins ${pc(w, all)} %, draws ${pc(d, all)} %, Black wins ${pc(b, all)} %">${seg('w', w)}${seg('d', d)}${seg('b', b)}</span>`;
+  };
+  const rows = r.moves.map(
+    m => `<tr${m.uci === next ? ' class="played" title="played in this game"' : ''}><th scope="row">${esc(m.san)}</th><td>${m.games}</td><td>${bar(m.white, m.draws, m.black)}</td><td><a href="/game/${esc(m.last_game)}">latest game</a></td></tr>`,
+  );
+  const games = r.white + r.draws + r.black;
+  return `${head}<table class="explorer"><thead><tr><th>Move</th><th>Games</th><th>White / draw / Black</th><th></th></tr></thead>
+    <tbody>${rows.join('')}</tbody><tfoot><tr><th scope="row">Σ</th><td>${games}</td><td>${bar(r.white, r.draws, r.black)}</td><td></td></tr></tfoot></table>`;
+}
+
 /** A score for White as text: `+1.25`, `#3`, `#-2`. */
 export function scoreText(score) {
   if (score.white_mate !== undefined) return `#${score.white_mate}`;
