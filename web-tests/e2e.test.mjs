@@ -426,6 +426,11 @@ test('an open seat: appears in an open lobby with a button, taken by another bro
   await pc.goto(`${base}/game/${id}`);
   await pc.waitForSelector('#status:has-text("white to move")');
   assert.equal(await pc.locator('#join').isHidden(), true);
+  // Two people play: no engine for anyone until the game is over.
+  for (const p of [pa, pc]) {
+    assert.equal(await p.locator('#analyse').isDisabled(), true);
+    assert.match(await p.locator('.no-engine').innerText(), /^No engine or endgame table while two people play each other/);
+  }
   assert.deepEqual(errors, []);
   await Promise.all([a.close(), b.close(), c.close()]);
 });

@@ -1746,8 +1746,22 @@ fn analysis_and_the_endgame_tables_verdict() {
     let _ = std::fs::remove_file(&db);
     let s = Server::start_with(&format!("sqlite://{}", db.display()), &["--tables", table.to_str().expect("utf-8")]);
     let fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
-    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "invite", "fen": fen }));
+    // Between two people, neither the engine nor the tables help until the game is over.
+    let people = create(&s, json!({ "variant": "chess", "white": "me", "black": "invite", "fen": fen }));
+    let pid = people["id"].as_str().expect("id");
+    let st = state(&s, pid);
+    assert_eq!((st["engine_help"].clone(), st["tablebase"].clone()), (json!(false), Value::Null), "{st}");
+    let (status, v) = s.call("POST", &format!("/api/games/{pid}/analyse"), None, Some(json!({ "movetime_ms": 50 })));
+    assert_eq!(status, 409, "{v}");
+    assert!(v["error"].as_str().is_some_and(|e| e.contains("between two people")), "{v}");
+    s.ok("POST", &format!("/api/games/{pid}/resign"), token(&people, "white").as_deref(), None);
+    let st = state(&s, pid);
+    assert_eq!((st["engine_help"].clone(), st["tablebase"]["result"].clone()), (json!(true), json!("win")), "{st}");
+    s.ok("POST", &format!("/api/games/{pid}/analyse"), None, Some(json!({ "movetime_ms": 50 })));
+    // One person moving both sides (an analysis board): the engine and the tables help.
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me", "fen": fen }));
     let id = g["id"].as_str().expect("id").to_string();
+    assert_eq!(state(&s, &id)["engine_help"], true);
     // The state's verdict is the table's, as `fairylab egt probe` reads it.
     let probe = fairylab(&["egt", "probe", table.to_str().expect("utf-8"), "--fen", fen, "--json"]);
     let probed: Value = serde_json::from_str(&stdout(&probe)).expect("probe JSON");

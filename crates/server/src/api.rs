@@ -458,6 +458,9 @@ async fn create_game(
         }
         (None, None) => {}
     }
+    if c.white == "me" && c.black == "me" {
+        options["one_person"] = json!(true);
+    }
     for (color, who) in [(Color::White, &c.white), (Color::Black, &c.black)] {
         // The seat's holder: a token for the creator, an invitation code for a friend, the
         // open-seat mark for anyone, or nothing for the AI; what is stored is the token's and
@@ -707,6 +710,11 @@ async fn analyse(
         let live = g.lock().await;
         if live.predictor.is_some() {
             return Err(ApiError::bad("Predictor chess has no sequential position to analyse"));
+        }
+        if !live.engine_help() {
+            return Err(ApiError::conflict(
+                "no engine during a game between two people: the game is analysed once it is over",
+            ));
         }
         let played = live.game.moves().len();
         let ply = req.ply.unwrap_or(played);

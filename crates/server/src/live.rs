@@ -174,6 +174,8 @@ pub struct LiveGame {
     pub imported: usize,
     /// The game's review once asked for (it is over, so it stays valid).
     pub review: Option<Arc<Value>>,
+    /// One person holds both seats (`options.one_person`: both created as `me`).
+    pub one_person: bool,
 }
 
 impl LiveGame {
@@ -201,6 +203,7 @@ impl LiveGame {
             clock: crate::clock::Clock::of(&options),
             times: Vec::new(),
             imported: options.get("imported").and_then(Value::as_u64).unwrap_or(0) as usize,
+            one_person: options.get("one_person").and_then(Value::as_bool).unwrap_or(false),
             review: None,
         };
         live.catch_up(row, moves)?;
@@ -274,6 +277,13 @@ impl LiveGame {
         }
     }
 
+    /// Whether the engine and the endgame tables may help with the game now: not while two
+    /// people play each other (as lichess keeps computer analysis out of games in play); always
+    /// against the AI, on a board where one person moves both sides, and once the game is over.
+    pub fn engine_help(&self) -> bool {
+        self.row.status != "active" || self.one_person || self.players.iter().any(|p| *p != Player::Human)
+    }
+
     /// The state fields every game has (the seed only once the game is over).
     fn common_state(&self, fen: String) -> Value {
         json!({
@@ -324,7 +334,8 @@ impl LiveGame {
                     "takeback_offer": self.takeback_offer.map(|c| c.to_string()),
                     "takebacks": self.takeback_refusal().is_none(),
                     "clock": self.clock_state(now_ms()),
-                    "tablebase": crate::analysis::verdict(pos),
+                    "engine_help": self.engine_help(),
+                    "tablebase": self.engine_help().then(|| crate::analysis::verdict(pos)).flatten(),
                 });
                 (pos.fen(), more)
             }

@@ -303,11 +303,12 @@ async function gamePage(id) {
     document.getElementById('moves').innerHTML = panels.moveList(state, shown, gameReview);
     const verdictShown = live ? state.tablebase : reportKey === key && report && report.tablebase;
     const chance = /^(probabilistic|snowfall)/.test(state.variant);
-    document.getElementById('analysis').innerHTML = panels.analysis(verdictShown, reportKey === key ? report : null, analysing, chance);
+    const helped = state.engine_help !== false;
+    document.getElementById('analysis').innerHTML = panels.analysis(verdictShown, reportKey === key ? report : null, analysing, chance, helped);
     // The final position can be analysed when the game ended by a person's decision or the
     // clock (resignation, agreement, abort, time), not when the rules ended it (nothing to search).
     const byChoice = /^(resignation|agreement|time|time forfeit|forfeit|aborted)$/.test(state.reason || '');
-    document.getElementById('analyse').disabled = analysing || (live && state.status !== 'active' && !byChoice);
+    document.getElementById('analyse').disabled = !helped || analysing || (live && state.status !== 'active' && !byChoice);
     document.getElementById('fairness').innerHTML = panels.fairness(state, verdict);
     document.getElementById('review').innerHTML =
       state.status === 'active' || !state.moves.length ? '' : panels.review(gameReview, reviewing, shown, chance, id);

@@ -123,9 +123,13 @@ export function scoreText(score) {
 
 /**
  * The analysis panel: the endgame tables' verdict on the position shown (from the state or
- * the analysis), and the engine's evaluation and best line once asked for.
+ * the analysis), and the engine's evaluation and best line once asked for. `allowed` is false
+ * while two people play each other (the state's `engine_help`): the button is disabled.
  */
-export function analysis(verdict, report, busy, chance) {
+export function analysis(verdict, report, busy, chance, allowed = true) {
+  if (!allowed) {
+    return '<h2>Analysis</h2><button type="button" id="analyse" disabled>Analyse this position (1 s)</button><p class="no-engine">No engine or endgame table while two people play each other: the game can be analysed once it is over.</p>';
+  }
   const table = verdict ? `<p class="tb">Endgame table: <strong>${esc(verdict.text)}</strong></p>${tableMoves(verdict)}` : '';
   let engine = '';
   if (busy) engine = '<p>The engine is thinking…</p>';
