@@ -657,7 +657,7 @@ fn explorer(url: &str) {
     // Refusals.
     for (query, mention) in [
         ("variant=nosuch", "no variant"),
-        ("variant=predictor", "Predictor"),
+        ("variant=predictor", "both sides move at once"),
         ("variant=chess&fen=xyz", "invalid FEN"),
         ("variant=chess&play=e2e4,e2e4", "move 2 of play"),
         ("variant=chess&colour=white", "invalid query"),
@@ -673,6 +673,73 @@ fn explorer(url: &str) {
     game_ended(&s, chess, &["d4", "d5"], "draw");
     let v = counted(&s, "chess", 3);
     assert_eq!(v["moves"][1]["uci"], "d2d4", "{v}");
+}
+
+/// The analysis board's lines: moves in SAN with the positions after them, legal moves and the
+/// outcome at the end (mate, threefold repetition), drops, no chance; the engine on a line's end
+/// (a mate in one found); bad lines and limits refused with the reason.
+#[test]
+fn the_analysis_board_reads_lines_and_analyses_them() {
+    let db = temp_path("serve-board", "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let s = Server::start(&format!("sqlite://{}", db.display()));
+    let position = |query: &str| s.ok("GET", &format!("/api/position?{query}"), None, None);
+    let sans = |v: &Value| -> Vec<String> {
+        v["moves"].as_array().expect("moves").iter().map(|m| m["san"].as_str().expect("san").to_string()).collect()
+    };
+    let v = position("variant=chess&play=e2e4,e7e5");
+    assert_eq!(sans(&v), ["e4", "e5"]);
+    assert_eq!(v["moves"][0]["fen"], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    assert_eq!((v["turn"].as_str(), v["legal_moves"].as_array().map(Vec::len)), (Some("white"), Some(29)));
+    assert_eq!((v["result"].clone(), v["start_fen"].clone()), (Value::Null, json!(rules_start())));
+    let mate = position("variant=chess&play=f2f3,e7e5,g2g4,d8h4");
+    assert_eq!(sans(&mate).last().map(String::as_str), Some("Qh4#"));
+    assert_eq!((mate["result"].as_str(), mate["reason"].as_str()), (Some("0-1"), Some("checkmate")));
+    assert_eq!(mate["legal_moves"], json!([]));
+    let shuffle = "g1f3,g8f6,f3g1,f6g8,g1f3,g8f6,f3g1,f6g8";
+    let v = position(&format!("variant=chess&play={shuffle}"));
+    assert_eq!((v["result"].as_str(), v["reason"].as_str()), (Some("1/2-1/2"), Some("repetition")));
+    let zh = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[N] w KQkq - 0 1";
+    let v = position(&format!("variant=crazyhouse&fen={}&play=N@e4", urlencode(zh)));
+    assert_eq!(sans(&v), ["N@e4"]);
+    let v = position("variant=snowfall&play=e2e4");
+    assert_eq!(v["fen"], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1", "no gift");
+    // The engine on the line's end: the back-rank mate.
+    let a = s.ok(
+        "POST",
+        "/api/analyse",
+        None,
+        Some(json!({ "variant": "chess", "fen": "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "movetime_ms": 200 })),
+    );
+    assert_eq!((a["bestmove"].as_str(), a["score"]["white_mate"].as_i64()), (Some("a1a8"), Some(1)), "{a}");
+    assert_eq!((a["ply"].as_u64(), a["pv"][0]["san"].as_str()), (Some(0), Some("Ra8#")));
+    let a = s.ok("POST", "/api/analyse", None, Some(json!({ "variant": "chess", "play": "e2e4", "movetime_ms": 50 })));
+    assert_eq!((a["ply"].as_u64(), a["fen"].as_str().map(|f| f.contains(" b "))), (Some(1), Some(true)));
+    let refused = |method: &str, path: &str, body: Option<Value>, status: u16, mention: &str| {
+        let (got, v) = s.call(method, path, None, body.clone());
+        assert_eq!(got, status, "{path} {body:?}: {v}");
+        assert!(v["error"].as_str().is_some_and(|e| e.contains(mention)), "{path}: {v} should mention {mention:?}");
+    };
+    refused("GET", "/api/position?variant=chess&play=f2f3,e7e5,g2g4,d8h4,e1f2", None, 400, "move 5 of play");
+    refused("GET", "/api/position?variant=chess&play=e2e4,e2e4", None, 400, "move 2 of play");
+    refused("GET", "/api/position?variant=predictor", None, 400, "both sides move at once");
+    refused("GET", "/api/position?variant=chess&fen=8/8/8", None, 400, "invalid FEN");
+    let long = vec!["g1f3,g8f6,f3g1,f6g8"; 151].join(",");
+    refused("GET", &format!("/api/position?variant=chess&play={long}"), None, 400, "more than 600");
+    let analyse =
+        |body: Value, status: u16, mention: &str| refused("POST", "/api/analyse", Some(body), status, mention);
+    analyse(json!({ "variant": "chess", "play": "f2f3,e7e5,g2g4,d8h4" }), 409, "over");
+    analyse(json!({ "variant": "chess", "movetime_ms": 0 }), 400, "movetime_ms");
+    analyse(json!({ "variant": "chess", "lines": 6 }), 400, "lines");
+    analyse(json!({ "variant": "chess", "depth": 3 }), 422, "depth");
+    analyse(json!({ "fen": "8/8/8/8/8/8/8/8 w - - 0 1" }), 422, "variant");
+    // The page.
+    let page = ureq::get(&s.url("/analysis?variant=chess")).call().expect("the page");
+    assert_eq!(page.status(), 200);
+}
+
+fn rules_start() -> &'static str {
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 }
 
 /// A game may start from imported moves (movetext or a whole record): they are stored as moves,

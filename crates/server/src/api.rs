@@ -169,6 +169,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/ws", get(stream))
         .route("/api/lobby/ws", get(lobby_stream))
         .route("/api/explorer", get(explorer))
+        .route("/api/position", get(position))
+        .route("/api/analyse", post(analyse_line))
+        .route("/analysis", get(crate::web::page))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint (see /api)") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(state.clone(), crate::owner::route))
@@ -186,7 +189,8 @@ async fn openapi() -> impl IntoResponse {
 /// The OpenAPI description of the HTTP endpoints (`docs/openapi.json`).
 pub const OPENAPI: &str = include_str!("../../../docs/openapi.json");
 
-/// Every HTTP endpoint of [`router`] under `/api/games`, `/api/variants` and `/api/explorer` as (method, path):
+/// Every HTTP endpoint of [`router`] under `/api/games`, `/api/variants`, `/api/explorer`,
+/// `/api/position` and `/api/analyse` as (method, path):
 /// the OpenAPI file must describe exactly these (tested).
 pub const ENDPOINTS: &[(&str, &str)] = &[
     ("get", "/api/variants"),
@@ -208,12 +212,15 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     ("post", "/api/games/{id}/analyse"),
     ("get", "/api/games/{id}/review"),
     ("get", "/api/explorer"),
+    ("get", "/api/position"),
+    ("post", "/api/analyse"),
 ];
 
-/// The query of `GET /api/explorer`.
+/// A line of the analysis board, as `GET /api/explorer` and `GET /api/position` take it
+/// (`crate::line::line_of`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ExplorerQuery {
+struct LineQuery {
     /// A built-in variant's name.
     variant: String,
     /// The position (default: the variant's start).
@@ -226,12 +233,61 @@ struct ExplorerQuery {
 /// (`crate::explorer`).
 async fn explorer(
     State(app): State<AppState>,
-    query: Result<Query<ExplorerQuery>, QueryRejection>,
+    query: Result<Query<LineQuery>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Query(q) = query.map_err(|e| ApiError::bad(format!("invalid query: {}", e.body_text())))?;
-    let pos = crate::explorer::position_of(&q.variant, q.fen.as_deref(), q.play.as_deref())
-        .map_err(|e| ApiError::bad(e.to_string()))?;
-    Ok(Json(crate::explorer::report(app.games.store().as_ref(), &pos).await?))
+    let line = q.line()?;
+    Ok(Json(crate::explorer::report(app.games.store().as_ref(), line.position()).await?))
+}
+
+impl LineQuery {
+    /// The line it names.
+    fn line(&self) -> Result<rules::game::Game, ApiError> {
+        crate::line::line_of(&self.variant, self.fen.as_deref(), self.play.as_deref())
+            .map_err(|e| ApiError::bad(e.to_string()))
+    }
+}
+
+/// `GET /api/position`: a line of the analysis board (`crate::line::line_json`).
+async fn position(query: Result<Query<LineQuery>, QueryRejection>) -> Result<Json<Value>, ApiError> {
+    let Query(q) = query.map_err(|e| ApiError::bad(format!("invalid query: {}", e.body_text())))?;
+    let line = q.line()?;
+    Ok(Json(
+        tokio::task::spawn_blocking(move || crate::line::line_json(&line))
+            .await
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the position failed: {e}")))?,
+    ))
+}
+
+/// The body of `POST /api/analyse`: a line and the search wanted.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalyseLine {
+    /// As in [`LineQuery`].
+    variant: String,
+    /// As in [`LineQuery`].
+    fen: Option<String>,
+    /// As in [`LineQuery`].
+    play: Option<String>,
+    /// As in [`AnalyseRequest`].
+    movetime_ms: Option<u64>,
+    /// As in [`AnalyseRequest`].
+    lines: Option<usize>,
+}
+
+/// `POST /api/analyse`: the engine on the last position of a line of the analysis board.
+async fn analyse_line(
+    State(app): State<AppState>,
+    body: Result<Json<AnalyseLine>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Json(req) = body?;
+    let (movetime, lines) = search_limits(req.movetime_ms, req.lines)?;
+    let game = LineQuery { variant: req.variant, fen: req.fen, play: req.play }.line()?;
+    let pos = game.position().clone();
+    let mut report = search(&app, pos, game.history().to_vec(), movetime, lines).await?;
+    report["fen"] = json!(game.position().fen());
+    report["ply"] = json!(game.moves().len());
+    Ok(Json(report))
 }
 
 async fn list_variants() -> Json<Value> {
@@ -697,14 +753,7 @@ async fn analyse(
     body: Result<Json<AnalyseRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Json(req) = body?;
-    let movetime = req.movetime_ms.unwrap_or(1000);
-    if !(10..=5000).contains(&movetime) {
-        return Err(ApiError::bad("movetime_ms must be from 10 to 5000"));
-    }
-    let lines = req.lines.unwrap_or(1);
-    if !(1..=5).contains(&lines) {
-        return Err(ApiError::bad("lines must be from 1 to 5"));
-    }
+    let (movetime, lines) = search_limits(req.movetime_ms, req.lines)?;
     let g = game(&app, &id).await?;
     let (pos, hashes, ply) = {
         let live = g.lock().await;
@@ -728,20 +777,47 @@ async fn analyse(
         // The positions before the one analysed (the engine adds the root itself).
         (pos, live.game.hashes()[..ply].to_vec(), ply)
     };
+    let fen = pos.fen();
+    let mut report = search(&app, pos, hashes, movetime, lines).await?;
+    report["ply"] = json!(ply);
+    report["fen"] = json!(fen);
+    Ok(Json(report))
+}
+
+/// The search time (ms, 10 to 5000, default 1000) and lines (1 to 5, default 1) an analysis
+/// asks for.
+fn search_limits(movetime_ms: Option<u64>, lines: Option<usize>) -> Result<(u64, usize), ApiError> {
+    let movetime = movetime_ms.unwrap_or(1000);
+    if !(10..=5000).contains(&movetime) {
+        return Err(ApiError::bad("movetime_ms must be from 10 to 5000"));
+    }
+    let lines = lines.unwrap_or(1);
+    if !(1..=5).contains(&lines) {
+        return Err(ApiError::bad("lines must be from 1 to 5"));
+    }
+    Ok((movetime, lines))
+}
+
+/// The engine on `pos` (`hashes`: the positions before it), on a free AI worker
+/// (`crate::analysis::analyse`); 409 for a position where the game is over.
+async fn search(
+    app: &AppState,
+    pos: Position,
+    hashes: Vec<u64>,
+    movetime: u64,
+    lines: usize,
+) -> Result<Value, ApiError> {
     if pos.outcome().is_some() || !pos.has_legal_move() {
         return Err(ApiError::conflict("the game is over in this position: nothing to analyse"));
     }
     let permit = app.ai_slots.clone().acquire_owned().await;
-    let fen = pos.fen();
-    let mut report = tokio::task::spawn_blocking(move || {
+    let report = tokio::task::spawn_blocking(move || {
         crate::analysis::analyse(&pos, &hashes, Duration::from_millis(movetime), lines)
     })
     .await
     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the analysis failed: {e}")))?;
     drop(permit);
-    report["ply"] = json!(ply);
-    report["fen"] = json!(fen);
-    Ok(Json(report))
+    Ok(report)
 }
 
 /// The bearer token of a request.

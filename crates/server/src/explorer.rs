@@ -9,7 +9,7 @@
 
 use crate::live::{Games, LiveGame, LoadError};
 use crate::store::{ExplorerRow, GameRow, MoveRow, Store};
-use rules::{Position, Variant};
+use rules::Position;
 use serde_json::{json, Value};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -128,48 +128,6 @@ pub fn spawn_indexer(games: Arc<Games>) {
             let _ = tokio::time::timeout(RESCAN, ended).await;
         }
     });
-}
-
-/// Why an explorer request is refused (a 400 answer).
-#[derive(Debug, thiserror::Error)]
-pub enum QueryError {
-    /// No built-in variant of that name, or one the explorer does not cover.
-    #[error("{0}")]
-    Variant(String),
-    /// The FEN does not parse for the variant.
-    #[error("invalid FEN: {0}")]
-    Fen(String),
-    /// A move of `play` is not legal (or not UCI).
-    #[error("move {index} of play, '{text}': {reason}")]
-    Play {
-        /// 1 for the first.
-        index: usize,
-        /// The move as sent.
-        text: String,
-        /// Why it is refused.
-        reason: String,
-    },
-}
-
-/// The position an explorer request names: `fen` (the variant's start if absent) after the
-/// UCI moves of `play` (comma-separated, played without chance).
-pub fn position_of(variant: &str, fen: Option<&str>, play: Option<&str>) -> Result<Position, QueryError> {
-    let v: &'static Variant = rules::variants::by_name(variant).ok_or_else(|| {
-        QueryError::Variant(format!("no variant '{}' (see /api/variants)", crate::api::clip(variant)))
-    })?;
-    if v.name == "predictor" {
-        return Err(QueryError::Variant("Predictor chess has no explorer (both sides move at once)".into()));
-    }
-    let mut pos = match fen {
-        Some(f) => Position::from_fen(v, f.trim()).map_err(|e| QueryError::Fen(e.to_string()))?,
-        None => Position::start(v),
-    };
-    for (i, text) in play.unwrap_or("").split(',').map(str::trim).filter(|t| !t.is_empty()).enumerate() {
-        let refuse = |reason: String| QueryError::Play { index: i + 1, text: crate::api::clip(text), reason };
-        let m = rules::uci::parse_uci(&pos, text).map_err(|e| refuse(e.to_string()))?;
-        pos.play(m).map_err(|e| refuse(e.to_string()))?;
-    }
-    Ok(pos)
 }
 
 /// The explorer's answer for a position: `{variant, fen, white, draws, black, moves}`, the

@@ -10,6 +10,7 @@ pub mod analysis;
 pub mod api;
 pub mod clock;
 pub mod explorer;
+pub mod line;
 pub mod live;
 pub mod odds;
 pub mod owner;

@@ -147,7 +147,7 @@ function aiName(player) {
   return player === 'ai:blind' ? 'the AI, blind to chance' : 'the AI';
 }
 
-const REASONS = { kingcaptured: 'king captured', threefoldrepetition: 'threefold repetition', fiftymoves: 'fifty-move rule', insufficientmaterial: 'insufficient material', plylimit: 'ply limit', time: 'on time', agreement: 'draw agreed', aborted: 'aborted' };
+const REASONS = { kingcaptured: 'king captured', repetition: 'threefold repetition', fiftymoves: 'fifty-move rule', insufficientmaterial: 'insufficient material', plylimit: 'ply limit', time: 'on time', agreement: 'draw agreed', aborted: 'aborted' };
 
 async function gamePage(id) {
   const params = new URLSearchParams(location.search);

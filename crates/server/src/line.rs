@@ -1,0 +1,96 @@
+//! Lines on the analysis board: a position a request names by a built-in variant, a FEN and the
+//! UCI moves played from it (`GET /api/position`, `POST /api/analyse`, `GET /api/explorer`).
+//!
+//! Moves are played without chance (a SnowFall move brings no gift, a Probabilistic move
+//! succeeds), as the engine's lines assume; a position after chance is named by its FEN.
+
+use rules::game::Game;
+use rules::{Position, Variant};
+use serde_json::{json, Value};
+
+/// The most moves a line may play.
+pub const MAX_PLIES: usize = 600;
+
+/// Why a line is refused (a 400 answer).
+#[derive(Debug, thiserror::Error)]
+pub enum LineError {
+    /// No built-in variant of that name, or Predictor chess.
+    #[error("{0}")]
+    Variant(String),
+    /// The FEN does not parse for the variant.
+    #[error("invalid FEN: {0}")]
+    Fen(String),
+    /// A move of `play` is not legal (or not UCI), or comes after the end of the game.
+    #[error("move {index} of play, '{text}': {reason}")]
+    Play {
+        /// 1 for the first.
+        index: usize,
+        /// The move as sent.
+        text: String,
+        /// Why it is refused.
+        reason: String,
+    },
+    /// Too many moves.
+    #[error("play has more than {MAX_PLIES} moves")]
+    TooLong,
+}
+
+/// The line a request names: `fen` (the variant's start if absent, or blank) and the UCI moves
+/// of `play` (comma-separated) played from it, as a game (its history sees repetitions).
+pub fn line_of(variant: &str, fen: Option<&str>, play: Option<&str>) -> Result<Game, LineError> {
+    let v: &'static Variant = rules::variants::by_name(variant)
+        .ok_or_else(|| LineError::Variant(format!("no variant '{}' (see /api/variants)", crate::api::clip(variant))))?;
+    if v.simultaneous {
+        return Err(LineError::Variant(format!("{} has no analysis board (both sides move at once)", v.name)));
+    }
+    let start = match fen.map(str::trim).filter(|f| !f.is_empty()) {
+        Some(f) => Position::from_fen(v, f).map_err(|e| LineError::Fen(e.to_string()))?,
+        None => Position::start(v),
+    };
+    let mut game = Game::new(start);
+    let moves: Vec<&str> = play.unwrap_or("").split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
+    if moves.len() > MAX_PLIES {
+        return Err(LineError::TooLong);
+    }
+    for (i, text) in moves.into_iter().enumerate() {
+        let refuse = |reason: String| LineError::Play { index: i + 1, text: crate::api::clip(text), reason };
+        if let Some(o) = game.outcome() {
+            return Err(refuse(format!("the game is over ({})", crate::live::outcome_text(o).1)));
+        }
+        let m = rules::uci::parse_uci(game.position(), text).map_err(|e| refuse(e.to_string()))?;
+        game.play(m).map_err(|e| refuse(e.to_string()))?;
+    }
+    Ok(game)
+}
+
+/// A line as the analysis board shows it: `{variant, start_fen, fen, turn, moves, legal_moves,
+/// result, reason, tablebase}`; `moves` are `{uci, san, fen}` (the position after each),
+/// `legal_moves` the UCI moves of the last position (none once the game is over), `result` and
+/// `reason` the outcome there (threefold repetition included) or null, `tablebase` the tables'
+/// verdict on it.
+pub fn line_json(game: &Game) -> Value {
+    let mut p = game.start().clone();
+    let mut moves = Vec::new();
+    for &m in game.moves() {
+        let (uci, san) = (rules::uci::to_uci(&p, m), rules::san::to_san(&p, m));
+        p.play_unchecked(m);
+        moves.push(json!({ "uci": uci, "san": san, "fen": p.fen() }));
+    }
+    let pos = game.position();
+    let outcome = game.outcome().map(crate::live::outcome_text);
+    let legal: Vec<String> = match outcome {
+        Some(_) => Vec::new(),
+        None => pos.legal_moves().iter().map(|&m| rules::uci::to_uci(pos, m)).collect(),
+    };
+    json!({
+        "variant": pos.variant().name,
+        "start_fen": game.start().fen(),
+        "fen": pos.fen(),
+        "turn": pos.turn().to_string(),
+        "moves": moves,
+        "legal_moves": legal,
+        "result": outcome.as_ref().map(|o| &o.0),
+        "reason": outcome.as_ref().map(|o| &o.1),
+        "tablebase": crate::analysis::verdict(pos),
+    })
+}
