@@ -506,6 +506,61 @@ test('the opening explorer: once the game is over, the moves played from the pos
   await context.close();
 });
 
+test('the analysis board: moves tried on the board, a new continuation, the engine, the explorer\'s moves played, a drop, a link from a game', async () => {
+  const { context, page, errors } = await desktopPage();
+  await page.goto(`${base}/`);
+  // A finished game, for the explorer (made through the API).
+  const id = await page.evaluate(async () => {
+    const post = (path, body, token) => fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) }).then(r => r.json());
+    const g = await post('/api/games', { variant: 'chess', white: 'me', black: 'me' });
+    for (const [i, move] of ['e2e4', 'c7c5', 'b1c3'].entries()) await post(`/api/games/${g.id}/moves`, { move }, (i % 2 ? g.black : g.white).token);
+    await post(`/api/games/${g.id}/resign`, {}, g.black.token);
+    return g.id;
+  });
+  await page.click('nav a[href="/analysis"]');
+  await page.waitForSelector('#status:has-text("chess: white to move")');
+  await clickMove(page, 'e2e4');
+  await page.waitForSelector('#status:has-text("black to move")');
+  await clickMove(page, 'e7e5');
+  await page.waitForSelector('ol.moves button[data-ply="2"]');
+  assert.match(page.url(), /\/analysis\?variant=chess&play=e2e4%2Ce7e5$/);
+  // Back one move and another reply: the line continues from there.
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector('#status:has-text("black to move")');
+  await clickMove(page, 'c7c5');
+  await page.waitForSelector('ol.moves button[data-ply="2"]:has-text("c5")');
+  // The explorer knows the finished game's next move: played from the explorer.
+  const nc3 = page.locator('table.explorer button[data-uci="b1c3"]');
+  await nc3.waitFor({ timeout: 15000 });
+  await nc3.click();
+  await page.waitForSelector('ol.moves button[data-ply="3"]:has-text("Nc3")');
+  assert.equal(await page.locator('#link').getAttribute('href'), '/analysis?variant=chess&play=e2e4%2Cc7c5%2Cb1c3');
+  await page.click('#analyse');
+  await page.waitForSelector('.eval strong', { timeout: 15000 });
+  assert.match(await page.locator('.eval strong').innerText(), /^([+-]?\d+\.\d\d|#-?\d+)$/);
+  await screenshots(page, 'analysis-board');
+  // Another variant from a FEN: a drop from the pocket.
+  await page.selectOption('#variant', 'crazyhouse');
+  await page.fill('#fen', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1');
+  await page.click('#setup button[type=submit]');
+  await page.waitForSelector('#status:has-text("crazyhouse: white to move")');
+  await clickMove(page, 'N@e4');
+  await page.waitForSelector('ol.moves button[data-ply="1"]:has-text("N@e4")');
+  // A FEN that does not read: said, and the variant's start instead.
+  await page.fill('#fen', 'not a fen');
+  await page.click('#setup button[type=submit]');
+  await page.waitForSelector('#error:has-text("invalid FEN")');
+  await page.waitForSelector('#status:has-text("crazyhouse: white to move")');
+  // From a finished game's page to the board at the position shown.
+  await page.goto(`${base}/game/${id}`);
+  await page.waitForSelector('#status:has-text("Game over")');
+  await page.click('ol.moves button[data-ply="2"]');
+  await page.click('#to-board');
+  await page.waitForSelector('ol.moves button[data-ply="2"][aria-current="true"]:has-text("c5")');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('an open seat withdrawn with Abort: the game ends without a result and the lobby no longer offers it', async () => {
   const { context, page, errors } = await desktopPage();
   page.on('dialog', d => d.accept());

@@ -1,10 +1,12 @@
-// The page: the lobby at `/` (create a game, the games list) and a game at `/game/{id}`
-// (board, moves, clocks, controls, the variant's panel), kept current by the live stream.
+// The page: the lobby at `/` (create a game, the games list), a game at `/game/{id}` (board,
+// moves, clocks, controls, the variant's panel), kept current by the live stream, and the
+// analysis board at `/analysis` (analysis.js).
 
 import { call, seat, remember, rememberCreated, follow, followLobby, ApiError } from './api.js';
 import { Board, pockets } from './board.js';
 import * as panels from './panels.js';
 import { PredictorDesk } from './predictor.js';
+import { analysisBoard } from './analysis.js';
 
 const main = document.getElementById('main');
 const { esc } = panels;
@@ -12,6 +14,7 @@ const { esc } = panels;
 function route() {
   const m = location.pathname.match(/^\/game\/([0-9a-f]{1,64})$/);
   if (m) gamePage(m[1]);
+  else if (location.pathname === '/analysis') analysisBoard(main);
   else lobby();
 }
 
@@ -182,6 +185,7 @@ async function gamePage(id) {
           <button id="takeback" type="button" hidden>Take back</button>
           <button id="rematch" type="button">Rematch</button>
           <a id="record" href="/api/games/${id}/record" download="fairylab-${id}.pgn">Download record</a>
+          <a id="to-board" hidden>Analysis board</a>
         </div>
         ${shared ? `<p class="invite" id="invite">Invitation link for your opponent: <input readonly value="${esc(`${location.origin}/game/${id}?invite=${shared}`)}" aria-label="invitation link"></p>` : ''}
         <form id="move-form" class="move-form">
@@ -304,6 +308,17 @@ async function gamePage(id) {
     const verdictShown = live ? state.tablebase : reportKey === key && report && report.tablebase;
     const chance = /^(probabilistic|snowfall)/.test(state.variant);
     const helped = state.engine_help !== false;
+    // The position shown on the analysis board: by the game's moves from its start, or by its
+    // FEN where chance played (the board's moves have no chance).
+    const toBoard = document.getElementById('to-board');
+    toBoard.hidden = !helped || !!(state.options && state.options.toml);
+    const q = new URLSearchParams({ variant: state.variant });
+    if (chance) q.set('fen', fen);
+    else {
+      q.set('fen', state.start_fen);
+      if (shown) q.set('play', state.moves.slice(0, shown).map(m => m.uci).join(','));
+    }
+    toBoard.href = `/analysis?${q}`;
     document.getElementById('analysis').innerHTML = panels.analysis(verdictShown, reportKey === key ? report : null, analysing, chance, helped);
     // The final position can be analysed when the game ended by a person's decision or the
     // clock (resignation, agreement, abort, time), not when the rules ended it (nothing to search).

@@ -89,9 +89,10 @@ export function review(r, busy, shown, chance, id) {
  * The opening explorer (GET /api/explorer) for the position shown: each move the server's
  * finished games played from it, how many games, and how they ended (White wins, draws, Black
  * wins, as lichess's explorer bars show them), with a link to the latest game that played it.
- * `next` is the move this game played from the position, marked.
+ * `next` is the move the game (or the line) played from the position, marked; with `playable`
+ * each move is a button (`data-uci`) that plays it.
  */
-export function explorer(r, next) {
+export function explorer(r, next, playable = false) {
   const head = '<h2>Opening explorer</h2>';
   if (!r) return `${head}<p>Looking the position up…</p>`;
   if (r.error) return `${head}<p class="error">${esc(r.error)}</p>`;
@@ -106,7 +107,7 @@ export function explorer(r, next) {
     return `<span class="wdl" title="White wins ${pc(w, all)} %, draws ${pc(d, all)} %, Black wins ${pc(b, all)} %">${seg('w', w)}${seg('d', d)}${seg('b', b)}</span>`;
   };
   const rows = r.moves.map(
-    m => `<tr${m.uci === next ? ' class="played" title="played in this game"' : ''}><th scope="row">${esc(m.san)}</th><td>${m.games}</td><td>${bar(m.white, m.draws, m.black)}</td><td><a href="/game/${esc(m.last_game)}">latest game</a></td></tr>`,
+    m => `<tr${m.uci === next ? ' class="played" title="played in this game"' : ''}><th scope="row">${playable ? `<button type="button" class="explore-move" data-uci="${esc(m.uci)}">${esc(m.san)}</button>` : esc(m.san)}</th><td>${m.games}</td><td>${bar(m.white, m.draws, m.black)}</td><td><a href="/game/${esc(m.last_game)}">latest game</a></td></tr>`,
   );
   const games = r.white + r.draws + r.black;
   return `${head}<table class="explorer"><thead><tr><th>Move</th><th>Games</th><th>White / draw / Black</th><th></th></tr></thead>

@@ -1,0 +1,205 @@
+// The analysis board at `/analysis?variant=V&fen=F&play=M1,M2` (as lichess's /analysis): any
+// built-in variant's position, moves tried on the board, the engine and the opening explorer.
+// The line lives in the URL; every position, legal move and outcome comes from the server.
+
+import { call } from './api.js';
+import { Board } from './board.js';
+import * as panels from './panels.js';
+
+const { esc } = panels;
+
+/** Variants the board does not take: both sides move at once, or a coin decides. */
+const NOT_ON_THE_BOARD = ['predictor', 'coinflip'];
+
+/** The analysis board in `main`. */
+export async function analysisBoard(main) {
+  document.title = 'fairylab — analysis board';
+  const params = new URLSearchParams(location.search);
+  let variant = params.get('variant') || 'chess';
+  let start = params.get('fen') || '';
+  let line = (params.get('play') || '').split(',').filter(Boolean);
+  let shown = line.length;
+  let flipped = false;
+  main.innerHTML = `
+    <div class="game">
+      <div class="board-col"><div id="board"></div></div>
+      <aside class="side">
+        <h1>Analysis board</h1>
+        <form id="setup" class="setup">
+          <label>Variant <select id="variant"></select></label>
+          <label class="wide">Start position (FEN, empty: the variant's) <input id="fen" spellcheck="false" autocomplete="off"></label>
+          <button type="submit">Set up</button>
+        </form>
+        <p class="status" id="status" role="status" aria-live="polite"></p>
+        <div class="controls">
+          <button id="flip" type="button">Flip board</button>
+          <button id="clear" type="button">Clear the moves</button>
+          <a id="link" href="">Link to this line</a>
+        </div>
+        <p class="error" id="error" role="alert"></p>
+        <section id="moves"></section>
+        <section id="analysis"></section>
+        <section id="explorer"></section>
+      </aside>
+    </div>`;
+  const error = document.getElementById('error');
+  const select = document.getElementById('variant');
+  try {
+    const { variants } = await call('GET', '/api/variants');
+    select.innerHTML = variants
+      .filter(v => v.served && !NOT_ON_THE_BOARD.includes(v.name))
+      .map(v => `<option value="${esc(v.name)}" title="${esc(v.summary)}">${esc(v.name)}</option>`)
+      .join('');
+  } catch (e) {
+    error.textContent = e.message;
+  }
+
+  // The whole line (its moves in SAN) and the position shown (its legal moves, outcome and
+  // verdict), each asked of the server once per line.
+  let full = null;
+  let here = null;
+  let explored = null;
+  let report = null;
+  let analysing = false;
+  const query = plies => {
+    const q = new URLSearchParams({ variant });
+    if (start) q.set('fen', start);
+    if (plies.length) q.set('play', plies.join(','));
+    return q.toString();
+  };
+  const board = new Board(document.getElementById('board'), uci => play(uci));
+  const key = () => query(line.slice(0, shown));
+
+  const load = async (keepError = false) => {
+    if (!keepError) error.textContent = '';
+    const wanted = key();
+    const url = `/analysis?${query(line)}`;
+    history.replaceState(null, '', url);
+    document.getElementById('link').href = url;
+    try {
+      if (!full || full.query !== query(line)) full = { query: query(line), ...(await call('GET', `/api/position?${query(line)}`)) };
+      here = shown === line.length ? full : await call('GET', `/api/position?${wanted}`);
+    } catch (e) {
+      // A line that does not read (a bad FEN or move in the URL): the variant's start instead.
+      error.textContent = e.message;
+      if (start || line.length) {
+        start = '';
+        line = [];
+        shown = 0;
+        full = null;
+        return load(true);
+      }
+      return;
+    }
+    if (key() !== wanted) return;
+    render();
+    if (!explored || explored.key !== wanted) {
+      let r;
+      try {
+        r = await call('GET', `/api/explorer?${wanted}`);
+      } catch (e) {
+        r = { error: e.message };
+      }
+      if (key() === wanted) {
+        explored = { key: wanted, ...r };
+        render();
+      }
+    }
+  };
+
+  const render = () => {
+    if (!here) return;
+    select.value = here.variant;
+    const fenInput = document.getElementById('fen');
+    if (document.activeElement !== fenInput) fenInput.value = start;
+    const over = here.result !== null;
+    const best = report && !report.error && report.key === key() && report.bestmove ? report.bestmove : null;
+    const last = shown ? line[shown - 1] : null;
+    board.update({
+      fen: here.fen,
+      orientation: flipped ? 'black' : 'white',
+      turn: here.turn,
+      movable: over ? null : here.turn,
+      premove: null,
+      legal: here.legal_moves,
+      lastMove: last ? (last.includes('@') ? [last.slice(0, 2).toUpperCase(), last.slice(2, 4)] : [last.slice(0, 2), last.slice(2, 4)]) : null,
+      probabilities: panels.probabilityRows(here.fen),
+      shapes: best && !best.includes('@') ? [{ orig: best.slice(0, 2), dest: best.slice(2, 4), brush: 'blue' }] : [],
+    });
+    document.getElementById('status').textContent = over
+      ? `${here.variant}: the game is over here, ${here.result} (${here.reason}).`
+      : `${here.variant}: ${here.turn} to move.`;
+    const moves = { moves: full.moves.map(m => ({ ...m, event: '' })) };
+    document.getElementById('moves').innerHTML = panels.moveList(moves, shown, null);
+    const chance = /^(probabilistic|snowfall)/.test(here.variant);
+    document.getElementById('analysis').innerHTML = panels.analysis(here.tablebase, report && report.key === key() ? report : null, analysing, chance);
+    document.getElementById('analyse').disabled = analysing || over;
+    document.getElementById('explorer').innerHTML = panels.explorer(explored && explored.key === key() ? explored : null, line[shown] || null, true);
+  };
+
+  /** A move made on the board or chosen in the explorer: the line's next move if it is that
+   * one (the rest of the line stays), else a new continuation from the position shown. */
+  const play = uci => {
+    if (line[shown] !== uci) line = [...line.slice(0, shown), uci];
+    shown += 1;
+    load();
+  };
+  const show = ply => {
+    const next = Math.max(0, Math.min(line.length, ply === 'back' ? shown - 1 : ply === 'forward' ? shown + 1 : ply));
+    if (next === shown) return;
+    shown = next;
+    load();
+  };
+
+  document.getElementById('setup').addEventListener('submit', ev => {
+    ev.preventDefault();
+    variant = select.value;
+    start = document.getElementById('fen').value.trim();
+    line = [];
+    shown = 0;
+    load();
+  });
+  document.getElementById('flip').onclick = () => {
+    flipped = !flipped;
+    render();
+  };
+  document.getElementById('clear').onclick = () => {
+    line = [];
+    shown = 0;
+    load();
+  };
+  document.getElementById('moves').addEventListener('click', ev => {
+    const b = ev.target.closest('button');
+    if (!b) return;
+    if (b.dataset.ply !== undefined) show(Number(b.dataset.ply));
+    else if (b.dataset.step) show(b.dataset.step === '-1' ? 'back' : 'forward');
+  });
+  document.getElementById('explorer').addEventListener('click', ev => {
+    const b = ev.target.closest('button[data-uci]');
+    if (b && here && here.legal_moves.includes(b.dataset.uci)) play(b.dataset.uci);
+  });
+  document.addEventListener('keydown', ev => {
+    if (ev.target.closest && ev.target.closest('input, textarea, select')) return;
+    if (ev.key === 'ArrowLeft') show('back');
+    else if (ev.key === 'ArrowRight') show('forward');
+  });
+  document.getElementById('analysis').addEventListener('click', async ev => {
+    if (!ev.target.closest('#analyse') || analysing) return;
+    const k = key();
+    const body = { variant, play: line.slice(0, shown).join(','), movetime_ms: 1000, lines: 3 };
+    if (start) body.fen = start;
+    analysing = true;
+    report = null;
+    render();
+    let r;
+    try {
+      r = await call('POST', '/api/analyse', body);
+    } catch (e) {
+      r = { error: e.message };
+    }
+    analysing = false;
+    report = { key: k, ...r };
+    render();
+  });
+  await load();
+}
