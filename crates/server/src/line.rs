@@ -64,18 +64,11 @@ pub fn line_of(variant: &str, fen: Option<&str>, play: Option<&str>) -> Result<G
 }
 
 /// A line as the analysis board shows it: `{variant, start_fen, fen, turn, moves, legal_moves,
-/// result, reason, tablebase}`; `moves` are `{uci, san, fen}` (the position after each),
+/// result, reason, tablebase}`; `moves` as the game state lists them (`live::moves_json`),
 /// `legal_moves` the UCI moves of the last position (none once the game is over), `result` and
 /// `reason` the outcome there (threefold repetition included) or null, `tablebase` the tables'
 /// verdict on it.
 pub fn line_json(game: &Game) -> Value {
-    let mut p = game.start().clone();
-    let mut moves = Vec::new();
-    for &m in game.moves() {
-        let (uci, san) = (rules::uci::to_uci(&p, m), rules::san::to_san(&p, m));
-        p.play_unchecked(m);
-        moves.push(json!({ "uci": uci, "san": san, "fen": p.fen() }));
-    }
     let pos = game.position();
     let outcome = game.outcome().map(crate::live::outcome_text);
     let legal: Vec<String> = match outcome {
@@ -87,7 +80,7 @@ pub fn line_json(game: &Game) -> Value {
         "start_fen": game.start().fen(),
         "fen": pos.fen(),
         "turn": pos.turn().to_string(),
-        "moves": moves,
+        "moves": crate::live::moves_json(game),
         "legal_moves": legal,
         "result": outcome.as_ref().map(|o| &o.0),
         "reason": outcome.as_ref().map(|o| &o.1),

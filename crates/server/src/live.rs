@@ -312,13 +312,7 @@ impl LiveGame {
             Some(t) => (t.game.position().fen(), t.state()),
             None => {
                 let pos = self.game.position();
-                let mut moves = Vec::new();
-                let mut p = self.game.start().clone();
-                for (m, e) in self.game.moves().iter().zip(self.game.events()) {
-                    let (uci, san) = (to_uci(&p, *m), rules::san::to_san(&p, *m));
-                    p.play_event(*m, *e);
-                    moves.push(json!({ "uci": uci, "san": san, "event": event_text(*e), "fen": p.fen() }));
-                }
+                let moves = moves_json(&self.game);
                 let legal: Vec<String> = if self.row.status == "active" {
                     pos.legal_moves().iter().map(|m| to_uci(pos, *m)).collect()
                 } else {
@@ -479,6 +473,19 @@ impl LiveGame {
         }
         rules::record::write_pgn_annotated(&self.game, &tags, annotations)
     }
+}
+
+/// A game's moves as the state and the analysis board list them: `{uci, san, event, fen}`
+/// each, `fen` the position after it.
+pub fn moves_json(game: &Game) -> Vec<Value> {
+    let mut p = game.start().clone();
+    let mut moves = Vec::with_capacity(game.moves().len());
+    for (&m, &e) in game.moves().iter().zip(game.events()) {
+        let (uci, san) = (to_uci(&p, m), rules::san::to_san(&p, m));
+        p.play_event(m, e);
+        moves.push(json!({ "uci": uci, "san": san, "event": event_text(e), "fen": p.fen() }));
+    }
+    moves
 }
 
 /// The side whose stored offer (a draw or a takeback) stands.

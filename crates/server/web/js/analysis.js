@@ -129,8 +129,7 @@ export async function analysisBoard(main) {
     document.getElementById('status').textContent = over
       ? `${here.variant}: the game is over here, ${here.result} (${here.reason}).`
       : `${here.variant}: ${here.turn} to move.`;
-    const moves = { moves: full.moves.map(m => ({ ...m, event: '' })) };
-    document.getElementById('moves').innerHTML = panels.moveList(moves, shown, null);
+    document.getElementById('moves').innerHTML = panels.moveList(full, shown, null);
     const chance = /^(probabilistic|snowfall)/.test(here.variant);
     document.getElementById('analysis').innerHTML = panels.analysis(here.tablebase, report && report.key === key() ? report : null, analysing, chance);
     document.getElementById('analyse').disabled = analysing || over;
