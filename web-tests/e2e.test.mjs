@@ -535,6 +535,8 @@ test('the analysis board: moves tried on the board, a new continuation, the engi
   await nc3.click();
   await page.waitForSelector('ol.moves button[data-ply="3"]:has-text("Nc3")');
   assert.equal(await page.locator('#link').getAttribute('href'), '/analysis?variant=chess&play=e2e4%2Cc7c5%2Cb1c3');
+  assert.equal(await page.locator('#fen-out').inputValue(), 'rnbqkbnr/pp1ppppp/8/2p5/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 2');
+  assert.match(await page.locator('#pgn-out').inputValue(), /\n1\. e4 c5 2\. Nc3 \*/);
   await page.click('#analyse');
   await page.waitForSelector('.eval strong', { timeout: 15000 });
   assert.match(await page.locator('.eval strong').innerText(), /^([+-]?\d+\.\d\d|#-?\d+)$/);

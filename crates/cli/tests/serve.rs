@@ -700,8 +700,11 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
     let v = position(&format!("variant=chess&play={shuffle}"));
     assert_eq!((v["result"].as_str(), v["reason"].as_str()), (Some("1/2-1/2"), Some("repetition")));
     let zh = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[N] w KQkq - 0 1";
-    let v = position(&format!("variant=crazyhouse&fen={}&play=N@e4", urlencode(zh)));
-    assert_eq!(sans(&v), ["N@e4"]);
+    let v = position(&format!("variant=crazyhouse&fen={}&play=N@e4,e7e5", urlencode(zh)));
+    assert_eq!(sans(&v), ["N@e4", "e5"]);
+    // The line's record imports into a game: the same moves from the same start.
+    let g = create(&s, json!({ "variant": "crazyhouse", "white": "me", "black": "me", "pgn": v["pgn"] }));
+    assert_eq!((g["state"]["start_fen"].as_str(), sans(&g["state"])), (Some(zh), vec!["N@e4".into(), "e5".into()]));
     let v = position("variant=snowfall&play=e2e4");
     assert_eq!(v["fen"], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1", "no gift");
     // The engine on the line's end: the back-rank mate.

@@ -64,10 +64,10 @@ pub fn line_of(variant: &str, fen: Option<&str>, play: Option<&str>) -> Result<G
 }
 
 /// A line as the analysis board shows it: `{variant, start_fen, fen, turn, moves, legal_moves,
-/// result, reason, tablebase}`; `moves` as the game state lists them (`live::moves_json`),
+/// result, reason, tablebase, pgn}`; `moves` as the game state lists them (`live::moves_json`),
 /// `legal_moves` the UCI moves of the last position (none once the game is over), `result` and
 /// `reason` the outcome there (threefold repetition included) or null, `tablebase` the tables'
-/// verdict on it.
+/// verdict on it, `pgn` the line as a record.
 pub fn line_json(game: &Game) -> Value {
     let pos = game.position();
     let outcome = game.outcome().map(crate::live::outcome_text);
@@ -85,5 +85,6 @@ pub fn line_json(game: &Game) -> Value {
         "result": outcome.as_ref().map(|o| &o.0),
         "reason": outcome.as_ref().map(|o| &o.1),
         "tablebase": crate::analysis::verdict(pos),
+        "pgn": rules::record::write_pgn(game, &[("Event".into(), "fairylab analysis board".into())]),
     })
 }

@@ -38,6 +38,8 @@ export async function analysisBoard(main) {
         </div>
         <p class="error" id="error" role="alert"></p>
         <section id="moves"></section>
+        <label class="copy">FEN of the position shown <input id="fen-out" readonly spellcheck="false"></label>
+        <label class="copy">PGN of the line <textarea id="pgn-out" rows="4" readonly spellcheck="false"></textarea></label>
         <section id="analysis"></section>
         <section id="explorer"></section>
       </aside>
@@ -130,6 +132,8 @@ export async function analysisBoard(main) {
       ? `${here.variant}: the game is over here, ${here.result} (${here.reason}).`
       : `${here.variant}: ${here.turn} to move.`;
     document.getElementById('moves').innerHTML = panels.moveList(full, shown, null);
+    document.getElementById('fen-out').value = here.fen;
+    document.getElementById('pgn-out').value = full.pgn;
     const chance = /^(probabilistic|snowfall)/.test(here.variant);
     document.getElementById('analysis').innerHTML = panels.analysis(here.tablebase, report && report.key === key() ? report : null, analysing, chance);
     document.getElementById('analyse').disabled = analysing || over;
