@@ -790,6 +790,19 @@ fn a_game_starts_from_imported_moves() {
         (json!("finished"), json!("0-1"), json!("checkmate"))
     );
     check_record(&s, mate["id"].as_str().expect("id"), "serve-import");
+    // A record with a result is a finished game (as lichess imports games), ready for review.
+    for pgn in ["1. e4 e5 2. Nf3 Nc6 1-0", "[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6"] {
+        let done = create(&s, json!({ "variant": "chess", "white": "me", "black": "ai", "pgn": pgn }));
+        let st = &done["state"];
+        assert_eq!(
+            (st["status"].as_str(), st["result"].as_str(), st["reason"].as_str(), st["ply"].as_u64()),
+            (Some("finished"), Some("1-0"), Some("imported"), Some(4)),
+            "{pgn}"
+        );
+        let id = done["id"].as_str().expect("id");
+        let review = s.ok("GET", &format!("/api/games/{id}/review"), None, None);
+        assert_eq!(review["moves"].as_array().map(Vec::len), Some(4));
+    }
     // Refusals.
     let refused = |body: Value, mention: &str| {
         let (status, v) = s.call("POST", "/api/games", None, Some(body.clone()));
@@ -797,6 +810,10 @@ fn a_game_starts_from_imported_moves() {
         assert!(v["error"].as_str().is_some_and(|e| e.contains(mention)), "{body}: {v} should mention {mention:?}");
     };
     refused(json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. e4 e5 2. Ke3" }), "do not read");
+    refused(
+        json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "[Result \"1-0\"]\n\n1. e4 0-1" }),
+        "differs from the movetext's result",
+    );
     refused(json!({ "variant": "snowfall", "white": "me", "black": "me", "pgn": "1. e4" }), "own seed");
     refused(json!({ "variant": "predictor", "white": "me", "black": "me", "pgn": "1. e4" }), "in secret");
     refused(

@@ -988,6 +988,7 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
     // Step 4. The movetext: each move is played once the comments after it are read.
     let mut game = Game::new(start);
     let mut pending: Option<Pending> = None;
+    let mut terminator: Option<String> = None;
     for (token, line) in raw.movetext {
         match token {
             Token::Tag(..) => {}
@@ -998,6 +999,7 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
             }
             Token::Word(w) => {
                 if RESULTS.contains(&w.as_str()) {
+                    terminator = Some(w);
                     break;
                 }
                 let Some(text) = move_text(&w) else { continue };
@@ -1020,7 +1022,19 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
     if let Some(p) = pending.take() {
         commit(&mut game, p)?;
     }
-    let tags = raw.tags.into_iter().map(|(n, v, _)| (n, v)).collect();
+    // Step 5. The result: the Result tag, or the movetext's terminator without one; the two
+    // must agree (PGN's rule).
+    match (tag("Result"), &terminator) {
+        (Some((r, line)), Some(t)) if r.trim() != t => {
+            let message = format!("the Result tag \"{r}\" differs from the movetext's result {t}");
+            return Err(RecordError::BadTag { line, message });
+        }
+        _ => {}
+    }
+    let mut tags: Vec<(String, String)> = raw.tags.into_iter().map(|(n, v, _)| (n, v)).collect();
+    if let (None, Some(t)) = (tags.iter().find(|(n, _)| n == "Result"), terminator) {
+        tags.push(("Result".into(), t));
+    }
     Ok(Record { tags, game })
 }
 

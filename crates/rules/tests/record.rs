@@ -516,6 +516,12 @@ fn what_readers_tolerate() {
     assert_eq!(snowfall::percent(sf.position().variant()), Some(10));
     assert!(sf.moves().is_empty());
     assert!(read_games("  \n\n").expect("nothing").is_empty());
+    // The result: the tag, or the movetext's terminator without one.
+    let result = |pgn: &str| read_record(pgn).expect("reads").tag("Result").map(str::to_string);
+    assert_eq!(result("1. e4 e5 0-1").as_deref(), Some("0-1"));
+    assert_eq!(result("[Result \"1/2-1/2\"]\n\n1. e4 e5 1/2-1/2").as_deref(), Some("1/2-1/2"));
+    assert_eq!(result("[Result \"1-0\"]\n\n1. e4 e5").as_deref(), Some("1-0"));
+    assert_eq!(result("1. e4 e5").as_deref(), None);
 }
 
 #[test]

@@ -589,12 +589,17 @@ async fn create_game(
     } else {
         LiveGame::replay(row, &[])?
     };
-    // Imported moves are played as moves are (stored, then the game ends if they end it).
+    // Imported moves are played as moves are (stored, then the game ends if they end it); a
+    // record with a result ends with it (lichess's imported games are finished games).
     for &m in imported.as_ref().map_or(&[][..], |r| r.game.moves()) {
         if live.row.status != "active" {
             break;
         }
         commit_move(&app, &mut live, m).await?;
+    }
+    let result = imported.as_ref().and_then(|r| r.tag("Result")).filter(|r| ["1-0", "0-1", "1/2-1/2"].contains(r));
+    if let Some(result) = result.filter(|_| live.row.status == "active") {
+        finish(&app, &mut live, result, "imported").await?;
     }
     reply["id"] = json!(id);
     reply["seed_hash"] = json!(live.row.seed_hash);

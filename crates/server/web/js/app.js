@@ -45,7 +45,7 @@ async function lobby() {
         <label>Increment (s) <input name="increment" type="number" min="0" max="3600" placeholder="0"></label>
         <label class="snowfall-only">SnowFall % (empty: drawn) <input name="snowfall" type="number" min="0" max="100"></label>
         <label class="wide">Start position (FEN, empty: the variant's) <input name="fen" spellcheck="false" autocomplete="off"></label>
-        <label class="wide">Moves to start from (PGN or SAN, empty: none) <textarea name="pgn" rows="2" spellcheck="false" placeholder="1. e4 e5 2. Nf3"></textarea></label>
+        <label class="wide">Moves to start from (PGN or SAN, empty: none; a whole game with its result, 1-0, 0-1 or 1/2-1/2, is imported finished, for its review) <textarea name="pgn" rows="2" spellcheck="false" placeholder="1. e4 e5 2. Nf3"></textarea></label>
         <button type="submit">Create</button>
         <p class="error" role="alert"></p>
       </form>
@@ -150,7 +150,7 @@ function aiName(player) {
   return player === 'ai:blind' ? 'the AI, blind to chance' : 'the AI';
 }
 
-const REASONS = { kingcaptured: 'king captured', repetition: 'threefold repetition', fiftymoves: 'fifty-move rule', insufficientmaterial: 'insufficient material', plylimit: 'ply limit', time: 'on time', agreement: 'draw agreed', aborted: 'aborted' };
+const REASONS = { kingcaptured: 'king captured', repetition: 'threefold repetition', fiftymoves: 'fifty-move rule', insufficientmaterial: 'insufficient material', plylimit: 'ply limit', time: 'on time', agreement: 'draw agreed', aborted: 'aborted', imported: "the imported record's result" };
 
 async function gamePage(id) {
   const params = new URLSearchParams(location.search);
