@@ -20,6 +20,7 @@ mod analysis;
 mod duel;
 mod loadtest;
 mod matches;
+mod openings;
 mod predictor;
 mod predictor_match;
 mod protocols;
@@ -54,6 +55,9 @@ enum Command {
     /// Review a played game as lichess's computer analysis does: inaccuracies, mistakes and
     /// blunders, each side's average centipawn loss and accuracy, and with chance each side's luck.
     Review(review::ReviewArgs),
+    /// The opening tree of a PGN collection: for a position, the moves its games played and how
+    /// they scored, with 95 % intervals (as lichess's explorer shows a database).
+    Openings(openings::OpeningsArgs),
     /// Play a game against the engine in the terminal.
     Play(analysis::PlayArgs),
     /// Speak UCI on stdin/stdout (Fairy-Stockfish's variant conventions).
@@ -200,6 +204,7 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
         Command::Analyse(a) => analysis::analyse(&a, &mut out)?,
         Command::Solve(a) => analysis::solve(&a, &mut out)?,
         Command::Review(a) => review::run(&a, &mut out)?,
+        Command::Openings(a) => openings::run(&a, &mut out)?,
         Command::Sim(a) => simulation::sim(&a, &mut out)?,
         Command::Egt(a) => tables::egt(&a, &mut out)?,
         Command::Snowfall(a) => snowfall::run(&a, &mut out)?,

@@ -377,6 +377,63 @@ fn play_gives_the_snowfall_odds() {
     assert!(!stdout(&o).contains("you receive"), "{}", stdout(&o));
 }
 
+/// `fairylab openings`: a collection's moves from the start and after 1. e4, each with its
+/// games, results and score for the side that played it with a Wilson interval; games without
+/// a result or of another variant skipped; SnowFall positions keyed with their hands; bad
+/// positions and files refused with the reason.
+#[test]
+fn openings_tree_of_a_collection() {
+    let pgn = "[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Result \"0-1\"]\n\n1. e4 c5 0-1\n\n\
+               1. d4 d5 1/2-1/2\n\n1. e4 e5 *\n\n[Variant \"crazyhouse\"]\n\n1. e4 1-0\n";
+    let file = temp_file("openings.pgn", pgn);
+    let o = fairylab(&["openings", &file]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("openings: 3 games of chess (1 without a result and 1 of another variant skipped)"),
+        "{out}"
+    );
+    assert!(out.contains("\ne4            2      1      0      1  50.0 % [9.5, 90.5]\n"), "{out}");
+    assert!(out.contains("\nd4            1      0      1      0  50.0 % [5.5, 94.5]\n"), "{out}");
+    let o = fairylab(&["openings", &file, "--play", "e2e4", "--json"]);
+    assert_ok(&o);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let moves: Vec<(&str, f64)> = v["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| (m["san"].as_str().expect("san"), m["score"].as_f64().expect("score")))
+        .collect();
+    assert_eq!(moves, [("c5", 1.0), ("e5", 0.0)], "scored for Black, who plays them");
+    // Counted plies: with one, nothing after the first move.
+    let o = fairylab(&["openings", &file, "--play", "e2e4", "--plies", "1"]);
+    assert!(stdout(&o).contains("no counted game played on from this position"), "{}", stdout(&o));
+    // The crazyhouse game alone.
+    let o = fairylab(&["openings", &file, "--variant", "crazyhouse", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(
+        (v["games"].as_u64(), v["other_variant"].as_u64(), v["moves"][0]["uci"].as_str()),
+        (Some(1), Some(4), Some("e2e4"))
+    );
+    // SnowFall: the position after a gift, named by its FEN with the hands.
+    let sf = "[Variant \"SnowFall\"]\n[SnowFall \"20\"]\n\n1. e4 {H:Qq gift W:Q B:Q} e5 {H:Qq} 0-1\n";
+    let sf_file = temp_file("openings-sf.pgn", sf);
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[Qq] b KQkq - 0 1";
+    let o = fairylab(&["openings", &sf_file, "--fen", fen, "--json"]);
+    assert_ok(&o);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!((v["moves"][0]["san"].as_str(), v["moves"][0]["score"].as_f64()), (Some("e5"), Some(1.0)));
+    for (args, mention) in [
+        (vec!["openings", &file, "--play", "e2e5"], "move 1 of play, 'e2e5'"),
+        (vec!["openings", &file, "--fen", "8/8"], "invalid FEN"),
+        (vec!["openings", &file, "--variant", "nosuch"], "no variant 'nosuch'"),
+        (vec!["openings", "/nonexistent/games.pgn"], "reading /nonexistent/games.pgn"),
+    ] {
+        let o = fairylab(&args);
+        assert!(!o.status.success() && common::stderr(&o).contains(mention), "{args:?}: {}", common::stderr(&o));
+    }
+}
+
 /// `fairylab review`: the scholar's mate reviewed in text and JSON (the blunder into mate, the
 /// sides' totals), from a file and from stdin; bad records refused with the reason.
 #[test]

@@ -9,6 +9,7 @@
 
 use crate::live::{Games, LiveGame, LoadError};
 use crate::store::{ExplorerRow, GameRow, MoveRow, Store};
+use rules::game::Game;
 use rules::Position;
 use serde_json::{json, Value};
 use std::collections::HashSet;
@@ -66,17 +67,27 @@ pub fn rows_of(row: GameRow, moves: &[MoveRow]) -> Result<(String, Vec<ExplorerR
     };
     let (id, at) = (row.id.clone(), row.updated_at);
     let live = LiveGame::replay(row, &moves[..moves.len().min(MAX_PLIES)])?;
-    let mut pos = live.game.start().clone();
+    let rows = game_moves(&live.game, MAX_PLIES)
+        .into_iter()
+        .map(|(position, uci)| ExplorerRow { position, uci, white, draws, black, last_game: id.clone(), last_at: at })
+        .collect();
+    Ok((live.game.start().variant().name.clone(), rows))
+}
+
+/// The (position key, UCI move) pairs of a game's first `plies` plies, each once, in order: what
+/// one game adds to an opening tree.
+pub fn game_moves(game: &Game, plies: usize) -> Vec<(String, String)> {
+    let mut pos = game.start().clone();
     let mut seen = HashSet::new();
-    let mut rows = Vec::new();
-    for (&m, &e) in live.game.moves().iter().zip(live.game.events()) {
-        let (position, uci) = (position_key(&pos), rules::uci::to_uci(&pos, m));
-        if seen.insert((position.clone(), uci.clone())) {
-            rows.push(ExplorerRow { position, uci, white, draws, black, last_game: id.clone(), last_at: at });
+    let mut out = Vec::new();
+    for (&m, &e) in game.moves().iter().zip(game.events()).take(plies) {
+        let pair = (position_key(&pos), rules::uci::to_uci(&pos, m));
+        if seen.insert(pair.clone()) {
+            out.push(pair);
         }
         pos.play_event(m, e);
     }
-    Ok((pos.variant().name.clone(), rows))
+    out
 }
 
 /// Counts every finished game not counted yet; returns how many this call counted. A game

@@ -88,19 +88,7 @@ impl Proportion {
     /// assert_eq!((format!("{:.4}", i.lo), format!("{:.4}", i.hi)), ("0.2553".into(), "0.3662".into()));
     /// ```
     pub fn wilson(&self, z: f64) -> Interval {
-        if self.trials == 0 {
-            return Interval { lo: 0.0, hi: 1.0 };
-        }
-        let n = self.trials as f64;
-        let p = self.estimate();
-        let z2 = z * z;
-        let denom = 1.0 + z2 / n;
-        let centre = (p + z2 / (2.0 * n)) / denom;
-        let spread = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
-        // Exact ends at 0 and 1 (the formula reaches them only up to rounding).
-        let lo = if self.successes == 0 { 0.0 } else { (centre - spread).max(0.0) };
-        let hi = if self.successes == self.trials { 1.0 } else { (centre + spread).min(1.0) };
-        Interval { lo, hi }
+        wilson_interval(self.estimate(), self.trials as f64, z)
     }
 
     /// The 95 % Wilson interval.
@@ -233,6 +221,29 @@ mod u128_text {
         let text = String::deserialize(d)?;
         text.parse().map_err(serde::de::Error::custom)
     }
+}
+
+/// The Wilson score interval of a fraction `p` observed over `n` trials, at quantile `z`
+/// ([`Proportion::wilson`]); `p` may be a score with draws counted as half a point (points
+/// over games), where the normal approximation collapses for small samples (one drawn game:
+/// `[5.5 %, 94.5 %]`, not `[50 %, 50 %]`). Without trials, the whole of `[0, 1]`.
+///
+/// ```
+/// let i = sim::stats::wilson_interval(0.5, 1.0, sim::stats::Z95);
+/// assert_eq!((format!("{:.3}", i.lo), format!("{:.3}", i.hi)), ("0.055".into(), "0.945".into()));
+/// ```
+pub fn wilson_interval(p: f64, n: f64, z: f64) -> Interval {
+    if n <= 0.0 {
+        return Interval { lo: 0.0, hi: 1.0 };
+    }
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let spread = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    // Exact ends at 0 and 1 (the formula reaches them only up to rounding).
+    let lo = if p <= 0.0 { 0.0 } else { (centre - spread).max(0.0) };
+    let hi = if p >= 1.0 { 1.0 } else { (centre + spread).min(1.0) };
+    Interval { lo, hi }
 }
 
 #[cfg(test)]

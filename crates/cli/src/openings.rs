@@ -1,0 +1,134 @@
+//! `fairylab openings`: the opening tree of a PGN collection, as lichess's explorer shows a
+//! database: for a position, each move its games played there and how they scored for the side
+//! that played it, with its 95 % Wilson interval (draws half a point); the play server's explorer
+//! counts positions the same way (`server::explorer::game_moves`).
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use rules::Color;
+use serde_json::{json, Value};
+use sim::stats::{wilson_interval, Z95};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub(crate) struct OpeningsArgs {
+    /// The games: a PGN file of one or more records (`-` reads stdin).
+    records: PathBuf,
+    /// The variant of the games counted (default: the first game's); games of others are skipped.
+    #[arg(long)]
+    variant: Option<String>,
+    /// The position (default: the variant's start).
+    #[arg(long)]
+    fen: Option<String>,
+    /// UCI moves played from it first, comma-separated (`e2e4,c7c5`).
+    #[arg(long)]
+    play: Option<String>,
+    /// Plies of each game counted.
+    #[arg(long, default_value_t = server::explorer::MAX_PLIES, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=10_000))]
+    plies: usize,
+    /// One JSON object instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Games won by White, drawn and won by Black.
+type Results = [u32; 3];
+
+pub(crate) fn run(a: &OpeningsArgs, out: &mut impl Write) -> Result<()> {
+    let text = if a.records.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).context("reading the records from stdin")?
+    } else {
+        std::fs::read_to_string(&a.records).with_context(|| format!("reading {}", a.records.display()))?
+    };
+    let records = rules::record::read_records(&text).context("reading the records")?;
+    let Some(first) = records.first() else { bail!("the file holds no game") };
+    let variant = a.variant.clone().unwrap_or_else(|| first.game.start().variant().name.clone());
+    let line = server::line::line_of(&variant, a.fen.as_deref(), a.play.as_deref())?;
+    let pos = line.position();
+    let key = server::explorer::position_key(pos);
+    // Step 1. Every counted game's moves from the position, with its result.
+    let (mut counted, mut no_result, mut other_variant) = (0u32, 0u32, 0u32);
+    let mut tree: HashMap<String, Results> = HashMap::new();
+    for r in &records {
+        if r.game.start().variant().name != pos.variant().name {
+            other_variant += 1;
+            continue;
+        }
+        let column = match r.tag("Result") {
+            Some("1-0") => 0,
+            Some("1/2-1/2") => 1,
+            Some("0-1") => 2,
+            _ => {
+                no_result += 1;
+                continue;
+            }
+        };
+        counted += 1;
+        for (p, uci) in server::explorer::game_moves(&r.game, a.plies) {
+            if p == key {
+                tree.entry(uci).or_default()[column] += 1;
+            }
+        }
+    }
+    // Step 2. The moves, the most played first, scored for the side that plays them.
+    let mut moves: Vec<(String, Results)> = tree.into_iter().collect();
+    moves.sort_by(|x, y| y.1.iter().sum::<u32>().cmp(&x.1.iter().sum()).then(x.0.cmp(&y.0)));
+    let mover = pos.turn();
+    let rows: Vec<Value> = moves
+        .iter()
+        .map(|(uci, [w, d, b])| {
+            let san =
+                rules::uci::parse_uci(pos, uci).map(|m| rules::san::to_san(pos, m)).unwrap_or_else(|_| uci.clone());
+            let wins = if mover == Color::White { *w } else { *b };
+            let games = w + d + b;
+            let score = (f64::from(wins) + f64::from(*d) / 2.0) / f64::from(games);
+            let i = wilson_interval(score, f64::from(games), Z95);
+            json!({
+                "uci": uci, "san": san, "games": games, "white": w, "draws": d, "black": b,
+                "score": score, "score_low": i.lo, "score_high": i.hi,
+            })
+        })
+        .collect();
+    let report = json!({
+        "variant": pos.variant().name, "fen": pos.fen(), "games": counted, "no_result": no_result,
+        "other_variant": other_variant, "plies": a.plies, "moves": rows,
+    });
+    if a.json {
+        writeln!(out, "{report}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "openings: {counted} games of {} ({no_result} without a result and {other_variant} of another variant skipped), their first {} plies",
+        pos.variant().name, a.plies
+    )?;
+    writeln!(out, "position: {}", pos.fen())?;
+    if rows.is_empty() {
+        writeln!(out, "no counted game played on from this position")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{:<8} {:>6} {:>6} {:>6} {:>6}  score for {mover} [95 % interval]",
+        "move", "games", "white", "draws", "black"
+    )?;
+    let pc = |v: &Value| v.as_f64().map_or("-".to_string(), |x| format!("{:.1}", 100.0 * x));
+    let n = |v: &Value| v.as_u64().unwrap_or(0);
+    for r in &rows {
+        writeln!(
+            out,
+            "{:<8} {:>6} {:>6} {:>6} {:>6}  {} % [{}, {}]",
+            r["san"].as_str().unwrap_or(""),
+            n(&r["games"]),
+            n(&r["white"]),
+            n(&r["draws"]),
+            n(&r["black"]),
+            pc(&r["score"]),
+            pc(&r["score_low"]),
+            pc(&r["score_high"])
+        )?;
+    }
+    Ok(())
+}
