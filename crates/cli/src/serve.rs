@@ -18,9 +18,13 @@ pub(crate) struct ServeArgs {
     /// `sqlite://PATH` (created and migrated on first start) or `postgres://USER@HOST/DB`.
     #[arg(long, default_value = "sqlite://fairylab.sqlite3")]
     database_url: String,
-    /// AI searches running at once.
-    #[arg(long, default_value_t = 2)]
+    /// AI searches running at once (the games' moves).
+    #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     ai_workers: usize,
+    /// Analyses and game reviews running at once, apart from the AI's searches, so that they
+    /// never delay an AI's move (a request waits for a free one).
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
+    analysis_workers: usize,
     /// The URL the other server processes on the same PostgreSQL reach this one at (default:
     /// http:// and the listening address).
     #[arg(long)]
@@ -41,6 +45,7 @@ pub(crate) fn serve(a: &ServeArgs) -> Result<ExitCode> {
         listen: a.listen,
         database_url: a.database_url.clone(),
         ai_workers: a.ai_workers,
+        analysis_workers: a.analysis_workers,
         advertise: a.advertise.clone(),
         tables: a.tables.clone(),
         first_move_ms: a.first_move_seconds * 1000,

@@ -51,8 +51,11 @@ impl Server {
 
     /// A server with more `serve` arguments.
     fn start_with(url: &str, more: &[&str]) -> Server {
+        // Two AI workers unless `more` says otherwise.
+        let workers: &[&str] = if more.contains(&"--ai-workers") { &[] } else { &["--ai-workers", "2"] };
         let mut child = Command::new(env!("CARGO_BIN_EXE_fairylab"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--database-url", url, "--ai-workers", "2"])
+            .args(["serve", "--listen", "127.0.0.1:0", "--database-url", url])
+            .args(workers)
             .args(more)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -739,6 +742,35 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
     // The page.
     let page = ureq::get(&s.url("/analysis?variant=chess")).call().expect("the page");
     assert_eq!(page.status(), 200);
+}
+
+/// Analyses and reviews run on workers of their own: with one AI worker, an AI's move is made
+/// while a long analysis is still searching, not after it.
+#[test]
+fn an_analysis_never_delays_the_ai() {
+    let db = temp_path("serve-workers", "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let url = format!("sqlite://{}", db.display());
+    let s = Server::start_with(&url, &["--ai-workers", "1", "--analysis-workers", "1"]);
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let analysis = {
+        let (base, done) = (s.base.clone(), done.clone());
+        std::thread::spawn(move || {
+            let body = json!({ "variant": "chess", "movetime_ms": 2000 });
+            let r = ureq::post(&format!("{base}/api/analyse")).timeout(Duration::from_secs(60)).send_json(body);
+            done.store(true, std::sync::atomic::Ordering::SeqCst);
+            r.map(|r| r.status()).unwrap_or(0)
+        })
+    };
+    // The analysis holds its worker (it searches 2 s) ...
+    std::thread::sleep(Duration::from_millis(300));
+    // ... and the AI, White, moves at once on its own.
+    let g = create(&s, json!({ "variant": "chess", "white": "ai", "black": "me", "movetime_ms": 50 }));
+    let id = g["id"].as_str().expect("id");
+    let moved = wait_for_ply(&s, id, 1, "the AI's first move");
+    assert_eq!(moved["ply"], 1);
+    assert!(!done.load(std::sync::atomic::Ordering::SeqCst), "the AI waited for the analysis");
+    assert_eq!(analysis.join().expect("the analysis thread"), 200);
 }
 
 fn rules_start() -> &'static str {

@@ -34,8 +34,11 @@ const MAX_FIELD: usize = 512;
 pub struct AppState {
     /// The games.
     pub games: Arc<Games>,
-    /// Free AI worker slots.
+    /// Free AI worker slots (the games' AI moves).
     pub ai_slots: Arc<Semaphore>,
+    /// Free analysis worker slots (analyses and reviews, kept apart so that they never delay
+    /// an AI's move).
+    pub analysis_slots: Arc<Semaphore>,
     /// Games whose AI should look again (after a deadline closed a ply); see [`nudge_loop`].
     pub nudge: tokio::sync::mpsc::UnboundedSender<String>,
     /// This process's part in sharing games with other processes (PostgreSQL only).
@@ -705,7 +708,7 @@ async fn review(State(app): State<AppState>, Path(id): Path<String>) -> Result<J
 }
 
 /// A finished game's review: kept with the game (in memory and in the store), or computed on
-/// a free AI worker and kept.
+/// a free analysis worker and kept.
 async fn review_of(app: &AppState, g: &Arc<Mutex<LiveGame>>) -> Result<Value, ApiError> {
     let (id, game) = {
         let live = g.lock().await;
@@ -728,10 +731,10 @@ async fn review_of(app: &AppState, g: &Arc<Mutex<LiveGame>>) -> Result<Value, Ap
         g.lock().await.review = Some(Arc::new(report.clone()));
         return Ok(report);
     }
-    let permit = app.ai_slots.clone().acquire_owned().await;
+    let permit = app.analysis_slots.clone().acquire_owned().await;
     let limits = engine::review::ReviewLimits {
         per_position: engine::Limits::nodes(REVIEW_NODES),
-        // One AI worker's share of the machine.
+        // One analysis worker's share of the machine.
         threads: 1,
         tables: crate::analysis::tables().cloned(),
     };
@@ -803,7 +806,7 @@ fn search_limits(movetime_ms: Option<u64>, lines: Option<usize>) -> Result<(u64,
     Ok((movetime, lines))
 }
 
-/// The engine on `pos` (`hashes`: the positions before it), on a free AI worker
+/// The engine on `pos` (`hashes`: the positions before it), on a free analysis worker
 /// (`crate::analysis::analyse`); 409 for a position where the game is over.
 async fn search(
     app: &AppState,
@@ -815,7 +818,7 @@ async fn search(
     if pos.outcome().is_some() || !pos.has_legal_move() {
         return Err(ApiError::conflict("the game is over in this position: nothing to analyse"));
     }
-    let permit = app.ai_slots.clone().acquire_owned().await;
+    let permit = app.analysis_slots.clone().acquire_owned().await;
     let report = tokio::task::spawn_blocking(move || {
         crate::analysis::analyse(&pos, &hashes, Duration::from_millis(movetime), lines)
     })

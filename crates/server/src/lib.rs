@@ -29,8 +29,10 @@ pub struct Config {
     pub listen: SocketAddr,
     /// `sqlite://PATH` or `postgres://...`.
     pub database_url: String,
-    /// AI searches at once.
+    /// AI searches at once (the games' moves).
     pub ai_workers: usize,
+    /// Analyses and reviews at once (apart from the AI's, so they never delay a move).
+    pub analysis_workers: usize,
     /// The URL other server processes reach this one at (default: `http://` and the address
     /// listened on, with 127.0.0.1 for an unspecified address).
     pub advertise: Option<String>,
@@ -66,6 +68,7 @@ pub enum ServerError {
 pub async fn app(
     database_url: &str,
     ai_workers: usize,
+    analysis_workers: usize,
     url: &str,
     first_move_ms: i64,
 ) -> Result<(axum::Router, api::AppState), ServerError> {
@@ -75,6 +78,7 @@ pub async fn app(
     let state = api::AppState {
         games: Arc::new(live::Games::new(store.clone())),
         ai_slots: Arc::new(tokio::sync::Semaphore::new(ai_workers.max(1))),
+        analysis_slots: Arc::new(tokio::sync::Semaphore::new(analysis_workers.max(1))),
         nudge,
         owners: owners.clone(),
         first_move_ms,
@@ -118,7 +122,8 @@ pub async fn run(config: Config) -> Result<(), ServerError> {
         let ip = if addr.ip().is_unspecified() { std::net::Ipv4Addr::LOCALHOST.into() } else { addr.ip() };
         format!("http://{}", SocketAddr::new(ip, addr.port()))
     });
-    let (router, state) = app(&config.database_url, config.ai_workers, &url, config.first_move_ms).await?;
+    let (router, state) =
+        app(&config.database_url, config.ai_workers, config.analysis_workers, &url, config.first_move_ms).await?;
     println!("fairylab serving on http://{addr}/ (database {})", config.database_url);
     // Replies go out at once (no Nagle delay against the client's delayed acknowledgement).
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
