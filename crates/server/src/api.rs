@@ -108,6 +108,12 @@ impl From<crate::live::LoadError> for ApiError {
     }
 }
 
+impl From<QueryRejection> for ApiError {
+    fn from(e: QueryRejection) -> ApiError {
+        ApiError::bad(format!("invalid query: {}", e.body_text()))
+    }
+}
+
 impl From<JsonRejection> for ApiError {
     fn from(e: JsonRejection) -> ApiError {
         ApiError::new(e.status(), format!("invalid JSON body: {}", e.body_text()))
@@ -238,7 +244,7 @@ async fn explorer(
     State(app): State<AppState>,
     query: Result<Query<LineQuery>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let Query(q) = query.map_err(|e| ApiError::bad(format!("invalid query: {}", e.body_text())))?;
+    let Query(q) = query?;
     let line = q.line()?;
     Ok(Json(crate::explorer::report(app.games.store().as_ref(), line.position()).await?))
 }
@@ -253,7 +259,7 @@ impl LineQuery {
 
 /// `GET /api/position`: a line of the analysis board (`crate::line::line_json`).
 async fn position(query: Result<Query<LineQuery>, QueryRejection>) -> Result<Json<Value>, ApiError> {
-    let Query(q) = query.map_err(|e| ApiError::bad(format!("invalid query: {}", e.body_text())))?;
+    let Query(q) = query?;
     let line = q.line()?;
     Ok(Json(
         tokio::task::spawn_blocking(move || crate::line::line_json(&line))
@@ -653,7 +659,7 @@ async fn record(
     Path(id): Path<String>,
     query: Result<Query<RecordQuery>, QueryRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let Query(q) = query.map_err(|e| ApiError::bad(format!("invalid query: {}", e.body_text())))?;
+    let Query(q) = query?;
     let g = game(&app, &id).await?;
     let annotations =
         if q.annotated { crate::analysis::review_annotations(&review_of(&app, &g).await?) } else { Vec::new() };

@@ -33,20 +33,15 @@ pub fn position_key(pos: &Position) -> String {
     fields.join(" ")
 }
 
-/// Why a finished game is not counted, if it is not.
-fn not_counted(row: &GameRow) -> Option<&'static str> {
+/// How a finished game counts: its result as (White wins, draws, Black wins), or `None` if it
+/// is not counted (Predictor chess, a custom variant, imported moves, no result).
+fn counted_result(row: &GameRow) -> Option<(i64, i64, i64)> {
     let options: Value = serde_json::from_str(&row.options).unwrap_or(Value::Null);
-    if row.variant == "predictor" {
-        Some("Predictor chess (both sides move at once)")
-    } else if options.get("toml").is_some() {
-        Some("a custom variant")
-    } else if options.get("imported").and_then(Value::as_u64).unwrap_or(0) > 0 {
-        Some("its moves were imported")
-    } else if score(row.result.as_deref()).is_none() {
-        Some("it has no result")
-    } else {
-        None
+    let imported = options.get("imported").and_then(Value::as_u64).unwrap_or(0) > 0;
+    if row.variant == "predictor" || options.get("toml").is_some() || imported {
+        return None;
     }
+    score(row.result.as_deref())
 }
 
 /// A result as (White wins, draws, Black wins).
@@ -62,7 +57,7 @@ fn score(result: Option<&str>) -> Option<(i64, i64, i64)> {
 /// What a finished game adds to the explorer: its variant's name and one row per (position,
 /// move) of its first [`MAX_PLIES`] plies, no rows when the game is not counted.
 pub fn rows_of(row: GameRow, moves: &[MoveRow]) -> Result<(String, Vec<ExplorerRow>), LoadError> {
-    let Some((white, draws, black)) = score(row.result.as_deref()).filter(|_| not_counted(&row).is_none()) else {
+    let Some((white, draws, black)) = counted_result(&row) else {
         return Ok((row.variant, Vec::new()));
     };
     let (id, at) = (row.id.clone(), row.updated_at);
@@ -94,8 +89,11 @@ pub fn game_moves(game: &Game, plies: usize) -> Vec<(String, String)> {
 /// that does not replay is marked counted with nothing (and logged), so it is not read again.
 pub async fn index_pending(store: &Arc<dyn Store>) -> Result<usize, LoadError> {
     let mut counted = 0;
+    // A game is read once a call, even should it stay uncounted (gone from the store meanwhile).
+    let mut read = HashSet::new();
     loop {
-        let ids = store.unexplored(BATCH).await?;
+        let ids: Vec<String> =
+            store.unexplored(BATCH).await?.into_iter().filter(|id| read.insert(id.clone())).collect();
         if ids.is_empty() {
             return Ok(counted);
         }
