@@ -553,6 +553,14 @@ test('the analysis board: moves tried on the board, a new continuation, the engi
   await page.click('#setup button[type=submit]');
   await page.waitForSelector('#error:has-text("invalid FEN")');
   await page.waitForSelector('#status:has-text("crazyhouse: white to move")');
+  // A game against the AI from the position shown: the AI (White) is to move there.
+  await page.click('#flip');
+  await page.click('#play-ai');
+  await page.waitForURL(/\/game\/[0-9a-f]+$/);
+  const played = page.url().match(/\/game\/([0-9a-f]+)/)[1];
+  const st = await stateOf(page, played);
+  assert.deepEqual([st.variant, st.start_fen, st.white, st.black], ['crazyhouse', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1', 'ai:engine', 'human']);
+  await page.waitForSelector('#status:has-text("your move")', { timeout: 15000 });
   // From a finished game's page to the board at the position shown.
   await page.goto(`${base}/game/${id}`);
   await page.waitForSelector('#status:has-text("Game over")');

@@ -2,7 +2,7 @@
 // built-in variant's position, moves tried on the board, the engine and the opening explorer.
 // The line lives in the URL; every position, legal move and outcome comes from the server.
 
-import { call } from './api.js';
+import { call, rememberCreated } from './api.js';
 import { Board } from './board.js';
 import * as panels from './panels.js';
 
@@ -35,6 +35,10 @@ export async function analysisBoard(main) {
           <button id="flip" type="button">Flip board</button>
           <button id="clear" type="button">Clear the moves</button>
           <a id="link" href="">Link to this line</a>
+        </div>
+        <div class="controls">
+          <button id="play-ai" type="button">Play the AI from here</button>
+          <button id="play-friend" type="button">Play a friend from here</button>
         </div>
         <p class="error" id="error" role="alert"></p>
         <section id="moves"></section>
@@ -137,6 +141,7 @@ export async function analysisBoard(main) {
     const chance = /^(probabilistic|snowfall)/.test(here.variant);
     document.getElementById('analysis').innerHTML = panels.analysis(here.tablebase, report && report.key === key() ? report : null, analysing, chance);
     document.getElementById('analyse').disabled = analysing || over;
+    for (const b of ['play-ai', 'play-friend']) document.getElementById(b).disabled = over;
     document.getElementById('explorer').innerHTML = panels.explorer(explored && explored.key === key() ? explored : null, line[shown] || null, true);
   };
 
@@ -162,6 +167,23 @@ export async function analysisBoard(main) {
     shown = 0;
     load();
   });
+  // A game from the position shown (lichess's "continue from here"): you play the board's
+  // bottom side, the AI or a friend (by invitation link) the other.
+  const playFrom = async opponent => {
+    if (!here) return;
+    const mine = flipped ? 'black' : 'white';
+    const other = mine === 'white' ? 'black' : 'white';
+    try {
+      const g = await call('POST', '/api/games', { variant: here.variant, fen: here.fen, [mine]: 'me', [other]: opponent });
+      rememberCreated(g);
+      const invite = g[other] && g[other].invite;
+      location.href = `/game/${g.id}${invite ? `?shared=${invite}` : ''}`;
+    } catch (e) {
+      error.textContent = e.message;
+    }
+  };
+  document.getElementById('play-ai').onclick = () => playFrom('ai');
+  document.getElementById('play-friend').onclick = () => playFrom('invite');
   document.getElementById('flip').onclick = () => {
     flipped = !flipped;
     render();
