@@ -553,6 +553,22 @@ test('the analysis board: moves tried on the board, a new continuation, the engi
   await page.click('#setup button[type=submit]');
   await page.waitForSelector('#error:has-text("invalid FEN")');
   await page.waitForSelector('#status:has-text("crazyhouse: white to move")');
+  // A pasted record: its variant and moves, shown at the end; one with a gift is refused.
+  await page.click('details.import summary');
+  await page.fill('#pgn-in', '[Variant "Gardner"]\n\n1. d3 b4 2. exd4 *');
+  await page.click('#import button[type=submit]');
+  await page.waitForSelector('#error:has-text("does not read")');
+  await page.fill('#pgn-in', '[Variant "Gardner"]\n\n1. d3 e3 *');
+  await page.click('#import button[type=submit]');
+  await page.waitForSelector('ol.moves button[data-ply="2"][aria-current="true"]:has-text("e3")');
+  assert.match(page.url(), /\/analysis\?variant=gardner&play=d2d3%2Ce4e3$/);
+  await page.fill('#pgn-in', '[Variant "SnowFall"]\n\n1. e4 {H:Qq gift W:Q B:Q} e5 *');
+  await page.click('#import button[type=submit]');
+  await page.waitForSelector('#error:has-text("move 1 of the record brought gifts")');
+  await page.selectOption('#variant', 'crazyhouse');
+  await page.fill('#fen', '');
+  await page.click('#setup button[type=submit]');
+  await page.waitForSelector('#status:has-text("crazyhouse: white to move")');
   // A game against the AI from the position shown: the AI (White) is to move there.
   await page.click('#flip');
   await page.click('#play-ai');

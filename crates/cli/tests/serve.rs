@@ -710,6 +710,20 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
     assert_eq!((g["state"]["start_fen"].as_str(), sans(&g["state"])), (Some(zh), vec!["N@e4".into(), "e5".into()]));
     let v = position("variant=snowfall&play=e2e4");
     assert_eq!(v["fen"], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1", "no gift");
+    // A pasted record: the same line; one whose moves had chance outcomes is refused.
+    let pgn = "[Variant \"crazyhouse\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[N] w KQkq - 0 1\"]\n\n1. N@e4 e5 *";
+    let v = s.ok("POST", "/api/position", None, Some(json!({ "pgn": pgn })));
+    assert_eq!(
+        (v["variant"].as_str(), v["start_fen"].as_str(), sans(&v)),
+        (Some("crazyhouse"), Some(zh), vec!["N@e4".into(), "e5".into()])
+    );
+    let gift = "[Variant \"SnowFall\"]\n\n1. e4 {H:Qq gift W:Q B:Q} e5 *";
+    let (status, v) = s.call("POST", "/api/position", None, Some(json!({ "pgn": gift })));
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().is_some_and(|e| e.contains("move 1 of the record brought gifts")), "{v}");
+    let (status, v) = s.call("POST", "/api/position", None, Some(json!({ "pgn": "1. e4 e4" })));
+    assert!(status == 400 && v["error"].as_str().is_some_and(|e| e.contains("does not read")), "{status} {v}");
+    assert_eq!(s.call("POST", "/api/position", None, Some(json!({ "fen": "x" }))).0, 422);
     // The engine on the line's end: the back-rank mate.
     let a = s.ok(
         "POST",

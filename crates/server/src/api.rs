@@ -178,7 +178,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/ws", get(stream))
         .route("/api/lobby/ws", get(lobby_stream))
         .route("/api/explorer", get(explorer))
-        .route("/api/position", get(position))
+        .route("/api/position", get(position).post(position_of_record))
         .route("/api/analyse", post(analyse_line))
         .route("/analysis", get(crate::web::page))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint (see /api)") })
@@ -222,6 +222,7 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     ("get", "/api/games/{id}/review"),
     ("get", "/api/explorer"),
     ("get", "/api/position"),
+    ("post", "/api/position"),
     ("post", "/api/analyse"),
 ];
 
@@ -266,6 +267,26 @@ async fn position(query: Result<Query<LineQuery>, QueryRejection>) -> Result<Jso
             .await
             .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the position failed: {e}")))?,
     ))
+}
+
+/// The body of `POST /api/position`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordLine {
+    /// A PGN record of a built-in variant (the first game of the text).
+    pgn: String,
+}
+
+/// `POST /api/position`: the line of a PGN record (`crate::line::line_of_pgn`), as `GET`
+/// answers for a line.
+async fn position_of_record(body: Result<Json<RecordLine>, JsonRejection>) -> Result<Json<Value>, ApiError> {
+    let Json(req) = body?;
+    let line = tokio::task::spawn_blocking(move || {
+        crate::line::line_of_pgn(&req.pgn).map(|g| crate::line::line_json(&g)).map_err(|e| ApiError::bad(e.to_string()))
+    })
+    .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the record failed: {e}")))??;
+    Ok(Json(line))
 }
 
 /// The body of `POST /api/analyse`: a line and the search wanted.

@@ -1,9 +1,10 @@
 //! Lines on the analysis board: a position a request names by a built-in variant, a FEN and the
-//! UCI moves played from it (`GET /api/position`, `POST /api/analyse`, `GET /api/explorer`).
+//! UCI moves played from it, or by a PGN record (`/api/position`, `/api/analyse`, `/api/explorer`).
 //!
 //! Moves are played without chance (a SnowFall move brings no gift, a Probabilistic move
 //! succeeds), as the engine's lines assume; a position after chance is named by its FEN.
 
+use rules::chance::Event;
 use rules::game::Game;
 use rules::{Position, Variant};
 use serde_json::{json, Value};
@@ -33,6 +34,17 @@ pub enum LineError {
     /// Too many moves.
     #[error("play has more than {MAX_PLIES} moves")]
     TooLong,
+    /// A record that does not read.
+    #[error("the record does not read: {0}")]
+    Record(String),
+    /// A record whose moves had chance outcomes, which a line cannot replay.
+    #[error("move {index} of the record {outcome}: a line replays moves without chance, so set up the position after it by its FEN")]
+    Chance {
+        /// 1 for the first.
+        index: usize,
+        /// What chance did.
+        outcome: &'static str,
+    },
 }
 
 /// The line a request names: `fen` (the variant's start if absent, or blank) and the UCI moves
@@ -61,6 +73,29 @@ pub fn line_of(variant: &str, fen: Option<&str>, play: Option<&str>) -> Result<G
         game.play(m).map_err(|e| refuse(e.to_string()))?;
     }
     Ok(game)
+}
+
+/// The line of a PGN record (its first game, of a built-in variant): its start and moves,
+/// which must have had no chance outcome (a gift or a failed roll cannot be replayed as a line).
+pub fn line_of_pgn(text: &str) -> Result<Game, LineError> {
+    let rec = rules::record::read_record(text).map_err(|e| LineError::Record(e.to_string()))?;
+    let v = rec.game.start().variant();
+    if v.simultaneous {
+        return Err(LineError::Variant(format!("{} has no analysis board (both sides move at once)", v.name)));
+    }
+    if rec.game.moves().len() > MAX_PLIES {
+        return Err(LineError::TooLong);
+    }
+    let chance = rec.game.events().iter().enumerate().find_map(|(i, e)| match e {
+        Event::Success => None,
+        Event::Failure => Some((i, "failed its roll")),
+        Event::Gift(_) => Some((i, "brought gifts")),
+        _ => Some((i, "had a chance outcome")),
+    });
+    match chance {
+        Some((i, outcome)) => Err(LineError::Chance { index: i + 1, outcome }),
+        None => Ok(rec.game),
+    }
 }
 
 /// A line as the analysis board shows it: `{variant, start_fen, fen, turn, moves, legal_moves,

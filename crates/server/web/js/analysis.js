@@ -30,6 +30,12 @@ export async function analysisBoard(main) {
           <label class="wide">Start position (FEN, empty: the variant's) <input id="fen" spellcheck="false" autocomplete="off"></label>
           <button type="submit">Set up</button>
         </form>
+        <details class="import"><summary>Paste a game (PGN)</summary>
+          <form id="import" class="setup">
+            <label class="wide">A PGN record (its Variant and FEN tags are read) <textarea id="pgn-in" rows="4" spellcheck="false" placeholder="1. e4 e5 2. Nf3 Nc6"></textarea></label>
+            <button type="submit">Load the game</button>
+          </form>
+        </details>
         <p class="status" id="status" role="status" aria-live="polite"></p>
         <div class="controls">
           <button id="flip" type="button">Flip board</button>
@@ -184,6 +190,24 @@ export async function analysisBoard(main) {
   };
   document.getElementById('play-ai').onclick = () => playFrom('ai');
   document.getElementById('play-friend').onclick = () => playFrom('invite');
+  // A pasted record: its variant, its start (kept out of the URL when it is the variant's) and
+  // its moves, shown at its end.
+  document.getElementById('import').addEventListener('submit', async ev => {
+    ev.preventDefault();
+    error.textContent = '';
+    try {
+      const r = await call('POST', '/api/position', { pgn: document.getElementById('pgn-in').value });
+      const usual = await call('GET', `/api/position?variant=${encodeURIComponent(r.variant)}`);
+      variant = r.variant;
+      start = r.start_fen === usual.start_fen ? '' : r.start_fen;
+      line = r.moves.map(m => m.uci);
+      shown = line.length;
+      full = null;
+      load();
+    } catch (e) {
+      error.textContent = e.message;
+    }
+  });
   document.getElementById('flip').onclick = () => {
     flipped = !flipped;
     render();
