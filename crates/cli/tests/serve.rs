@@ -976,17 +976,48 @@ fn random_requests_never_get_a_server_error() {
     let _ = std::fs::remove_file(&db);
     let s = Server::start(&format!("sqlite://{}", db.display()));
     let spec: Value = serde_json::from_str(include_str!("../../../docs/openapi.json")).expect("the OpenAPI file");
-    let endpoints: Vec<(String, String, Value)> = spec["paths"]
+    // Each operation with its body's schema and its query parameters' names.
+    let endpoints: Vec<(String, String, Value, Vec<String>)> = spec["paths"]
         .as_object()
         .expect("paths")
         .iter()
         .flat_map(|(path, ops)| {
             ops.as_object().expect("operations").iter().map(move |(m, op)| {
                 let schema = op["requestBody"]["content"]["application/json"]["schema"].clone();
-                (path.clone(), m.to_uppercase(), schema)
+                let query: Vec<String> = op["parameters"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter(|p| p["in"] == "query")
+                    .filter_map(|p| p["name"].as_str().map(str::to_string))
+                    .collect();
+                (path.clone(), m.to_uppercase(), schema, query)
             })
         })
         .collect();
+    // Query values: good ones, near misses and garbage.
+    let values = [
+        "chess",
+        "crazyhouse",
+        "snowfall",
+        "baby",
+        "probabilistic",
+        "predictor",
+        "nosuch",
+        "",
+        "true",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qq] w KQkq - 0 1",
+        "8/8/8/8/8/8/8/8 w - - 0 1",
+        "kqbnr/ppppp/5/PPPPP/RNBQK w - - 0 1",
+        "e2e4,e7e5",
+        "e2e4,,e7e5,",
+        "b1a3",
+        "Q@e4",
+        "e2e9",
+        "%00%ff",
+        "\u{202e}é",
+    ];
     let mut games = Vec::new();
     let mut tokens = vec![String::from("0000"), "f".repeat(64)];
     for body in [
@@ -1003,13 +1034,22 @@ fn random_requests_never_get_a_server_error() {
     let mut rng = Lcg(2026);
     let mut statuses = std::collections::BTreeMap::new();
     for _ in 0..1500 {
-        let (path, method, schema) = &endpoints[rng.below(endpoints.len())];
+        let (path, method, schema, params) = &endpoints[rng.below(endpoints.len())];
         let id = match rng.below(6) {
             0 => "nope".to_string(),
             1 => "%00%27%22".to_string(),
             _ => games[rng.below(games.len())].clone(),
         };
-        let path = path.replace("{id}", &id);
+        let mut path = path.replace("{id}", &id);
+        let mut query = Vec::new();
+        for p in params {
+            if rng.below(4) > 0 {
+                query.push(format!("{p}={}", urlencode(values[rng.below(values.len())])));
+            }
+        }
+        if !query.is_empty() {
+            path = format!("{path}?{}", query.join("&"));
+        }
         let tok = match rng.below(4) {
             0 => None,
             _ => Some(tokens[rng.below(tokens.len())].clone()),
