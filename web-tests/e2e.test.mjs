@@ -587,6 +587,25 @@ test('the analysis board: moves tried on the board, a new continuation, the engi
   await context.close();
 });
 
+test('the lobby lists the games this browser plays, where it is to move first', async () => {
+  const { context, page, errors } = await desktopPage();
+  await page.goto(`${base}/`);
+  assert.equal(await page.locator('#mine-section').isHidden(), true, 'no games yet');
+  const id = await newGame(page, { variant: 'chess', opponent: 'invite', color: 'white' });
+  await page.click('nav a[href="/"]');
+  const row = page.locator(`#mine tr:has(a[href="/game/${id}"])`);
+  await row.waitFor();
+  assert.match(await row.innerText(), /chess\s+white\s+your move/);
+  await page.goto(`${base}/game/${id}`);
+  await clickMove(page, 'e2e4');
+  await until(async () => (await stateOf(page, id)).ply === 1, 'the move');
+  await page.goto(`${base}/`);
+  await row.waitFor();
+  assert.match(await row.innerText(), /chess\s+white\s+waiting/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('an open seat withdrawn with Abort: the game ends without a result and the lobby no longer offers it', async () => {
   const { context, page, errors } = await desktopPage();
   page.on('dialog', d => d.accept());

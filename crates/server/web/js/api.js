@@ -45,16 +45,31 @@ export function seat(id) {
   }
 }
 
-/** Remembers this browser's seat in a game (`name`: a Predictor team member's, not a captain). */
+/** Remembers this browser's seat in a game (`name`: a Predictor team member's, not a captain),
+ * with when (`at`, for the lobby's list of the browser's games). */
 export function remember(id, color, token, name) {
-  localStorage.setItem(KEY + id, JSON.stringify(name ? { color, token, name } : { color, token }));
+  const at = Date.now();
+  localStorage.setItem(KEY + id, JSON.stringify(name ? { color, token, name, at } : { color, token, at }));
 }
 
 /** Remembers a new game's seats from its creation reply: one, or both (kept together). */
 export function rememberCreated(g) {
   const tokens = { white: g.white.token, black: g.black.token };
-  if (tokens.white && tokens.black) localStorage.setItem(KEY + g.id, JSON.stringify({ color: 'both', tokens }));
+  if (tokens.white && tokens.black) localStorage.setItem(KEY + g.id, JSON.stringify({ color: 'both', tokens, at: Date.now() }));
   else for (const c of ['white', 'black']) if (tokens[c]) remember(g.id, c, tokens[c]);
+}
+
+/** The games this browser holds a seat in, as [id, seat], the latest taken first (seats
+ * remembered before `at` was kept come last). */
+export function heldGames() {
+  const held = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const k = localStorage.key(i);
+    if (!k || !k.startsWith(KEY)) continue;
+    const s = seat(k.slice(KEY.length));
+    if (s) held.push([k.slice(KEY.length), s]);
+  }
+  return held.sort((a, b) => (b[1].at || 0) - (a[1].at || 0));
 }
 
 /**

@@ -2,7 +2,7 @@
 // moves, clocks, controls, the variant's panel), kept current by the live stream, and the
 // analysis board at `/analysis` (analysis.js).
 
-import { call, seat, remember, rememberCreated, follow, followLobby, ApiError } from './api.js';
+import { call, seat, remember, rememberCreated, heldGames, follow, followLobby, ApiError } from './api.js';
 import { Board, pockets } from './board.js';
 import * as panels from './panels.js';
 import { PredictorDesk } from './predictor.js';
@@ -50,6 +50,7 @@ async function lobby() {
         <p class="error" role="alert"></p>
       </form>
     </section>
+    <section aria-labelledby="mine-h" id="mine-section" hidden><h1 id="mine-h">Your games</h1><div id="mine"></div></section>
     <section aria-labelledby="games-h"><h1 id="games-h">Games</h1><div id="games">Loading…</div></section>`;
   const form = document.getElementById('create');
   const error = form.querySelector('.error');
@@ -129,17 +130,48 @@ async function lobby() {
       list.textContent = e.message;
     }
   };
+  // The games this browser holds a seat in (its tokens), the latest first: where it is to move,
+  // as lichess's "playing now" list shows it.
+  const mine = document.getElementById('mine');
+  const loadMine = async () => {
+    const held = heldGames().slice(0, MY_GAMES);
+    document.getElementById('mine-section').hidden = !held.length;
+    if (!held.length) return;
+    const rows = await Promise.all(
+      held.map(async ([id, s]) => {
+        let st;
+        try {
+          st = await call('GET', `/api/games/${id}`);
+        } catch {
+          return '';
+        }
+        const colour = s.color === 'both' ? 'both sides' : s.color;
+        const mover = st.variant === 'predictor' ? null : st.turn;
+        const state =
+          st.status !== 'active'
+            ? (st.result === '*' ? 'aborted' : `over: ${st.result}`)
+            : mover && (s.color === 'both' || s.color === mover)
+              ? '<strong>your move</strong>'
+              : 'waiting';
+        return `<tr><td><a href="/game/${esc(id)}">${esc(id)}</a></td><td>${esc(st.variant)}</td><td>${esc(colour)}</td><td>${state}</td></tr>`;
+      }),
+    );
+    mine.innerHTML = `<table><thead><tr><th>game</th><th>variant</th><th>you play</th><th>state</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  };
   const poll = async () => {
     if (!list.isConnected) return;
-    await load();
+    await Promise.all([load(), loadMine()]);
     setTimeout(poll, LOBBY_REFRESH_MS);
   };
-  const stop = followLobby(() => (list.isConnected ? load() : stop()));
+  const stop = followLobby(() => (list.isConnected ? Promise.all([load(), loadMine()]) : stop()));
   await poll();
 }
 
 /** How often the lobby reads the games list again without being told (the stream's fallback). */
 const LOBBY_REFRESH_MS = 30000;
+
+/** How many of the browser's own games the lobby lists. */
+const MY_GAMES = 12;
 
 // ---------------------------------------------------------------- game
 
