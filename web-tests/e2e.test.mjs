@@ -517,6 +517,10 @@ test('the analysis board: moves tried on the board, a new continuation, the engi
     await post(`/api/games/${g.id}/resign`, {}, g.black.token);
     return g.id;
   });
+  // A variant the board does not know, in the URL: said, and chess instead.
+  await page.goto(`${base}/analysis?variant=nosuch`);
+  await page.waitForSelector('#error:has-text("no variant \'nosuch\'")');
+  await page.waitForSelector('#status:has-text("chess: white to move")');
   await page.click('nav a[href="/analysis"]');
   await page.waitForSelector('#status:has-text("chess: white to move")');
   await clickMove(page, 'e2e4');

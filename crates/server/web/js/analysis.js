@@ -92,9 +92,11 @@ export async function analysisBoard(main) {
       if (!full || full.query !== query(line)) full = { query: query(line), ...(await call('GET', `/api/position?${query(line)}`)) };
       here = shown === line.length ? full : await call('GET', `/api/position?${wanted}`);
     } catch (e) {
-      // A line that does not read (a bad FEN or move in the URL): the variant's start instead.
+      // A line that does not read (a bad FEN, move or variant in the URL): the variant's start
+      // instead, or chess's.
       error.textContent = e.message;
-      if (start || line.length) {
+      if (start || line.length || variant !== 'chess') {
+        if (!start && !line.length) variant = 'chess';
         start = '';
         line = [];
         shown = 0;
