@@ -134,6 +134,14 @@ fn refused(app: &AppState, id: &str) -> impl FnOnce(StoreError) -> ApiError {
     }
 }
 
+/// Runs `work` (a search, a replay) on Tokio's blocking threads, off the request workers; a
+/// panic in it answers 500 naming `what`.
+async fn blocking<T: Send + 'static>(what: &str, work: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("{what} failed: {e}")))
+}
+
 /// A text cut for quoting in an error message.
 pub(crate) fn clip(s: &str) -> String {
     s.chars().take(64).collect()
@@ -262,11 +270,7 @@ impl LineQuery {
 async fn position(query: Result<Query<LineQuery>, QueryRejection>) -> Result<Json<Value>, ApiError> {
     let Query(q) = query?;
     let line = q.line()?;
-    Ok(Json(
-        tokio::task::spawn_blocking(move || crate::line::line_json(&line))
-            .await
-            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the position failed: {e}")))?,
-    ))
+    Ok(Json(blocking("the position", move || crate::line::line_json(&line)).await?))
 }
 
 /// The body of `POST /api/position`.
@@ -281,11 +285,9 @@ struct RecordLine {
 /// answers for a line.
 async fn position_of_record(body: Result<Json<RecordLine>, JsonRejection>) -> Result<Json<Value>, ApiError> {
     let Json(req) = body?;
-    let line = tokio::task::spawn_blocking(move || {
-        crate::line::line_of_pgn(&req.pgn).map(|g| crate::line::line_json(&g)).map_err(|e| ApiError::bad(e.to_string()))
-    })
-    .await
-    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the record failed: {e}")))??;
+    let line = blocking("the record", move || crate::line::line_of_pgn(&req.pgn).map(|g| crate::line::line_json(&g)))
+        .await?
+        .map_err(|e| ApiError::bad(e.to_string()))?;
     Ok(Json(line))
 }
 
@@ -702,9 +704,8 @@ async fn odds(State(app): State<AppState>, Path(id): Path<String>) -> Result<Jso
     if !active {
         return Err(ApiError::conflict("the game is over"));
     }
-    let mut report = tokio::task::spawn_blocking(move || crate::odds::report(&pos))
-        .await
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the odds failed: {e}")))?
+    let mut report = blocking("the odds", move || crate::odds::report(&pos))
+        .await?
         .ok_or_else(|| ApiError::conflict("the side to move has no move"))?;
     report["ply"] = json!(ply);
     Ok(Json(report))
@@ -765,12 +766,11 @@ async fn review_of(app: &AppState, g: &Arc<Mutex<LiveGame>>) -> Result<Value, Ap
         threads: 1,
         tables: crate::analysis::tables().cloned(),
     };
-    let report = tokio::task::spawn_blocking(move || {
+    let report = blocking("the review", move || {
         let r = engine::review::review(&game, &limits, |_, _| {});
         crate::analysis::review_json(&r, game.start())
     })
-    .await
-    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the review failed: {e}")))?;
+    .await?;
     drop(permit);
     let now = now_ms();
     let mut report = report;
@@ -846,11 +846,10 @@ async fn search(
         return Err(ApiError::conflict("the game is over in this position: nothing to analyse"));
     }
     let permit = app.analysis_slots.clone().acquire_owned().await;
-    let report = tokio::task::spawn_blocking(move || {
+    let report = blocking("the analysis", move || {
         crate::analysis::analyse(&pos, &hashes, Duration::from_millis(movetime), lines)
     })
-    .await
-    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the analysis failed: {e}")))?;
+    .await?;
     drop(permit);
     Ok(report)
 }
