@@ -3,11 +3,11 @@
 //! counts every finished game once, in the background, on any number of processes.
 //!
 //! A game is counted when it ends with a result (not aborted), in a built-in sequential variant,
-//! with no imported moves; its first [`MAX_PLIES`] plies are counted, each (position, move) once
+//! with no imported moves, and a person played at least one side; its first [`MAX_PLIES`] plies are counted, each (position, move) once
 //! a game. Positions are keyed by their FEN without the move counters ([`position_key`]), so
 //! transpositions meet and a SnowFall position's hands count.
 
-use crate::live::{Games, LiveGame, LoadError};
+use crate::live::{Games, LiveGame, LoadError, Player};
 use crate::store::{ExplorerRow, GameRow, MoveRow, Store};
 use rules::game::Game;
 use rules::Position;
@@ -34,11 +34,13 @@ pub fn position_key(pos: &Position) -> String {
 }
 
 /// How a finished game counts: its result as (White wins, draws, Black wins), or `None` if it
-/// is not counted (Predictor chess, a custom variant, imported moves, no result).
+/// is not counted (Predictor chess, a custom variant, imported moves, the AI against itself,
+/// no result).
 fn counted_result(row: &GameRow) -> Option<(i64, i64, i64)> {
     let options: Value = serde_json::from_str(&row.options).unwrap_or(Value::Null);
     let imported = options.get("imported").and_then(Value::as_u64).unwrap_or(0) > 0;
-    if row.variant == "predictor" || options.get("toml").is_some() || imported {
+    let people = [&row.white_player, &row.black_player].iter().any(|p| p.as_str() == Player::Human.name());
+    if row.variant == "predictor" || options.get("toml").is_some() || imported || !people {
         return None;
     }
     score(row.result.as_deref())
@@ -201,7 +203,8 @@ mod tests {
     }
 
     /// A repeated position and move counts once a game; plies past [`MAX_PLIES`] do not count;
-    /// games without a result, with imported moves or of a custom variant add nothing.
+    /// games without a result, with imported moves, of a custom variant or of the AI against
+    /// itself add nothing.
     #[test]
     fn a_game_adds_each_position_and_move_once_up_to_the_ply_limit() {
         let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
@@ -224,5 +227,11 @@ mod tests {
             let (row, stored) = finished(result, options, &["e2e4", "e7e5"]);
             assert!(rows_of(row, &stored).expect("not replayed").1.is_empty(), "{result} {options}");
         }
+        // The AI against itself is not counted; against a person it is.
+        let (mut row, stored) = finished("1-0", "{}", &["e2e4", "e7e5"]);
+        row.white_player = "ai:engine".into();
+        assert_eq!(rows_of(row.clone(), &stored).expect("replays").1.len(), 2);
+        row.black_player = "ai:level3".into();
+        assert!(rows_of(row, &stored).expect("not replayed").1.is_empty());
     }
 }
