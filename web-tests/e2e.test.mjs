@@ -557,6 +557,15 @@ test('the analysis board: moves tried on the board, a new continuation, the engi
   await page.click('#setup button[type=submit]');
   await page.waitForSelector('#error:has-text("invalid FEN")');
   await page.waitForSelector('#status:has-text("crazyhouse: white to move")');
+  // SnowFall: the exact odds of the position shown, at the percentage chosen.
+  await page.selectOption('#variant', 'snowfall');
+  await page.fill('#fen', 'b3k3/8/8/8/6n1/8/7P/5BKR[] b - - 1 1');
+  await page.click('#setup button[type=submit]');
+  await page.waitForSelector('#odds dl.odds');
+  assert.match(await page.locator('#odds').innerText(), /Black's gift, if one comes/);
+  await page.fill('#sf-percent', '100');
+  await page.locator('#sf-percent').dispatchEvent('change');
+  await page.waitForSelector('#odds dt:has-text("A gift event after black\'s next move") + dd:has-text("100.0 %")');
   // A pasted record: its variant and moves, shown at the end; one with a gift is refused.
   await page.click('details.import summary');
   await page.fill('#pgn-in', '[Variant "Gardner"]\n\n1. d3 b4 2. exd4 *');

@@ -2057,6 +2057,20 @@ fn snowfall_live_odds_match_the_explainer() {
         own["mated_next"]["best_defence"]["probability"]
     );
     assert_eq!(odds["mated_next"]["moves"], own["mated_next"]["moves"].as_array().map(Vec::len).expect("moves"));
+    // The analysis board's odds of the same position are the game's.
+    let mut board = s.ok("GET", &format!("/api/odds?fen={}&snowfall=100", urlencode(fen)), None, None);
+    board["ply"] = odds["ply"].clone();
+    assert_eq!(board, odds);
+    for (query, mention) in [
+        (format!("fen={}&snowfall=101", urlencode(fen)), "not a percentage"),
+        ("fen=8/8".to_string(), "invalid FEN"),
+        (format!("fen={}&snowfall=many", urlencode(fen)), "invalid query"),
+        ("snowfall=20".to_string(), "invalid query"),
+    ] {
+        let (status, v) = s.call("GET", &format!("/api/odds?{query}"), None, None);
+        assert_eq!(status, 400, "{query}: {v}");
+        assert!(v["error"].as_str().is_some_and(|e| e.contains(mention)), "{query}: {v} should mention {mention:?}");
+    }
     // Other variants have no odds.
     let c = create(&s, json!({ "variant": "chess", "white": "me", "black": "invite" }));
     assert_eq!(s.call("GET", &format!("/api/games/{}/odds", c["id"].as_str().expect("id")), None, None).0, 400);

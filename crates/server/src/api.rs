@@ -188,6 +188,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/explorer", get(explorer))
         .route("/api/position", get(position).post(position_of_record))
         .route("/api/analyse", post(analyse_line))
+        .route("/api/odds", get(odds_of_position))
         .route("/analysis", get(crate::web::page))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint (see /api)") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -207,7 +208,7 @@ async fn openapi() -> impl IntoResponse {
 pub const OPENAPI: &str = include_str!("../../../docs/openapi.json");
 
 /// Every HTTP endpoint of [`router`] under `/api/games`, `/api/variants`, `/api/explorer`,
-/// `/api/position` and `/api/analyse` as (method, path):
+/// `/api/position`, `/api/analyse` and `/api/odds` as (method, path):
 /// the OpenAPI file must describe exactly these (tested).
 pub const ENDPOINTS: &[(&str, &str)] = &[
     ("get", "/api/variants"),
@@ -232,6 +233,7 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     ("get", "/api/position"),
     ("post", "/api/position"),
     ("post", "/api/analyse"),
+    ("get", "/api/odds"),
 ];
 
 /// A line of the analysis board, as `GET /api/explorer` and `GET /api/position` take it
@@ -709,6 +711,35 @@ async fn odds(State(app): State<AppState>, Path(id): Path<String>) -> Result<Jso
         .ok_or_else(|| ApiError::conflict("the side to move has no move"))?;
     report["ply"] = json!(ply);
     Ok(Json(report))
+}
+
+/// The query of `GET /api/odds`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OddsQuery {
+    /// A SnowFall position (hands in brackets).
+    fen: String,
+    /// The gift percentage (default the variant's 17).
+    snowfall: Option<u8>,
+}
+
+/// `GET /api/odds`: the SnowFall odds of any position (as `fairylab snowfall odds --fen`), on
+/// an analysis worker: the analysis board's explainer.
+async fn odds_of_position(
+    State(app): State<AppState>,
+    query: Result<Query<OddsQuery>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(q) = query?;
+    let percent = q.snowfall.unwrap_or(rules::variants::snowfall::DEFAULT_PERCENT);
+    if percent > 100 {
+        return Err(ApiError::bad(format!("snowfall {percent} is not a percentage (0 to 100)")));
+    }
+    let v = rules::variants::snowfall::variant(percent);
+    let pos = Position::from_fen(v, q.fen.trim()).map_err(|e| ApiError::bad(format!("invalid FEN: {e}")))?;
+    let permit = app.analysis_slots.clone().acquire_owned().await;
+    let report = blocking("the odds", move || crate::odds::report(&pos)).await?;
+    drop(permit);
+    Ok(Json(report.ok_or_else(|| ApiError::conflict("the side to move has no move"))?))
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -51,6 +51,11 @@ export async function analysisBoard(main) {
         <label class="copy">FEN of the position shown <input id="fen-out" readonly spellcheck="false"></label>
         <label class="copy">PGN of the line <textarea id="pgn-out" rows="4" readonly spellcheck="false"></textarea></label>
         <section id="analysis"></section>
+        <section id="odds" hidden>
+          <h2>SnowFall odds</h2>
+          <label>SnowFall % <input id="sf-percent" type="number" min="0" max="100" value="17"></label>
+          <div id="odds-figures"></div>
+        </section>
         <section id="explorer"></section>
       </aside>
     </div>`;
@@ -73,6 +78,8 @@ export async function analysisBoard(main) {
   let explored = null;
   let report = null;
   let analysing = false;
+  // SnowFall: the exact odds of the position shown (GET /api/odds) at the percentage chosen.
+  let odds = null;
   const query = plies => {
     const q = new URLSearchParams({ variant });
     if (start) q.set('fen', start);
@@ -150,7 +157,40 @@ export async function analysisBoard(main) {
     document.getElementById('analysis').innerHTML = panels.analysis(here.tablebase, report && report.key === key() ? report : null, analysing, chance);
     document.getElementById('analyse').disabled = analysing || over;
     for (const b of ['play-ai', 'play-friend']) document.getElementById(b).disabled = over;
+    renderOdds();
     document.getElementById('explorer').innerHTML = panels.explorer(explored && explored.key === key() ? explored : null, line[shown] || null, true);
+  };
+
+  const oddsKey = () => `${here.fen}|${document.getElementById('sf-percent').value}`;
+  const renderOdds = () => {
+    const section = document.getElementById('odds');
+    section.hidden = here.variant !== 'snowfall';
+    if (section.hidden) return;
+    const el = document.getElementById('odds-figures');
+    if (odds && odds.key === oddsKey() && !odds.pending) {
+      el.innerHTML = odds.error
+        ? `<p class="error">${esc(odds.error)}</p>`
+        : `<dl class="odds">${panels.oddsFigures(odds).map(o => `<dt>${esc(o.label)}</dt><dd>${esc(o.value)}</dd>`).join('')}</dl>`;
+      return;
+    }
+    el.innerHTML = '<p>Odds: being computed…</p>';
+    fetchOdds();
+  };
+  const fetchOdds = async () => {
+    const k = oddsKey();
+    if (odds && odds.key === k) return;
+    odds = { key: k, pending: true };
+    const [fen, percent] = [here.fen, document.getElementById('sf-percent').value];
+    let r;
+    try {
+      r = await call('GET', `/api/odds?fen=${encodeURIComponent(fen)}&snowfall=${encodeURIComponent(percent)}`);
+    } catch (e) {
+      r = { error: e.message };
+    }
+    if (odds.key === k) {
+      odds = { key: k, ...r };
+      renderOdds();
+    }
   };
 
   /** A move made on the board or chosen in the explorer: the line's next move if it is that
@@ -210,6 +250,7 @@ export async function analysisBoard(main) {
       error.textContent = e.message;
     }
   });
+  document.getElementById('sf-percent').addEventListener('change', () => here && renderOdds());
   document.getElementById('flip').onclick = () => {
     flipped = !flipped;
     render();
