@@ -2071,6 +2071,14 @@ fn snowfall_live_odds_match_the_explainer() {
         assert_eq!(status, 400, "{query}: {v}");
         assert!(v["error"].as_str().is_some_and(|e| e.contains(mention)), "{query}: {v} should mention {mention:?}");
     }
+    // Asked again, the same (computed once a ply); after the next move, the new position's.
+    assert_eq!(s.ok("GET", &format!("/api/games/{id}/odds"), None, None), odds);
+    let bt = s.ok("POST", &format!("/api/games/{id}/join"), None, Some(json!({ "code": g["black"]["invite"] })));
+    let bt = bt["token"].as_str().expect("token").to_string();
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(&bt), Some(json!({ "move": "e7e5" })));
+    let next = s.ok("GET", &format!("/api/games/{id}/odds"), None, None);
+    assert_eq!((next["ply"].clone(), next["to_move"].clone()), (json!(2), json!("white")));
+    assert_eq!(next["fen"], state(&s, &id)["fen"]);
     // Other variants have no odds.
     let c = create(&s, json!({ "variant": "chess", "white": "me", "black": "invite" }));
     assert_eq!(s.call("GET", &format!("/api/games/{}/odds", c["id"].as_str().expect("id")), None, None).0, 400);

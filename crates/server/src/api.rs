@@ -693,12 +693,14 @@ async fn record(
 }
 
 /// `GET /api/games/{id}/odds`: a SnowFall game's live odds (crate::odds), computed off the
-/// async workers.
+/// async workers once a ply (kept with the game for whoever asks next).
 async fn odds(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
     let g = game(&app, &id).await?;
-    let (pos, active, ply) = {
+    let (pos, active, at, kept) = {
         let g = g.lock().await;
-        (g.game.position().clone(), g.row.status == "active", g.game.moves().len())
+        let at = (g.game.moves().len(), g.row.takebacks);
+        let kept = g.odds.as_ref().filter(|(for_at, _)| *for_at == at).map(|(_, r)| r.clone());
+        (g.game.position().clone(), g.row.status == "active", at, kept)
     };
     if rules::variants::snowfall::percent(pos.variant()).is_none() {
         return Err(ApiError::bad("odds are for SnowFall games"));
@@ -706,10 +708,23 @@ async fn odds(State(app): State<AppState>, Path(id): Path<String>) -> Result<Jso
     if !active {
         return Err(ApiError::conflict("the game is over"));
     }
-    let mut report = blocking("the odds", move || crate::odds::report(&pos))
-        .await?
-        .ok_or_else(|| ApiError::conflict("the side to move has no move"))?;
-    report["ply"] = json!(ply);
+    let report = match kept {
+        Some(r) => r,
+        None => {
+            let r = blocking("the odds", move || crate::odds::report(&pos))
+                .await?
+                .ok_or_else(|| ApiError::conflict("the side to move has no move"))?;
+            let r = Arc::new(r);
+            // Kept for the position it is for, if the game is still there.
+            let mut g = g.lock().await;
+            if (g.game.moves().len(), g.row.takebacks) == at {
+                g.odds = Some((at, r.clone()));
+            }
+            r
+        }
+    };
+    let mut report = (*report).clone();
+    report["ply"] = json!(at.0);
     Ok(Json(report))
 }
 

@@ -176,6 +176,9 @@ pub struct LiveGame {
     pub review: Option<Arc<Value>>,
     /// One person holds both seats (`options.one_person`: both created as `me`).
     pub one_person: bool,
+    /// SnowFall: the odds of the current position once asked for (`GET .../odds`), with the
+    /// (ply, takebacks) of the position they are for: computed once a ply, whoever asks.
+    pub odds: Option<((usize, i64), Arc<Value>)>,
 }
 
 impl LiveGame {
@@ -204,6 +207,7 @@ impl LiveGame {
             times: Vec::new(),
             imported: options.get("imported").and_then(Value::as_u64).unwrap_or(0) as usize,
             one_person: options.get("one_person").and_then(Value::as_bool).unwrap_or(false),
+            odds: None,
             review: None,
         };
         live.catch_up(row, moves)?;
