@@ -17,8 +17,11 @@ pub(crate) struct OpeningsArgs {
     /// The games: a PGN file of one or more records (`-` reads stdin).
     records: PathBuf,
     /// The variant of the games counted (default: the first game's); games of others are skipped.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "variant_file")]
     variant: Option<String>,
+    /// A custom variant file (TOML, docs/FORMATS.md) whose games are counted.
+    #[arg(long)]
+    variant_file: Option<PathBuf>,
     /// The position (default: the variant's start).
     #[arg(long)]
     fen: Option<String>,
@@ -42,10 +45,17 @@ pub(crate) fn run(a: &OpeningsArgs, out: &mut impl Write) -> Result<()> {
     } else {
         std::fs::read_to_string(&a.records).with_context(|| format!("reading {}", a.records.display()))?
     };
-    let records = rules::record::read_records(&text).context("reading the records")?;
+    let custom = match &a.variant_file {
+        Some(p) => Some(rules::spec::load_variant_file(p).with_context(|| format!("reading {}", p.display()))?),
+        None => None,
+    };
+    let records = rules::record::read_records_with(&text, custom.as_slice()).context("reading the records")?;
     let Some(first) = records.first() else { bail!("the file holds no game") };
-    let variant = a.variant.clone().unwrap_or_else(|| first.game.start().variant().name.clone());
-    let line = server::line::line_of(&variant, a.fen.as_deref(), a.play.as_deref())?;
+    let line = match (custom, &a.variant) {
+        (Some(v), _) => server::line::line_in(v, a.fen.as_deref(), a.play.as_deref())?,
+        (None, Some(name)) => server::line::line_of(name, a.fen.as_deref(), a.play.as_deref())?,
+        (None, None) => server::line::line_in(first.game.start().variant(), a.fen.as_deref(), a.play.as_deref())?,
+    };
     let pos = line.position();
     let key = server::explorer::position_key(pos);
     // Step 1. Every counted game's moves from the position, with its result.

@@ -423,7 +423,21 @@ fn openings_tree_of_a_collection() {
     assert_ok(&o);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
     assert_eq!((v["moves"][0]["san"].as_str(), v["moves"][0]["score"].as_f64()), (Some("e5"), Some(1.0)));
+    // A custom variant's games, with its file.
+    let la = temp_file(
+        "openings-la.pgn",
+        "[Variant \"losalamos\"]\n\n1. c3 c4 1-0\n\n[Variant \"losalamos\"]\n\n1. c3 d4 0-1\n",
+    );
+    let toml = format!("{}/../../tests/data/variants/losalamos.toml", env!("CARGO_MANIFEST_DIR"));
+    let o = fairylab(&["openings", &la, "--variant-file", &toml, "--play", "c2c3", "--json"]);
+    assert_ok(&o);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(
+        (v["variant"].as_str(), v["games"].as_u64(), v["moves"].as_array().map(Vec::len)),
+        (Some("losalamos"), Some(2), Some(2))
+    );
     for (args, mention) in [
+        (vec!["openings", &la], "losalamos"),
         (vec!["openings", &file, "--play", "e2e5"], "move 1 of play, 'e2e5'"),
         (vec!["openings", &file, "--fen", "8/8"], "invalid FEN"),
         (vec!["openings", &file, "--variant", "nosuch"], "no variant 'nosuch'"),

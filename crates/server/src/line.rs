@@ -52,6 +52,11 @@ pub enum LineError {
 pub fn line_of(variant: &str, fen: Option<&str>, play: Option<&str>) -> Result<Game, LineError> {
     let v: &'static Variant = rules::variants::by_name(variant)
         .ok_or_else(|| LineError::Variant(format!("no variant '{}' (see /api/variants)", crate::api::clip(variant))))?;
+    line_in(v, fen, play)
+}
+
+/// [`line_of`] in a variant at hand (a built-in one or one loaded from a file).
+pub fn line_in(v: &'static Variant, fen: Option<&str>, play: Option<&str>) -> Result<Game, LineError> {
     if v.simultaneous {
         return Err(LineError::Variant(format!("{} has no analysis board (both sides move at once)", v.name)));
     }
