@@ -91,14 +91,21 @@ export async function analysisBoard(main) {
 
   const load = async (keepError = false) => {
     if (!keepError) error.textContent = '';
+    // What this call loads; an answer that comes after a newer call began is dropped.
     const wanted = key();
-    const url = `/analysis?${query(line)}`;
+    const whole = query(line);
+    const url = `/analysis?${whole}`;
     history.replaceState(null, '', url);
     document.getElementById('link').href = url;
     try {
-      if (!full || full.query !== query(line)) full = { query: query(line), ...(await call('GET', `/api/position?${query(line)}`)) };
-      here = shown === line.length ? full : await call('GET', `/api/position?${wanted}`);
+      let all = full;
+      if (!all || all.query !== whole) all = { query: whole, ...(await call('GET', `/api/position?${whole}`)) };
+      const at = wanted === whole ? all : await call('GET', `/api/position?${wanted}`);
+      if (key() !== wanted || query(line) !== whole) return;
+      full = all;
+      here = at;
     } catch (e) {
+      if (key() !== wanted) return;
       // A line that does not read (a bad FEN, move or variant in the URL): the variant's start
       // instead, or chess's.
       error.textContent = e.message;
@@ -112,7 +119,6 @@ export async function analysisBoard(main) {
       }
       return;
     }
-    if (key() !== wanted) return;
     render();
     if (!explored || explored.key !== wanted) {
       let r;
