@@ -80,10 +80,10 @@ export function follow(id, onEvent, onStatus) {
   return stream(`/api/games/${id}/ws`, onEvent, onStatus);
 }
 
-/** Calls `onChange()` whenever the lobby's stream says the games list changed; returns a stop
- * function. Reconnects as `follow` does. */
+/** Calls `onChange({game, change})` whenever the lobby's stream says the games list changed;
+ * returns a stop function. Reconnects as `follow` does. */
 export function followLobby(onChange) {
-  return stream('/api/lobby/ws', e => e.type === 'lobby' && onChange(), () => {});
+  return stream('/api/lobby/ws', e => e.type === 'lobby' && onChange(e.data || {}), () => {});
 }
 
 /** A WebSocket at `path` whose JSON messages go to `onEvent` and whose state goes to

@@ -163,7 +163,12 @@ async function lobby() {
     await Promise.all([load(), loadMine()]);
     setTimeout(poll, LOBBY_REFRESH_MS);
   };
-  const stop = followLobby(() => (list.isConnected ? Promise.all([load(), loadMine()]) : stop()));
+  // Each change reads the list again, and this browser's games when it is one of them.
+  const stop = followLobby(change => {
+    if (!list.isConnected) return stop();
+    load();
+    if (seat(change.game)) loadMine();
+  });
   await poll();
 }
 
