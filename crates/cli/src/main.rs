@@ -309,6 +309,15 @@ fn baby_variant(a: &VariantArgs) -> Result<&'static Variant> {
     Ok(variants::baby(BabyOptions { setup, white_double_step: a.white_double_step }))
 }
 
+/// The text of a file named on the command line, or of stdin for `-`; `what` names it in errors.
+pub(crate) fn read_input(path: &std::path::Path, what: &str) -> Result<String> {
+    if path.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).with_context(|| format!("reading {what} from stdin"))
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+    }
+}
+
 pub(crate) fn position(v: &'static Variant, fen: Option<&str>) -> Result<Position> {
     match fen {
         None => Ok(Position::start(v)),

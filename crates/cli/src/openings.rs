@@ -40,11 +40,7 @@ pub(crate) struct OpeningsArgs {
 type Results = [u32; 3];
 
 pub(crate) fn run(a: &OpeningsArgs, out: &mut impl Write) -> Result<()> {
-    let text = if a.records.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin()).context("reading the records from stdin")?
-    } else {
-        std::fs::read_to_string(&a.records).with_context(|| format!("reading {}", a.records.display()))?
-    };
+    let text = crate::read_input(&a.records, "the records")?;
     let custom = match &a.variant_file {
         Some(p) => Some(rules::spec::load_variant_file(p).with_context(|| format!("reading {}", p.display()))?),
         None => None,

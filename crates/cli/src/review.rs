@@ -42,11 +42,7 @@ pub(crate) struct ReviewArgs {
 }
 
 pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
-    let text = if a.record.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin()).context("reading the record from stdin")?
-    } else {
-        std::fs::read_to_string(&a.record).with_context(|| format!("reading {}", a.record.display()))?
-    };
+    let text = crate::read_input(&a.record, "the record")?;
     let extra = match &a.variant_file {
         Some(p) => vec![rules::spec::load_variant_file(p).with_context(|| format!("reading {}", p.display()))?],
         None => Vec::new(),
