@@ -500,6 +500,18 @@ test('the opening explorer: once the game is over, the moves played from the pos
   await page.waitForSelector('#explorer p:has-text("No finished game")');
   await page.click('button[data-ply="1"]');
   await page.waitForSelector('table.explorer tbody tr.played th:has-text("c5")');
+  // Games between people hold this one; games against the AI do not, and the choice is kept.
+  await page.selectOption('#explorer-players', 'people');
+  await page.waitForSelector('table.explorer tbody tr.played th:has-text("c5")');
+  await page.selectOption('#explorer-players', 'ai');
+  await until(
+    async () => (await page.locator('#explorer p:has-text("No finished game against the AI"), table.explorer').count()) > 0,
+    'the games against the AI',
+  );
+  assert.equal(await page.locator('table.explorer tbody tr.played').count(), 0, 'this game is not against the AI');
+  assert.equal(await page.evaluate(() => localStorage.getItem('fairylab.explorer.players')), 'ai');
+  await page.selectOption('#explorer-players', 'all');
+  await page.waitForSelector('table.explorer tbody tr.played th:has-text("c5")');
   await page.waitForTimeout(400);
   await screenshots(page, 'explorer');
   assert.deepEqual(errors, []);
@@ -536,6 +548,12 @@ test('the analysis board: moves tried on the board, a new continuation, the engi
   // The explorer knows the finished game's next move: played from the explorer.
   const nc3 = page.locator('table.explorer button[data-uci="b1c3"]');
   await nc3.waitFor({ timeout: 15000 });
+  // Not among the games against the AI.
+  await page.selectOption('#explorer-players', 'ai');
+  await page.waitForSelector('#explorer p:has-text("against the AI"), table.explorer');
+  assert.equal(await nc3.count(), 0, 'a game between people is not against the AI');
+  await page.selectOption('#explorer-players', 'all');
+  await nc3.waitFor();
   await nc3.click();
   await page.waitForSelector('ol.moves button[data-ply="3"]:has-text("Nc3")');
   assert.equal(await page.locator('#link').getAttribute('href'), '/analysis?variant=chess&play=e2e4%2Cc7c5%2Cb1c3');

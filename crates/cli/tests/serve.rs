@@ -664,6 +664,7 @@ fn explorer(url: &str) {
         ("variant=chess&fen=xyz", "invalid FEN"),
         ("variant=chess&play=e2e4,e2e4", "move 2 of play"),
         ("variant=chess&colour=white", "invalid query"),
+        ("variant=chess&players=humans", "players must be all, people or ai"),
         ("fen=8/8/8/8/8/8/8/8", "invalid query"),
     ] {
         let (status, v) = s.call("GET", &format!("/api/explorer?{query}"), None, None);
@@ -676,6 +677,36 @@ fn explorer(url: &str) {
     game_ended(&s, chess, &["d4", "d5"], "draw");
     let v = counted(&s, "chess", 3);
     assert_eq!(v["moves"][1]["uci"], "d2d4", "{v}");
+    // A person against the AI: counted apart from games between people, and with them in all.
+    game_ended(
+        &s,
+        json!({ "variant": "chess", "white": "me", "black": "ai", "movetime_ms": 10 }),
+        &["e4"],
+        "white resigns",
+    );
+    let all = counted(&s, "chess", 4);
+    let moves = |v: &Value| -> Vec<(String, i64, i64)> {
+        v["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .map(|m| {
+                (
+                    m["uci"].as_str().expect("uci").into(),
+                    m["black"].as_i64().expect("n"),
+                    m["games"].as_i64().expect("n"),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(all["players"], "all");
+    assert_eq!(moves(&all), [("e2e4".into(), 2, 3), ("d2d4".into(), 0, 1)], "{all}");
+    let people = explore(&s, "variant=chess&players=people");
+    assert_eq!(moves(&people), [("e2e4".into(), 1, 2), ("d2d4".into(), 0, 1)], "{people}");
+    let ai = explore(&s, "variant=chess&players=ai");
+    assert_eq!((ai["players"].as_str(), ai["black"].as_i64()), (Some("ai"), Some(1)), "{ai}");
+    assert_eq!(moves(&ai), [("e2e4".into(), 1, 1)], "{ai}");
+    assert_eq!(explore(&s, "variant=chess&players=all"), all);
 }
 
 /// The analysis board's lines: moves in SAN with the positions after them, legal moves and the

@@ -249,15 +249,31 @@ struct LineQuery {
     play: Option<String>,
 }
 
+/// `GET /api/explorer`'s query: a line as in [`LineQuery`] and whose games to count.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExplorerQuery {
+    /// As in [`LineQuery`].
+    variant: String,
+    /// As in [`LineQuery`].
+    fen: Option<String>,
+    /// As in [`LineQuery`].
+    play: Option<String>,
+    /// `all` (default), `people` or `ai` (`crate::explorer::Players`).
+    players: Option<String>,
+}
+
 /// `GET /api/explorer`: the moves finished games played from a position and how they ended
 /// (`crate::explorer`).
 async fn explorer(
     State(app): State<AppState>,
-    query: Result<Query<LineQuery>, QueryRejection>,
+    query: Result<Query<ExplorerQuery>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Query(q) = query?;
-    let line = q.line()?;
-    Ok(Json(crate::explorer::report(app.games.store().as_ref(), line.position()).await?))
+    let players =
+        crate::explorer::Players::parse_filter(q.players.as_deref().unwrap_or("all")).map_err(ApiError::bad)?;
+    let line = LineQuery { variant: q.variant, fen: q.fen, play: q.play }.line()?;
+    Ok(Json(crate::explorer::report(app.games.store().as_ref(), line.position(), players).await?))
 }
 
 impl LineQuery {

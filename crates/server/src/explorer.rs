@@ -3,8 +3,9 @@
 //! counts every finished game once, in the background, on any number of processes.
 //!
 //! A game is counted when it ends with a result (not aborted), in a built-in sequential variant,
-//! with no imported moves, and a person played at least one side; its first [`MAX_PLIES`] plies are counted, each (position, move) once
-//! a game. Positions are keyed by their FEN without the move counters ([`position_key`]), so
+//! with no imported moves, and a person played at least one side; its first [`MAX_PLIES`] plies
+//! are counted, each (position, move) once a game, under who played it ([`Players`]: two people,
+//! or a person against the AI), which the explorer can filter by. Positions are keyed by their FEN without the move counters ([`position_key`]), so
 //! transpositions meet and a SnowFall position's hands count.
 
 use crate::live::{Games, LiveGame, LoadError, Player};
@@ -33,17 +34,47 @@ pub fn position_key(pos: &Position) -> String {
     fields.join(" ")
 }
 
-/// How a finished game counts: its result as (White wins, draws, Black wins), or `None` if it
-/// is not counted (Predictor chess, a custom variant, imported moves, the AI against itself,
-/// no result).
-fn counted_result(row: &GameRow) -> Option<(i64, i64, i64)> {
+/// Who played the games the explorer counts: its filter (`GET /api/explorer?players=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Players {
+    /// A person on both sides (or one person holding both seats).
+    People,
+    /// A person against the AI.
+    Ai,
+}
+
+impl Players {
+    /// The name the store and the API use: `people` or `ai`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Players::People => "people",
+            Players::Ai => "ai",
+        }
+    }
+
+    /// Reads a filter: `people`, `ai`, or `all` (`None`: every counted game).
+    pub fn parse_filter(text: &str) -> Result<Option<Players>, String> {
+        match text {
+            "all" => Ok(None),
+            "people" => Ok(Some(Players::People)),
+            "ai" => Ok(Some(Players::Ai)),
+            _ => Err(format!("players must be all, people or ai, not {text:?}")),
+        }
+    }
+}
+
+/// How a finished game counts: who played it and its result as (White wins, draws, Black
+/// wins), or `None` if it is not counted (Predictor chess, a custom variant, imported moves, the
+/// AI against itself, no result).
+fn counted_result(row: &GameRow) -> Option<(Players, (i64, i64, i64))> {
     let options: Value = serde_json::from_str(&row.options).unwrap_or(Value::Null);
     let imported = options.get("imported").and_then(Value::as_u64).unwrap_or(0) > 0;
-    let people = [&row.white_player, &row.black_player].iter().any(|p| p.as_str() == Player::Human.name());
-    if row.variant == "predictor" || options.get("toml").is_some() || imported || !people {
+    let people = [&row.white_player, &row.black_player].iter().filter(|p| p.as_str() == Player::Human.name()).count();
+    if row.variant == "predictor" || options.get("toml").is_some() || imported || people == 0 {
         return None;
     }
-    score(row.result.as_deref())
+    let players = if people == 2 { Players::People } else { Players::Ai };
+    Some((players, score(row.result.as_deref())?))
 }
 
 /// A result as (White wins, draws, Black wins).
@@ -59,14 +90,23 @@ fn score(result: Option<&str>) -> Option<(i64, i64, i64)> {
 /// What a finished game adds to the explorer: its variant's name and one row per (position,
 /// move) of its first [`MAX_PLIES`] plies, no rows when the game is not counted.
 pub fn rows_of(row: GameRow, moves: &[MoveRow]) -> Result<(String, Vec<ExplorerRow>), LoadError> {
-    let Some((white, draws, black)) = counted_result(&row) else {
+    let Some((players, (white, draws, black))) = counted_result(&row) else {
         return Ok((row.variant, Vec::new()));
     };
     let (id, at) = (row.id.clone(), row.updated_at);
     let live = LiveGame::replay(row, &moves[..moves.len().min(MAX_PLIES)])?;
     let rows = game_moves(&live.game, MAX_PLIES)
         .into_iter()
-        .map(|(position, uci)| ExplorerRow { position, uci, white, draws, black, last_game: id.clone(), last_at: at })
+        .map(|(position, uci)| ExplorerRow {
+            position,
+            players: players.name().into(),
+            uci,
+            white,
+            draws,
+            black,
+            last_game: id.clone(),
+            last_at: at,
+        })
         .collect();
     Ok((live.game.start().variant().name.clone(), rows))
 }
@@ -141,13 +181,17 @@ pub fn spawn_indexer(games: Arc<Games>) {
     });
 }
 
-/// The explorer's answer for a position: `{variant, fen, white, draws, black, moves}`, the
-/// totals over its moves and each move `{uci, san, white, draws, black, games, last_game}`,
-/// the most played first.
-pub async fn report(store: &dyn Store, pos: &Position) -> Result<Value, crate::store::StoreError> {
+/// The explorer's answer for a position: `{variant, fen, players, white, draws, black, moves}`,
+/// over the games `players` played (all counted games if `None`): the totals over its moves and
+/// each move `{uci, san, white, draws, black, games, last_game}`, the most played first.
+pub async fn report(
+    store: &dyn Store,
+    pos: &Position,
+    players: Option<Players>,
+) -> Result<Value, crate::store::StoreError> {
     let v = pos.variant();
-    let mut rows = store.explorer(&v.name, &position_key(pos)).await?;
-    rows.sort_by(|a, b| (b.white + b.draws + b.black).cmp(&(a.white + a.draws + a.black)).then(a.uci.cmp(&b.uci)));
+    let rows = store.explorer(&v.name, &position_key(pos)).await?;
+    let rows = merged(rows.into_iter().filter(|r| players.is_none_or(|p| r.players == p.name())));
     let (mut white, mut draws, mut black) = (0, 0, 0);
     let mut moves = Vec::new();
     for r in &rows {
@@ -162,8 +206,31 @@ pub async fn report(store: &dyn Store, pos: &Position) -> Result<Value, crate::s
         }));
     }
     Ok(json!({
-        "variant": v.name, "fen": pos.fen(), "white": white, "draws": draws, "black": black, "moves": moves,
+        "variant": v.name, "fen": pos.fen(), "players": players.map_or("all", Players::name),
+        "white": white, "draws": draws, "black": black, "moves": moves,
     }))
+}
+
+/// One row per move: the counts of its rows summed, the latest game kept; the most played
+/// first (then by UCI).
+fn merged(rows: impl Iterator<Item = ExplorerRow>) -> Vec<ExplorerRow> {
+    let mut by_move: Vec<ExplorerRow> = Vec::new();
+    for r in rows {
+        match by_move.iter_mut().find(|m| m.uci == r.uci) {
+            Some(m) => {
+                m.white += r.white;
+                m.draws += r.draws;
+                m.black += r.black;
+                if (r.last_at, &r.last_game) > (m.last_at, &m.last_game) {
+                    m.last_at = r.last_at;
+                    m.last_game = r.last_game;
+                }
+            }
+            None => by_move.push(r),
+        }
+    }
+    by_move.sort_by(|a, b| (b.white + b.draws + b.black).cmp(&(a.white + a.draws + a.black)).then(a.uci.cmp(&b.uci)));
+    by_move
 }
 
 #[cfg(test)]
@@ -227,11 +294,46 @@ mod tests {
             let (row, stored) = finished(result, options, &["e2e4", "e7e5"]);
             assert!(rows_of(row, &stored).expect("not replayed").1.is_empty(), "{result} {options}");
         }
-        // The AI against itself is not counted; against a person it is.
+        // Two people's game counts as theirs; the AI against a person counts as `ai`; the AI
+        // against itself is not counted.
         let (mut row, stored) = finished("1-0", "{}", &["e2e4", "e7e5"]);
+        assert!(rows_of(row.clone(), &stored).expect("replays").1.iter().all(|r| r.players == "people"));
         row.white_player = "ai:engine".into();
-        assert_eq!(rows_of(row.clone(), &stored).expect("replays").1.len(), 2);
+        let rows = rows_of(row.clone(), &stored).expect("replays").1;
+        assert_eq!(rows.iter().map(|r| r.players.as_str()).collect::<Vec<_>>(), ["ai", "ai"]);
         row.black_player = "ai:level3".into();
         assert!(rows_of(row, &stored).expect("not replayed").1.is_empty());
+    }
+
+    fn row(players: &str, uci: &str, white: i64, game: &str, at: i64) -> ExplorerRow {
+        ExplorerRow {
+            position: "p".into(),
+            players: players.into(),
+            uci: uci.into(),
+            white,
+            draws: 1,
+            black: 0,
+            last_game: game.into(),
+            last_at: at,
+        }
+    }
+
+    /// The rows of one move by different players add up, the latest game kept; the most
+    /// played move comes first.
+    #[test]
+    fn a_moves_rows_by_different_players_are_merged() {
+        let rows = [
+            row("people", "d2d4", 1, "a", 10),
+            row("people", "e2e4", 0, "b", 30),
+            row("ai", "e2e4", 2, "c", 20),
+            row("ai", "c2c4", 0, "d", 40),
+        ];
+        let merged = merged(rows.into_iter());
+        let summary: Vec<(&str, i64, i64, &str)> =
+            merged.iter().map(|r| (r.uci.as_str(), r.white, r.draws, r.last_game.as_str())).collect();
+        assert_eq!(summary, [("e2e4", 2, 2, "b"), ("d2d4", 1, 1, "a"), ("c2c4", 0, 1, "d")]);
+        assert_eq!(Players::parse_filter("all"), Ok(None));
+        assert_eq!(Players::parse_filter("ai"), Ok(Some(Players::Ai)));
+        assert!(Players::parse_filter("humans").is_err_and(|e| e.contains("people")));
     }
 }

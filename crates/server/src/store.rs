@@ -154,6 +154,8 @@ pub struct PredictorRow {
 pub struct ExplorerRow {
     /// The position: its FEN without the move counters (`explorer::position_key`).
     pub position: String,
+    /// Who played: `people` (a person on both sides) or `ai` (a person against the AI).
+    pub players: String,
     /// The move in UCI.
     pub uci: String,
     /// Games won by White.
@@ -652,11 +654,11 @@ fn write_result(w: &Write, changed: bool) -> Result<bool, StoreError> {
     }
 }
 
-/// The explorer rows one INSERT adds (8 parameters each).
+/// The explorer rows one INSERT adds (9 parameters each).
 const EXPLORER_BATCH: usize = 128;
 
 /// How an explorer row adds to the one there: the results summed, the latest game kept.
-const EXPLORER_SUM: &str = " ON CONFLICT (variant, position, uci) DO UPDATE SET \
+const EXPLORER_SUM: &str = " ON CONFLICT (variant, position, players, uci) DO UPDATE SET \
      white = explorer.white + excluded.white, draws = explorer.draws + excluded.draws, \
      black = explorer.black + excluded.black, \
      last_game = CASE WHEN excluded.last_at >= explorer.last_at THEN excluded.last_game ELSE explorer.last_game END, \
@@ -910,11 +912,12 @@ macro_rules! sql_store {
                 }
                 for chunk in rows.chunks(EXPLORER_BATCH) {
                     let mut q = sqlx::QueryBuilder::new(
-                        "INSERT INTO explorer (variant, position, uci, white, draws, black, last_game, last_at) ",
+                        "INSERT INTO explorer (variant, position, players, uci, white, draws, black, last_game, last_at) ",
                     );
                     q.push_values(chunk, |mut b, r| {
                         b.push_bind(variant)
                             .push_bind(&r.position)
+                            .push_bind(&r.players)
                             .push_bind(&r.uci)
                             .push_bind(r.white)
                             .push_bind(r.draws)
@@ -931,7 +934,7 @@ macro_rules! sql_store {
 
             async fn explorer(&self, variant: &str, position: &str) -> Result<Vec<ExplorerRow>, StoreError> {
                 let rows = sqlx::query(
-                    "SELECT position, uci, white, draws, black, last_game, last_at FROM explorer \
+                    "SELECT position, players, uci, white, draws, black, last_game, last_at FROM explorer \
                      WHERE variant = $1 AND position = $2",
                 )
                 .bind(variant)
@@ -942,6 +945,7 @@ macro_rules! sql_store {
                     .map(|r| {
                         Ok(ExplorerRow {
                             position: r.try_get("position")?,
+                            players: r.try_get("players")?,
                             uci: r.try_get("uci")?,
                             white: r.try_get("white")?,
                             draws: r.try_get("draws")?,
@@ -1376,6 +1380,7 @@ mod tests {
         let (white, draws, black) = result;
         ExplorerRow {
             position: position.into(),
+            players: "people".into(),
             uci: uci.into(),
             white,
             draws,
@@ -1422,6 +1427,15 @@ mod tests {
                 .expect("counted"));
             let e4 = store.explorer("chess", start).await.expect("read").into_iter().find(|r| r.uci == "e2e4");
             assert_eq!(e4, Some(explorer_row(start, "e2e4", (1, 1, 1), "g1", 20)));
+            // A game against the AI adds to rows of its own.
+            store.create_game(&game("g5")).await.expect("the game is stored");
+            store.finish("g5", "1-0", "checkmate", 50).await.expect("finished");
+            let ai = ExplorerRow { players: "ai".into(), ..explorer_row(start, "e2e4", (1, 0, 0), "g5", 50) };
+            assert!(store.explore("g5", "chess", std::slice::from_ref(&ai)).await.expect("counted"));
+            let mut e4: Vec<ExplorerRow> =
+                store.explorer("chess", start).await.expect("read").into_iter().filter(|r| r.uci == "e2e4").collect();
+            e4.sort_by(|a, b| a.players.cmp(&b.players));
+            assert_eq!(e4, vec![ai, explorer_row(start, "e2e4", (1, 1, 1), "g1", 20)]);
             // Reviews.
             assert_eq!(store.review("g1").await.expect("read"), None);
             store.save_review("g1", 50_000, "{\"a\":1}", 40).await.expect("kept");

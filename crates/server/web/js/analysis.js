@@ -120,17 +120,23 @@ export async function analysisBoard(main) {
       return;
     }
     render();
-    if (!explored || explored.key !== wanted) {
-      let r;
-      try {
-        r = await call('GET', `/api/explorer?${wanted}`);
-      } catch (e) {
-        r = { error: e.message };
-      }
-      if (key() === wanted) {
-        explored = { key: wanted, ...r };
-        render();
-      }
+    explore();
+  };
+
+  // The explorer's answer for the position shown and the games chosen, asked once each.
+  const exploreKey = () => `${key()}&players=${panels.explorerPlayers()}`;
+  const explore = async () => {
+    const wanted = exploreKey();
+    if (explored && explored.key === wanted) return;
+    let r;
+    try {
+      r = await call('GET', `/api/explorer?${wanted}`);
+    } catch (e) {
+      r = { error: e.message };
+    }
+    if (exploreKey() === wanted) {
+      explored = { key: wanted, ...r };
+      render();
     }
   };
 
@@ -164,7 +170,7 @@ export async function analysisBoard(main) {
     document.getElementById('analyse').disabled = analysing || over;
     for (const b of ['play-ai', 'play-friend']) document.getElementById(b).disabled = over;
     renderOdds();
-    document.getElementById('explorer').innerHTML = panels.explorer(explored && explored.key === key() ? explored : null, line[shown] || null, true);
+    document.getElementById('explorer').innerHTML = panels.explorer(explored && explored.key === exploreKey() ? explored : null, line[shown] || null, true);
   };
 
   const oddsKey = () => `${here.fen}|${document.getElementById('sf-percent').value}`;
@@ -271,6 +277,12 @@ export async function analysisBoard(main) {
     if (!b) return;
     if (b.dataset.ply !== undefined) show(Number(b.dataset.ply));
     else if (b.dataset.step) show(b.dataset.step === '-1' ? 'back' : 'forward');
+  });
+  document.getElementById('explorer').addEventListener('change', ev => {
+    if (ev.target.id !== 'explorer-players') return;
+    panels.setExplorerPlayers(ev.target.value);
+    render();
+    explore();
   });
   document.getElementById('explorer').addEventListener('click', ev => {
     const b = ev.target.closest('button[data-uci]');

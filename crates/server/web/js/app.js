@@ -367,7 +367,7 @@ async function gamePage(id) {
     // The opening explorer once the game is over (as lichess keeps it out of games in play),
     // for the built-in variants.
     const explorable = state.status !== 'active' && !(state.options && state.options.toml);
-    const exploreKey = `${state.variant}|${fen}`;
+    const exploreKey = `${state.variant}|${fen}|${panels.explorerPlayers()}`;
     document.getElementById('explorer').innerHTML = explorable
       ? panels.explorer(exploredKey === exploreKey ? explored : null, shown < state.moves.length ? state.moves[shown].uci : null)
       : '';
@@ -384,7 +384,7 @@ async function gamePage(id) {
     explored = null;
     let r;
     try {
-      r = await call('GET', `/api/explorer?variant=${encodeURIComponent(state.variant)}&fen=${encodeURIComponent(fen)}`);
+      r = await call('GET', `/api/explorer?variant=${encodeURIComponent(state.variant)}&fen=${encodeURIComponent(fen)}&players=${panels.explorerPlayers()}`);
     } catch (e) {
       r = { error: e.message };
     }
@@ -403,6 +403,11 @@ async function gamePage(id) {
     viewPly = next === n ? null : next;
     render();
   };
+  document.getElementById('explorer').addEventListener('change', ev => {
+    if (ev.target.id !== 'explorer-players') return;
+    panels.setExplorerPlayers(ev.target.value);
+    render();
+  });
   document.getElementById('moves').addEventListener('click', ev => {
     const b = ev.target.closest('button');
     if (!b) return;

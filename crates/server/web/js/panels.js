@@ -85,6 +85,26 @@ export function review(r, busy, shown, chance, id) {
   return `${head}${table}${graph}${detail}${download}`;
 }
 
+/** The explorer's filters of games (GET /api/explorer?players=): a label and how the empty
+ * answer names them. */
+const EXPLORER_PLAYERS = {
+  all: ['All games', ''],
+  people: ['Between people', ' between people'],
+  ai: ['Against the AI', ' against the AI'],
+};
+const EXPLORER_PLAYERS_KEY = 'fairylab.explorer.players';
+
+/** Whose games the explorer counts, as this browser last chose: `all`, `people` or `ai`. */
+export function explorerPlayers() {
+  const p = localStorage.getItem(EXPLORER_PLAYERS_KEY);
+  return Object.hasOwn(EXPLORER_PLAYERS, p) ? p : 'all';
+}
+
+/** Keeps the explorer's filter chosen in the panel's `#explorer-players` (for every page). */
+export function setExplorerPlayers(p) {
+  if (Object.hasOwn(EXPLORER_PLAYERS, p)) localStorage.setItem(EXPLORER_PLAYERS_KEY, p);
+}
+
 /**
  * The opening explorer (GET /api/explorer) for the position shown: each move the server's
  * finished games played from it, how many games, and how they ended (White wins, draws, Black
@@ -93,10 +113,14 @@ export function review(r, busy, shown, chance, id) {
  * each move is a button (`data-uci`) that plays it.
  */
 export function explorer(r, next, playable = false) {
-  const head = '<h2>Opening explorer</h2>';
+  const choice = explorerPlayers();
+  const options = Object.entries(EXPLORER_PLAYERS)
+    .map(([v, [label]]) => `<option value="${v}"${v === choice ? ' selected' : ''}>${label}</option>`)
+    .join('');
+  const head = `<h2>Opening explorer</h2><p><label>Games: <select id="explorer-players">${options}</select></label></p>`;
   if (!r) return `${head}<p>Looking the position up…</p>`;
   if (r.error) return `${head}<p class="error">${esc(r.error)}</p>`;
-  if (!r.moves.length) return `${head}<p>No finished game on this server played on from this position (the explorer counts the first 50 plies).</p>`;
+  if (!r.moves.length) return `${head}<p>No finished game${EXPLORER_PLAYERS[choice][1]} on this server played on from this position (the explorer counts the first 50 plies).</p>`;
   const pc = (n, all) => (all ? Math.round((100 * n) / all) : 0);
   const bar = (w, d, b) => {
     const all = w + d + b;
