@@ -431,6 +431,17 @@ test('an open seat: appears in an open lobby with a button, taken by another bro
     assert.equal(await p.locator('#analyse').isDisabled(), true);
     assert.match(await p.locator('.no-engine').innerText(), /^No engine or endgame table while two people play each other/);
   }
+  // The players chat; what they say reaches the other at once, and the spectator sees no chat.
+  await pa.fill('#chat-text', 'good luck <b>!</b>');
+  await pa.click('.chat-form button[type=submit]');
+  await pb.waitForSelector('ol.chat li.theirs:has-text("White good luck <b>!</b>")');
+  await pb.fill('#chat-text', 'you too');
+  await pb.press('#chat-text', 'Enter');
+  await pa.waitForSelector('ol.chat li.theirs:has-text("Black you too")');
+  assert.equal(await pa.locator('ol.chat li.mine').innerText(), 'You good luck <b>!</b>');
+  assert.equal(await pa.inputValue('#chat-text'), '', 'sent, the field is emptied');
+  assert.equal(await pc.locator('#chat').isHidden(), true, 'no chat for a spectator');
+  await pa.screenshot({ path: `${SHOTS}/chat-desktop.png` });
   assert.deepEqual(errors, []);
   await Promise.all([a.close(), b.close(), c.close()]);
 });

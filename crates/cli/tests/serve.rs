@@ -2327,3 +2327,110 @@ fn chess960_games_start_from_a_drawn_position_and_castle() {
     let record = check_record(&s, id, "serve-960");
     assert!(record.contains("[Variant \"Chess960\"]") && record.contains("O-O"), "{record}");
 }
+
+/// The chat between a game's players: a message kept on one line and numbered, announced on the
+/// live stream by its number and side alone (spectators never see the text), read only with a
+/// player's token, one a second a side, refused against the AI, kept after the game's end and
+/// across a restart; with two processes on one PostgreSQL, written on one and read on the other.
+#[test]
+fn the_players_chat_is_theirs_and_kept() {
+    for url in databases("serve-chat") {
+        chat(&url);
+    }
+    if let Some(url) = postgres_url("serve-chat-two") {
+        let (a, b) = (Server::start(&url), Server::start(&url));
+        let g = create(&a, json!({ "variant": "chess", "white": "me", "black": "me" }));
+        let id = g["id"].as_str().expect("id");
+        let ws_url = b.url(&format!("/api/games/{id}/ws")).replace("http://", "ws://");
+        let (mut socket, _) = tungstenite::connect(ws_url).expect("websocket");
+        let _state = socket.read().expect("state");
+        a.ok(
+            "POST",
+            &format!("/api/games/{id}/chat"),
+            token(&g, "white").as_deref(),
+            Some(json!({ "text": "from a" })),
+        );
+        let event: Value = serde_json::from_str(socket.read().expect("chat").to_text().expect("text")).expect("json");
+        assert_eq!((&event["type"], &event["data"]), (&json!("chat"), &json!({ "seq": 1, "by": "white" })));
+        let read = b.ok("GET", &format!("/api/games/{id}/chat"), token(&g, "black").as_deref(), None);
+        assert_eq!(read["messages"][0]["text"], "from a", "{read}");
+    }
+}
+
+fn chat(url: &str) {
+    let s = Server::start(url);
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let (w, b) = (token(&g, "white"), token(&g, "black"));
+    let path = format!("/api/games/{id}/chat");
+    let ws_url = s.url(&format!("/api/games/{id}/ws")).replace("http://", "ws://");
+    let (mut spectator, _) = tungstenite::connect(ws_url).expect("websocket");
+    let _state = spectator.read().expect("state");
+    let m = s.ok("POST", &path, w.as_deref(), Some(json!({ "text": "  good luck,\n have fun " })));
+    assert_eq!((&m["seq"], &m["by"], &m["text"]), (&json!(1), &json!("white"), &json!("good luck, have fun")), "{m}");
+    let event = spectator.read().expect("chat").to_text().expect("text").to_string();
+    let v: Value = serde_json::from_str(&event).expect("json");
+    assert_eq!((&v["type"], &v["data"]), (&json!("chat"), &json!({ "seq": 1, "by": "white" })), "{event}");
+    assert!(!event.contains("luck"), "the stream carries no text: {event}");
+    let (status, v) = s.call("POST", &path, w.as_deref(), Some(json!({ "text": "again" })));
+    assert_eq!(status, 429, "one a second: {v}");
+    s.ok("POST", &path, b.as_deref(), Some(json!({ "text": "you too" })));
+    let said = |v: &Value| -> Vec<(i64, String, String)> {
+        v["messages"]
+            .as_array()
+            .expect("messages")
+            .iter()
+            .map(|m| {
+                (
+                    m["seq"].as_i64().expect("seq"),
+                    m["by"].as_str().expect("by").into(),
+                    m["text"].as_str().expect("text").into(),
+                )
+            })
+            .collect()
+    };
+    let all = s.ok("GET", &path, b.as_deref(), None);
+    assert_eq!(
+        said(&all),
+        [(1, "white".into(), "good luck, have fun".into()), (2, "black".into(), "you too".into())],
+        "{all}"
+    );
+    assert!(all["messages"][0]["at"].as_i64().is_some_and(|t| t > 0));
+    assert_eq!(
+        said(&s.ok("GET", &format!("{path}?after=1"), w.as_deref(), None)),
+        [(2, "black".into(), "you too".into())]
+    );
+    // Refusals.
+    let other = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let long = "x".repeat(141);
+    for (method, query, t, body, status, mention) in [
+        ("GET", "", None, None, 401, "game token"),
+        ("GET", "", token(&other, "white"), None, 403, "not valid for this game"),
+        ("GET", "?after=x", w.clone(), None, 400, "invalid query"),
+        ("POST", "", None, Some(json!({ "text": "hi" })), 401, "game token"),
+        ("POST", "", token(&other, "black"), Some(json!({ "text": "hi" })), 403, "not valid for this game"),
+        ("POST", "", b.clone(), Some(json!({ "text": " \n " })), 400, "empty"),
+        ("POST", "", b.clone(), Some(json!({ "text": long })), 400, "at most 140"),
+        ("POST", "", b.clone(), Some(json!({ "text": "hi", "to": "white" })), 422, "unknown field"),
+    ] {
+        let (got, v) = s.call(method, &format!("{path}{query}"), t.as_deref(), body);
+        assert_eq!(got, status, "{method} {query}: {v}");
+        assert!(
+            v["error"].as_str().is_some_and(|e| e.contains(mention)),
+            "{method} {query}: {v} should say {mention:?}"
+        );
+    }
+    let (status, v) = s.call("POST", "/api/games/nosuch/chat", w.as_deref(), Some(json!({ "text": "hi" })));
+    assert_eq!(status, 404, "{v}");
+    let ai = create(&s, json!({ "variant": "chess", "white": "me", "black": "ai", "movetime_ms": 10 }));
+    let ai_path = format!("/api/games/{}/chat", ai["id"].as_str().expect("id"));
+    let (status, v) = s.call("POST", &ai_path, token(&ai, "white").as_deref(), Some(json!({ "text": "hi" })));
+    assert_eq!((status, v["error"].as_str().is_some_and(|e| e.contains("the AI does not chat"))), (400, true), "{v}");
+    // After the game's end and a restart, the chat is kept and goes on.
+    s.ok("POST", &format!("/api/games/{id}/resign"), w.as_deref(), None);
+    s.kill();
+    let s = Server::start(url);
+    let m = s.ok("POST", &path, b.as_deref(), Some(json!({ "text": "gg" })));
+    assert_eq!(m["seq"], 3, "{m}");
+    assert_eq!(said(&s.ok("GET", &path, w.as_deref(), None)).len(), 3);
+}

@@ -183,6 +183,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/odds", get(odds))
         .route("/api/games/{id}/analyse", post(analyse))
         .route("/api/games/{id}/review", get(review))
+        .route("/api/games/{id}/chat", get(read_chat).post(write_chat))
         .route("/api/games/{id}/ws", get(stream))
         .route("/api/lobby/ws", get(lobby_stream))
         .route("/api/explorer", get(explorer))
@@ -229,6 +230,8 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     ("get", "/api/games/{id}/odds"),
     ("post", "/api/games/{id}/analyse"),
     ("get", "/api/games/{id}/review"),
+    ("get", "/api/games/{id}/chat"),
+    ("post", "/api/games/{id}/chat"),
     ("get", "/api/explorer"),
     ("get", "/api/position"),
     ("post", "/api/position"),
@@ -1234,6 +1237,80 @@ async fn draw(
         }
         _ => Err(ApiError::bad(format!("unknown action '{}' (offer, accept or decline)", clip(&req.action)))),
     }
+}
+
+/// `POST /api/games/{id}/chat`'s body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChatMessage {
+    /// What the message says (`crate::chat::clean`).
+    text: String,
+}
+
+/// `POST /api/games/{id}/chat`: a player writes to the other (`crate::chat`); the live stream
+/// announces the message's number and side. Answers `{seq, by, text, at}`.
+async fn write_chat(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<ChatMessage>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let token = bearer(&headers)?;
+    let Json(req) = body?;
+    let g = game(&app, &id).await?;
+    let mut live = g.lock().await;
+    let color = side_of(&live, &token)?;
+    if live.players[(!color).index()] != Player::Human {
+        return Err(ApiError::bad("the AI does not chat: the chat is between two people"));
+    }
+    let text = crate::chat::clean(&req.text).map_err(ApiError::bad)?;
+    let now = now_ms();
+    let last = live.chat_at[color.index()];
+    if now - last < crate::chat::MIN_INTERVAL_MS {
+        return Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, "one message a second: wait a moment"));
+    }
+    let side = color.to_string();
+    let seq = app
+        .games
+        .store()
+        .add_chat(&id, &side, &text, now, crate::chat::MAX_MESSAGES)
+        .await?
+        .ok_or_else(|| ApiError::conflict(format!("the chat is full ({} messages)", crate::chat::MAX_MESSAGES)))?;
+    live.chat_at[color.index()] = now;
+    announce(&app, &live, "chat", json!({ "seq": seq, "by": side })).await;
+    Ok(Json(json!({ "seq": seq, "by": side, "text": text, "at": now })))
+}
+
+/// The query of `GET .../chat`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChatQuery {
+    /// Only the messages numbered above this (default 0: all).
+    #[serde(default)]
+    after: i64,
+}
+
+/// `GET /api/games/{id}/chat[?after=N]`: the chat's messages `{seq, by, text, at}` numbered
+/// above `N`, in order, for a player of the game (`{messages}`).
+async fn read_chat(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    query: Result<Query<ChatQuery>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let token = bearer(&headers)?;
+    let Query(q) = query?;
+    let g = game(&app, &id).await?;
+    side_of(&*g.lock().await, &token)?;
+    let messages: Vec<Value> = app
+        .games
+        .store()
+        .chat(&id, q.after)
+        .await?
+        .into_iter()
+        .map(|m| json!({ "seq": m.seq, "by": m.side, "text": m.text, "at": m.created_at }))
+        .collect();
+    Ok(Json(json!({ "messages": messages })))
 }
 
 /// `POST /api/games/{id}/takeback`: take back one's last move. Against the AI it happens at

@@ -8,6 +8,7 @@
 pub mod ai;
 pub mod analysis;
 pub mod api;
+pub mod chat;
 pub mod clock;
 pub mod explorer;
 pub mod line;

@@ -179,6 +179,8 @@ pub struct LiveGame {
     /// SnowFall: the odds of the current position once asked for (`GET .../odds`), with the
     /// (ply, takebacks) of the position they are for: computed once a ply, whoever asks.
     pub odds: Option<((usize, i64), Arc<Value>)>,
+    /// When each side last wrote in the chat (Unix ms; 0: not since the game was loaded here).
+    pub chat_at: [i64; 2],
 }
 
 impl LiveGame {
@@ -209,6 +211,7 @@ impl LiveGame {
             one_person: options.get("one_person").and_then(Value::as_bool).unwrap_or(false),
             odds: None,
             review: None,
+            chat_at: [0; 2],
         };
         live.catch_up(row, moves)?;
         Ok(live)

@@ -170,6 +170,19 @@ pub struct ExplorerRow {
     pub last_at: i64,
 }
 
+/// A message of a game's chat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatRow {
+    /// Its number in the game's chat: 1, 2, ...
+    pub seq: i64,
+    /// The side that wrote it: `white` or `black`.
+    pub side: String,
+    /// What it says.
+    pub text: String,
+    /// When it was written (Unix milliseconds).
+    pub created_at: i64,
+}
+
 /// A standing offer a side makes and the other answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Offer {
@@ -249,6 +262,12 @@ pub trait Store: Send + Sync + 'static {
     /// Keeps a finished game's review, made searching `nodes` nodes a position (a review kept
     /// already stays).
     async fn save_review(&self, id: &str, nodes: i64, review: &str, now: i64) -> Result<(), StoreError>;
+    /// Adds a message to a game's chat, written by `side` at `now`; returns its number (one
+    /// more than the game's last), or `None`, adding nothing, if the chat holds `limit` already.
+    async fn add_chat(&self, id: &str, side: &str, text: &str, now: i64, limit: i64)
+        -> Result<Option<i64>, StoreError>;
+    /// A game's chat messages numbered above `after`, in order.
+    async fn chat(&self, id: &str, after: i64) -> Result<Vec<ChatRow>, StoreError>;
     /// Finished games the opening explorer has not counted yet, the earliest ended first, at
     /// most `limit`.
     async fn unexplored(&self, limit: i64) -> Result<Vec<String>, StoreError>;
@@ -889,6 +908,44 @@ macro_rules! sql_store {
                 Ok(())
             }
 
+            async fn add_chat(&self, id: &str, side: &str, text: &str, now: i64, limit: i64) -> Result<Option<i64>, StoreError> {
+                // One statement numbers the message and keeps the limit.
+                let row = sqlx::query(
+                    "INSERT INTO chat (game_id, seq, side, text, created_at) \
+                     SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4 FROM chat WHERE game_id = $1 \
+                     HAVING COALESCE(MAX(seq), 0) < $5 RETURNING seq",
+                )
+                .bind(id)
+                .bind(side)
+                .bind(text)
+                .bind(now)
+                .bind(limit)
+                .fetch_optional(&self.pool)
+                .await?;
+                Ok(row.map(|r| r.try_get("seq")).transpose()?)
+            }
+
+            async fn chat(&self, id: &str, after: i64) -> Result<Vec<ChatRow>, StoreError> {
+                let rows = sqlx::query(
+                    "SELECT seq, side, text, created_at FROM chat WHERE game_id = $1 AND seq > $2 ORDER BY seq",
+                )
+                .bind(id)
+                .bind(after)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter()
+                    .map(|r| {
+                        Ok(ChatRow {
+                            seq: r.try_get("seq")?,
+                            side: r.try_get("side")?,
+                            text: r.try_get("text")?,
+                            created_at: r.try_get("created_at")?,
+                        })
+                    })
+                    .collect::<Result<_, sqlx::Error>>()
+                    .map_err(StoreError::from)
+            }
+
             async fn unexplored(&self, limit: i64) -> Result<Vec<String>, StoreError> {
                 let rows = sqlx::query(
                     "SELECT id FROM games WHERE explored = 0 AND status = 'finished' ORDER BY updated_at, id LIMIT $1",
@@ -1391,9 +1448,10 @@ mod tests {
     }
 
     /// A finished game is counted in the explorer once, whoever asks twice; an unfinished one
-    /// not at all; counts add up and the latest game is kept. A review is kept once.
+    /// not at all; counts add up and the latest game is kept. A review is kept once; chat
+    /// messages are numbered per game.
     #[tokio::test]
-    async fn the_explorer_counts_each_finished_game_once_and_a_review_is_kept() {
+    async fn the_explorer_counts_each_finished_game_once_and_a_review_and_the_chat_are_kept() {
         for store in stores("explorer").await {
             for id in ["g1", "g2", "g3"] {
                 store.create_game(&game(id)).await.expect("the game is stored");
@@ -1436,6 +1494,17 @@ mod tests {
                 store.explorer("chess", start).await.expect("read").into_iter().filter(|r| r.uci == "e2e4").collect();
             e4.sort_by(|a, b| a.players.cmp(&b.players));
             assert_eq!(e4, vec![ai, explorer_row(start, "e2e4", (1, 1, 1), "g1", 20)]);
+            // Chat: numbered per game, read after a number.
+            assert_eq!(store.add_chat("g1", "white", "good luck", 60, 2).await.expect("kept"), Some(1));
+            assert_eq!(store.add_chat("g2", "black", "hello", 61, 2).await.expect("kept"), Some(1));
+            assert_eq!(store.add_chat("g1", "black", "you too", 62, 2).await.expect("kept"), Some(2));
+            assert_eq!(store.add_chat("g1", "black", "one too many", 63, 2).await.expect("refused"), None);
+            let said: Vec<(i64, String, String)> =
+                store.chat("g1", 0).await.expect("read").into_iter().map(|m| (m.seq, m.side, m.text)).collect();
+            assert_eq!(said, [(1, "white".into(), "good luck".into()), (2, "black".into(), "you too".into())]);
+            let after = store.chat("g1", 1).await.expect("read");
+            assert_eq!((after.len(), after[0].created_at), (1, 62));
+            assert!(store.chat("g3", 0).await.expect("read").is_empty());
             // Reviews.
             assert_eq!(store.review("g1").await.expect("read"), None);
             store.save_review("g1", 50_000, "{\"a\":1}", 40).await.expect("kept");

@@ -7,6 +7,7 @@ import { Board, pockets } from './board.js';
 import * as panels from './panels.js';
 import { PredictorDesk } from './predictor.js';
 import { analysisBoard } from './analysis.js';
+import { Chat } from './chat.js';
 
 const main = document.getElementById('main');
 const { esc } = panels;
@@ -233,6 +234,7 @@ async function gamePage(id) {
         <p class="error" id="error" role="alert"></p>
         <section id="variant-panel"></section>
         <section id="moves"></section>
+        <section id="chat" hidden></section>
         <section id="analysis"></section>
         <section id="review"></section>
         <section id="explorer"></section>
@@ -522,6 +524,7 @@ async function gamePage(id) {
     return '';
   };
 
+  let chat = null;
   // One state request at a time; a refresh asked for meanwhile runs once it is done.
   let pending = false;
   let again = false;
@@ -537,6 +540,12 @@ async function gamePage(id) {
         state = await call('GET', `/api/games/${id}`);
         fetchedAt = Date.now();
         if (both) mySeat = { color: state.turn, token: held.tokens[state.turn] };
+        // The chat, for a player (not a team member) whose opponent is a person.
+        if (!chat && held && !both && !held.name && state[other(held.color)] === 'human') {
+          const section = document.getElementById('chat');
+          section.hidden = false;
+          chat = new Chat(section, id, held, state.variant === 'snowfall' ? state.options.snowfall : null);
+        }
         render();
       } while (again);
     } catch (e) {
@@ -631,10 +640,13 @@ async function gamePage(id) {
 
   follow(
     id,
-    () => refresh(),
+    e => (e.type === 'chat' ? chat && chat.load() : refresh()),
     connected => {
       document.getElementById('conn').textContent = connected ? '' : 'Reconnecting to the server…';
-      if (connected) refresh();
+      if (connected) {
+        refresh();
+        if (chat) chat.load();
+      }
     },
   );
   await refresh();
