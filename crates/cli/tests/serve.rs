@@ -1885,6 +1885,49 @@ fn a_game_of_a_variant_from_a_toml_file() {
     assert_eq!(status, 400);
 }
 
+/// A variant built on SnowFall (a variant file whose parent is `snowfall`) plays at the game's
+/// percentage, given or drawn by the seed, as SnowFall does: its odds, its record's tags and
+/// `verify-game` with the file agree with it.
+#[test]
+fn a_custom_snowfall_variant_plays_at_the_game_s_percentage() {
+    let db = temp_path("serve-toml-snowfall", "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let s = Server::start(&format!("sqlite://{}", db.display()));
+    let toml = "name = \"snowdrift\"\nparent = \"snowfall\"\nsummary = \"SnowFall by another name\"\n";
+    let file = temp_path("serve-toml-snowfall", "snowdrift.toml");
+    std::fs::write(&file, toml).expect("write");
+    for percent in [Some(100), Some(0), None] {
+        let mut body = json!({ "variant": "snowdrift", "variant_toml": toml, "white": "me", "black": "me" });
+        if let Some(p) = percent {
+            body["snowfall"] = json!(p);
+        }
+        let g = create(&s, body);
+        let id = g["id"].as_str().expect("id").to_string();
+        let drawn = g["state"]["options"]["snowfall"].as_u64().expect("the game's percentage");
+        assert!(percent.is_none_or(|p| p == drawn), "{g}");
+        let end = play_out(&s, &id, [token(&g, "white").as_deref(), token(&g, "black").as_deref()], &mut Lcg(5), 16);
+        let events = end["moves"].as_array().expect("moves").iter().filter(|m| m["event"] != "").count();
+        match percent {
+            // A gift event after every move (some give nothing); at 17 % about 3 of 16 would.
+            Some(100) => assert!(events >= 8, "{events} gifts in 16 plies at 100 %: {end}"),
+            Some(0) => assert_eq!(events, 0, "no gift at 0 %: {end}"),
+            _ => {}
+        }
+        let text =
+            ureq::get(&s.url(&format!("/api/games/{id}/record"))).call().expect("record").into_string().expect("text");
+        assert!(text.contains(&format!("[Variant \"snowdrift\"]\n[SnowFall \"{drawn}\"]\n")), "{text}");
+        let record = temp_path("serve-toml-snowfall", &format!("{id}.pgn"));
+        std::fs::write(&record, &text).expect("write");
+        let o = fairylab(&[
+            "verify-game",
+            record.to_str().expect("utf-8"),
+            "--variant-file",
+            file.to_str().expect("utf-8"),
+        ]);
+        assert!(o.status.success() && stdout(&o).starts_with("ok: "), "{} {text}", common::stderr(&o));
+    }
+}
+
 #[test]
 fn predictor_games_against_the_ai() {
     use rules::Color::{Black, White};

@@ -330,7 +330,8 @@ pub fn write_pgn_annotated(game: &Game, tags: &[(String, String)], annotations: 
         None => Position::start(v),
     };
     if let Some(percent) = snowfall::percent(v) {
-        push_tag(&mut out, "Variant", "SnowFall");
+        // A variant built on SnowFall (a variant file) by its own name, with its percentage.
+        push_tag(&mut out, "Variant", if v.name == "snowfall" { "SnowFall" } else { &v.name });
         push_tag(&mut out, "SnowFall", &percent.to_string());
     } else if let Some(options) = options {
         push_tag(&mut out, "Variant", "Probabilistic");
@@ -924,6 +925,24 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
     let variant = match tag("Variant") {
         Some((name, _)) if name.trim().eq_ignore_ascii_case("snowfall") => {
             snowfall::variant(percent.map_or(snowfall::DEFAULT_PERCENT, |(p, _)| p))
+        }
+        // A variant built on SnowFall (given as a variant file), at the tag's percentage.
+        Some((name, _)) if extra.iter().any(|v| v.name == name.trim() && snowfall::percent(v).is_some()) => {
+            let v = extra.iter().find(|v| v.name == name.trim()).copied();
+            match (v, percent) {
+                (Some(v), Some((p, line))) => snowfall::with_percent(v, p)
+                    .map_err(|e| RecordError::BadTag { line, message: format!("SnowFall {p}: {e}") })?,
+                (Some(v), None) => v,
+                (None, _) => return Err(RecordError::UnknownVariant { line: 0, name: name.to_string() }),
+            }
+        }
+        // A variant not at hand (a variant file not given) is named as unknown.
+        Some((name, line))
+            if percent.is_some()
+                && variants::by_name(name.trim()).is_none()
+                && !extra.iter().any(|v| v.name == name.trim()) =>
+        {
+            return Err(RecordError::UnknownVariant { line, name: name.trim().to_string() });
         }
         Some((_, _)) | None if percent.is_some() => {
             let line = percent.map_or(0, |(_, l)| l);

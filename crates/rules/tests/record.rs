@@ -129,6 +129,28 @@ fn random_snowfall_games_round_trip() {
     }
 }
 
+/// A variant built on SnowFall (a variant file) is written by its own name with the game's
+/// percentage, and read back with that file into the same game at that percentage; without the
+/// file the record names a variant the reader does not know.
+#[test]
+fn a_custom_snowfall_variant_round_trips_at_its_percentage() {
+    let file = "name = \"snowdrift\"\nparent = \"snowfall\"\nsummary = \"SnowFall by another name\"\n";
+    let custom = rules::spec::load_variant_str(file).expect("a variant file");
+    let variant = snowfall::with_percent(custom, 100).expect("at 100 %");
+    for seed in 0..20 {
+        let game = random_game(variant, seed, 60);
+        let what = format!("seed {seed}");
+        let orthodox = random_game(snowfall::variant(100), seed, 60);
+        assert_eq!((game.moves(), game.events()), (orthodox.moves(), orthodox.events()), "{what}: as SnowFall 100 %");
+        let pgn = write_pgn(&game, &[]);
+        assert!(pgn.contains("[Variant \"snowdrift\"]\n[SnowFall \"100\"]\n"), "{what}: {pgn}");
+        let record = rules::record::read_record_with(&pgn, &[custom]).unwrap_or_else(|e| panic!("{what}: {e}\n{pgn}"));
+        assert_eq!(snowfall::percent(record.game.start().variant()), Some(100), "{what}");
+        assert_same_game(&record.game, &game, &what);
+        assert!(matches!(read_record(&pgn), Err(RecordError::UnknownVariant { .. })), "{what}: without the file");
+    }
+}
+
 #[test]
 fn coinflip_games_round_trip_with_failed_moves() {
     let variant = variants::by_name("coinflip").expect("coinflip");

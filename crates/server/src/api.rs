@@ -500,6 +500,9 @@ async fn create_game(
                 }
             };
             options["snowfall"] = json!(n);
+            if custom.is_some() {
+                options["custom_percent"] = json!(true);
+            }
             variant_of(&base.name, &options).ok_or_else(|| ApiError::bad("snowfall percentage"))?
         }
         None if c.snowfall.is_some() => return Err(ApiError::bad(format!("{} has no snowfall option", base.name))),

@@ -121,14 +121,21 @@ pub fn custom_variant(text: &str) -> Result<&'static Variant, String> {
 
 /// The variant a stored game names, with its options applied (a custom variant's TOML text
 /// is in its options, `{"toml": "..."}`).
+///
+/// A game's SnowFall percentage (`options.snowfall`) applies to SnowFall and to a custom variant
+/// built on it; for the latter only with `options.custom_percent` (games created before the
+/// server applied it were played at the variant file's own percentage, and replay as played).
 pub fn variant_of(name: &str, options: &Value) -> Option<&'static Variant> {
-    if let Some(text) = options.get("toml").and_then(Value::as_str) {
-        return custom_variant(text).ok().filter(|v| v.name == name);
-    }
-    let v = rules::variants::by_name(name)?;
+    let (v, applies) = match options.get("toml").and_then(Value::as_str) {
+        Some(text) => (
+            custom_variant(text).ok().filter(|v| v.name == name)?,
+            options.get("custom_percent").and_then(Value::as_bool).unwrap_or(false),
+        ),
+        None => (rules::variants::by_name(name)?, true),
+    };
     match (rules::variants::snowfall::percent(v), options.get("snowfall").and_then(Value::as_u64)) {
-        (Some(_), Some(n)) if n <= 100 => Some(rules::variants::snowfall::variant(n as u8)),
-        (Some(_), Some(_)) => None,
+        (Some(_), Some(n)) if n <= 100 && applies => rules::variants::snowfall::with_percent(v, n as u8).ok(),
+        (Some(_), Some(n)) if n > 100 => None,
         _ => Some(v),
     }
 }

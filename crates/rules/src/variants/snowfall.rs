@@ -5,7 +5,7 @@
 //! listed as `snowfall` uses 17 %, the seed's worked example. Gifts themselves live in `gift.rs`.
 
 use crate::chance::ChanceRule;
-use crate::variant::{InsufficientMaterial, Rules, Variant};
+use crate::variant::{InsufficientMaterial, Rules, Variant, VariantError};
 use std::sync::{Mutex, OnceLock};
 
 /// The SnowFall percentages a game draws from (uniformly, at its start).
@@ -52,10 +52,49 @@ pub fn variant(percent: u8) -> &'static Variant {
     })
 }
 
+/// Variant `v` with `percent` % gift events (clamped to 100): for SnowFall itself
+/// [`variant`]`(percent)`, for a variant built on it (a variant file whose parent is `snowfall`)
+/// the same rules with that percentage, built once; `v` itself if it has no gifts.
+pub fn with_percent(v: &'static Variant, percent: u8) -> Result<&'static Variant, VariantError> {
+    let percent = percent.min(100);
+    match self::percent(v) {
+        None => Ok(v),
+        Some(p) if p == percent => Ok(v),
+        Some(p) if *v.rules() == rules(p) => Ok(variant(percent)),
+        Some(_) => {
+            let mut r = v.rules().clone();
+            r.chance = ChanceRule::Gifts { percent };
+            crate::variant::load(r)
+        }
+    }
+}
+
 /// The SnowFall percentage of a variant (`None` outside SnowFall).
 pub fn percent(v: &Variant) -> Option<u8> {
     match v.chance {
         ChanceRule::Gifts { percent } => Some(percent),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SnowFall at another percentage is the built variant of that percentage; a variant built
+    /// on SnowFall keeps its own rules with the new percentage; a variant without gifts stays.
+    #[test]
+    fn a_gift_variant_takes_another_percentage() {
+        let sf = variant(DEFAULT_PERCENT);
+        assert!(std::ptr::eq(with_percent(sf, 30).expect("built"), variant(30)));
+        assert!(std::ptr::eq(with_percent(variant(30), 30).expect("itself"), variant(30)));
+        let custom = crate::spec::load_variant_str("name = \"snowy\"\nparent = \"snowfall\"\nsummary = \"x\"\n")
+            .expect("a variant file");
+        assert_eq!(percent(custom), Some(DEFAULT_PERCENT));
+        let hundred = with_percent(custom, 100).expect("built");
+        assert_eq!((hundred.name.as_str(), percent(hundred)), ("snowy", Some(100)));
+        assert!(std::ptr::eq(with_percent(custom, 100).expect("built"), hundred), "built once");
+        let chess = crate::variants::by_name("chess").expect("chess");
+        assert!(std::ptr::eq(with_percent(chess, 50).expect("itself"), chess));
     }
 }
