@@ -1968,6 +1968,24 @@ fn predictor_games_against_the_ai() {
         ureq::get(&s.url(&format!("/api/games/{id}/record"))).call().expect("record").into_string().expect("text");
     let rec = rules::predictor::record::read(&text).expect("the record reads back, every seal checked");
     assert!(!rec.game.plies().is_empty());
+    // A game ended off the board: its record carries the result and why (also after a restart).
+    let end = state(&s, &id);
+    if end["reason"] == "resignation" {
+        assert!(text.contains("[Result \"0-1\"]") && text.contains("[Termination \"resignation\"]"), "{text}");
+        assert_eq!(rec.game.outcome().map(|o| o.result()), Some("0-1"), "{text}");
+    }
+    let resigned = create(&s, json!({ "variant": "predictor", "white": "me", "black": "me" }));
+    let rid = resigned["id"].as_str().expect("id").to_string();
+    s.ok("POST", &format!("/api/games/{rid}/resign"), token(&resigned, "black").as_deref(), None);
+    let resigned_record = |s: &Server| {
+        let text =
+            ureq::get(&s.url(&format!("/api/games/{rid}/record"))).call().expect("record").into_string().expect("text");
+        assert!(text.contains("[Result \"1-0\"]") && text.contains("[Termination \"resignation\"]"), "{text}");
+        assert!(text.trim_end().ends_with("1-0"), "{text}");
+        let read = rules::predictor::record::read(&text).expect("the record reads back");
+        assert_eq!(read.game.outcome().map(|o| o.result()), Some("1-0"));
+    };
+    resigned_record(&s);
     // The AI against itself plays to the end alone.
     let g = create(&s, json!({ "variant": "predictor", "white": "ai", "black": "ai", "movetime_ms": 10 }));
     let id = g["id"].as_str().expect("id").to_string();
@@ -1980,6 +1998,8 @@ fn predictor_games_against_the_ai() {
         std::thread::sleep(Duration::from_millis(20));
     }
     let _ = Black;
+    s.kill();
+    resigned_record(&Server::start(&url));
 }
 
 #[test]

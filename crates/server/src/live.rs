@@ -483,7 +483,8 @@ impl LiveGame {
             }
         }
         if let Some(t) = &self.predictor {
-            return t.record(&tags);
+            return t
+                .record(&tags, self.row.result.as_deref().and_then(|r| outcome_of(r, self.row.reason.as_deref()?)));
         }
         rules::record::write_pgn_annotated(&self.game, &tags, annotations)
     }
@@ -510,6 +511,25 @@ fn offer_of(by: Option<&str>) -> Option<Color> {
 /// Unix milliseconds now.
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+/// The outcome of a game a person or the referee ended off the board, from its stored result
+/// and reason (`None` for an aborted game or a reason the board gives).
+pub fn outcome_of(result: &str, reason: &str) -> Option<Outcome> {
+    use rules::outcome::EndReason;
+    let reason = match reason {
+        "resignation" => EndReason::Resignation,
+        "agreement" => EndReason::Agreement,
+        "time forfeit" | "time" => EndReason::Time,
+        "forfeit" => EndReason::Forfeit,
+        _ => return None,
+    };
+    match result {
+        "1-0" => Some(Outcome::Decisive { winner: Color::White, reason }),
+        "0-1" => Some(Outcome::Decisive { winner: Color::Black, reason }),
+        "1/2-1/2" => Some(Outcome::Draw { reason }),
+        _ => None,
+    }
 }
 
 /// The result text and reason of an outcome.

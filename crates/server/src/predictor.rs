@@ -283,8 +283,16 @@ impl Table {
         })
     }
 
-    /// The game record with its tags.
-    pub fn record(&self, tags: &[(String, String)]) -> String {
-        record::write(&self.game, tags)
+    /// The game record with its tags; `ended`: how the game ended off the board (a
+    /// resignation, a forfeit, on time), for its `Result` and `Termination`.
+    pub fn record(&self, tags: &[(String, String)], ended: Option<rules::outcome::Outcome>) -> String {
+        match ended {
+            Some(o) if self.game.outcome().is_none() => {
+                let mut game = self.game.clone();
+                game.end(o);
+                record::write(&game, tags)
+            }
+            _ => record::write(&self.game, tags),
+        }
     }
 }
