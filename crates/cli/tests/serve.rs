@@ -2300,6 +2300,32 @@ fn takebacks(url: &str) {
     }
     // Without a seat's token: refused.
     assert_eq!(s.call("POST", &back, None, Some(json!({ "action": "propose" }))).0, 401);
+    // Imported moves are not the players': none is taken back, by a proposal or against the AI;
+    // a move played after them is.
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. e4 e5 2. Nf3" }));
+    let id = g["id"].as_str().expect("id");
+    let (w, b) = (token(&g, "white").expect("w"), token(&g, "black").expect("b"));
+    let back = format!("/api/games/{id}/takeback");
+    for t in [&w, &b] {
+        let (status, v) = s.call("POST", &back, Some(t), Some(json!({ "action": "propose" })));
+        assert_eq!(status, 409, "{v}");
+        assert!(v["error"].as_str().is_some_and(|e| e.contains("imported moves stay")), "{v}");
+    }
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(&b), Some(json!({ "move": "Nc6" })));
+    s.ok("POST", &back, Some(&b), Some(json!({ "action": "propose" })));
+    let r = s.ok("POST", &back, Some(&w), Some(json!({ "action": "accept" })));
+    assert_eq!((r["ply"].as_u64(), r["taken_back"].as_u64()), (Some(3), Some(1)), "{r}");
+    let g = create(
+        &s,
+        json!({ "variant": "chess", "white": "ai", "black": "me", "pgn": "1. e4 e5 2. Nf3", "movetime_ms": 10 }),
+    );
+    let (status, v) = s.call(
+        "POST",
+        &format!("/api/games/{}/takeback", g["id"].as_str().expect("id")),
+        token(&g, "black").as_deref(),
+        Some(json!({ "action": "propose" })),
+    );
+    assert_eq!(status, 409, "{v}");
 }
 
 #[test]
@@ -2496,4 +2522,30 @@ fn chat(url: &str) {
     let m = s.ok("POST", &path, b.as_deref(), Some(json!({ "text": "gg" })));
     assert_eq!(m["seq"], 3, "{m}");
     assert_eq!(said(&s.ok("GET", &path, w.as_deref(), None)).len(), 3);
+}
+
+/// Resigning and aborting take no body (or `{}`): a garbled one is refused and the game goes on.
+#[test]
+fn a_garbled_request_ends_no_game() {
+    let db = temp_path("serve-garbled", "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let s = Server::start(&format!("sqlite://{}", db.display()));
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id");
+    let w = token(&g, "white").expect("w");
+    for path in ["resign", "abort"] {
+        for body in ["{", "[]", "{\"reason\": \"tired\"}", "resign"] {
+            let r = ureq::post(&s.url(&format!("/api/games/{id}/{path}")))
+                .set("Authorization", &format!("Bearer {w}"))
+                .set("Content-Type", "application/json")
+                .send_string(body);
+            let Err(ureq::Error::Status(status, resp)) = r else { panic!("{path} {body}: accepted") };
+            let v: Value = serde_json::from_str(&resp.into_string().expect("text")).expect("json");
+            assert_eq!(status, 400, "{path} {body}: {v}");
+            assert!(v["error"].as_str().is_some_and(|e| e.contains("takes no body")), "{path} {body}: {v}");
+        }
+    }
+    assert_eq!(state(&s, id)["status"], "active");
+    let r = s.ok("POST", &format!("/api/games/{id}/resign"), Some(&w), Some(json!({})));
+    assert_eq!(r["result"], "0-1");
 }

@@ -1141,8 +1141,10 @@ async fn resign(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    body: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let token = bearer(&headers)?;
+    no_body(&body)?;
     let g = game(&app, &id).await?;
     let mut live = g.lock().await;
     let color = match side_of(&live, &token) {
@@ -1158,6 +1160,22 @@ async fn resign(
     Ok(Json(json!({ "result": result, "reason": "resignation" })))
 }
 
+/// The body of a request that takes none (`.../resign`, `.../abort`): nothing, or `{}`. A
+/// body that says something else is refused, so a garbled request ends no game.
+fn no_body(body: &[u8]) -> Result<(), ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(());
+    }
+    match serde_json::from_slice::<serde_json::Map<String, Value>>(body) {
+        Ok(m) if m.is_empty() => Ok(()),
+        Ok(m) => Err(ApiError::bad(format!(
+            "this request takes no body (or {{}}), not the fields {}",
+            m.keys().map(|k| clip(k)).collect::<Vec<_>>().join(", ")
+        ))),
+        Err(e) => Err(ApiError::bad(format!("invalid JSON body: {e} (this request takes no body, or {{}})"))),
+    }
+}
+
 /// `POST /api/games/{id}/abort`: ends a game without a result (`*`, reason `aborted`) before
 /// both sides have moved, as lichess does: a seat's holder may withdraw a game nobody has
 /// joined, or leave one whose opponent has not moved.
@@ -1165,8 +1183,10 @@ async fn abort(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    body: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let token = bearer(&headers)?;
+    no_body(&body)?;
     let g = game(&app, &id).await?;
     let mut live = g.lock().await;
     side_of(&live, &token)?;
@@ -1353,8 +1373,9 @@ async fn takeback(
                 announce(&app, &live, "takeback_declined", json!({ "by": color.to_string() })).await;
                 Ok(json!({ "takeback_offer": null }))
             }
-            ("propose", None) if live.game.last_move_by(color).is_none() => {
-                Err(ApiError::conflict("you have no move to take back"))
+            // Imported moves (the record a game was created from) are not the players'.
+            ("propose", None) if live.game.last_move_by(color).is_none_or(|ply| ply < live.imported) => {
+                Err(ApiError::conflict("you have no move to take back (imported moves stay)"))
             }
             ("propose", None) if against_ai => take_back(&app, &mut live, color).await,
             ("propose", None) => {
@@ -1372,8 +1393,11 @@ async fn takeback(
 /// Takes back `side`'s last move and every move after it (stored first, then applied and
 /// announced); an AI search of the old position is then stale and its move is dropped.
 async fn take_back(app: &AppState, live: &mut LiveGame, side: Color) -> Result<Value, ApiError> {
-    let keep =
-        live.game.last_move_by(side).ok_or_else(|| ApiError::conflict(format!("{side} has no move to take back")))?;
+    let keep = live
+        .game
+        .last_move_by(side)
+        .filter(|&ply| ply >= live.imported)
+        .ok_or_else(|| ApiError::conflict(format!("{side} has no move to take back (imported moves stay)")))?;
     let taken = live.game.moves().len() - keep;
     app.games.store().take_back(&live.row.id, keep as i64, now_ms()).await.map_err(refused(app, &live.row.id))?;
     let count = live.row.takebacks + 1;
