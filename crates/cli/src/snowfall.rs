@@ -63,18 +63,40 @@ fn side(c: Color) -> &'static str {
 fn odds_command(a: &OddsArgs, out: &mut impl Write) -> Result<()> {
     let v = variants::snowfall::variant(a.snowfall);
     let pos = crate::position(v, Some(&a.fen))?;
-    if pos.outcome().is_some() {
-        bail!("the game is over in this position: there is no next move to give odds for");
+    // A side without a move may still be given one by the pending gift (the game judges a
+    // move's result after its gift); any other end stands whatever the gift.
+    let ending = odds::ending(&pos);
+    if pos.outcome().is_some() && ending.is_none_or(|e| e.stays == Probability::from_integer(1)) {
+        bail!("the game is over in this position, whatever the gift: there is no next move to give odds for");
     }
     let (Some(gifts), Some(mate), Some(mated)) = (odds::gift_odds(&pos), odds::mate_odds(&pos), odds::mated_odds(&pos))
     else {
         unreachable!("a SnowFall variant")
     };
     if a.json {
-        let report = json_report(&pos, a.snowfall, &gifts, &mate, &mated);
+        let mut report = json_report(&pos, a.snowfall, &gifts, &mate, &mated);
+        report["ending"] = ending.map_or(Value::Null, |e| {
+            json!({
+                "side": side(pos.turn()),
+                "without_gift": if e.checkmate { "checkmate" } else { "stalemate" },
+                "probability": fraction_text(e.stays),
+                "decimal": to_f64(e.stays),
+            })
+        });
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
         text_report(out, &pos, a.snowfall, &gifts, &mate, &mated, a.top)?;
+        if let Some(e) = ending {
+            let what = if e.checkmate { "checkmated" } else { "stalemated" };
+            writeln!(
+                out,
+                "\n{} has no move without a gift: it is {what}, and the game ends, with probability {} ({}); \
+                 otherwise its gift gives it a piece to drop.",
+                side(pos.turn()),
+                fraction_text(e.stays),
+                percent(e.stays)
+            )?;
+        }
     }
     Ok(())
 }

@@ -71,12 +71,36 @@ fn odds_text_names_the_numbers() {
     assert!(s.contains("... and 13 more moves, each at the same chance"), "{s}");
 }
 
+/// A side without a move before its pending gift is checkmated or stalemated only if the gift
+/// gives it nothing to drop that helps; counted by hand from RULINGS § SnowFall (17 %): black
+/// is rescued from Ra8# by any piece but a pawn (a pawn cannot drop on the 8th rank), that is
+/// by everything but the P token (8/20) and the two combos giving the opponent two pawns
+/// unswitched (1/20 x 2/10 x 2/3): it stays mated with 83/100 + 17/100 x 61/150 = 13487/15000.
+/// Stalemated, any gift rescues it, and every event gives both players something: 83/100.
+#[test]
+fn a_gift_can_rescue_a_side_without_a_move() {
+    let mated = odds_json("R6k/6pp/8/8/8/8/8/6K1[] b - - 1 30", &[]);
+    assert_eq!(mated["ending"]["without_gift"], "checkmate");
+    assert_eq!(mated["ending"]["probability"], "13487/15000");
+    assert_eq!(mated["ending"]["side"], "black");
+    let stalemate = odds_json("7k/5Q2/6K1/8/8/8/8/8[] b - - 0 1", &[]);
+    assert_eq!(
+        (&stalemate["ending"]["without_gift"], &stalemate["ending"]["probability"]),
+        (&Value::from("stalemate"), &Value::from("83/100"))
+    );
+    let text = stdout(&fairylab(&["snowfall", "odds", "--fen", "R6k/6pp/8/8/8/8/8/6K1[] b - - 1 30"]));
+    assert!(text.contains("black has no move without a gift: it is checkmated, and the game ends, with probability 13487/15000 (89.91 %)"), "{text}");
+    // A side with moves has no ending.
+    assert_eq!(odds_json(AFTER_KG1, &[])["ending"], Value::Null);
+}
+
 #[test]
 fn bad_odds_input_is_one_error_line() {
     assert_bad_input(&["snowfall", "odds", "--fen", "not a fen"], "FEN");
     assert_bad_input(&["snowfall", "odds", "--fen", AFTER_KG1, "--snowfall", "101"], "snowfall");
     assert_bad_input(&["snowfall", "odds", "--fen", "4k3/8/8/8/8/8/8/4K3[K] w - - 0 1"], "king");
-    assert_bad_input(&["snowfall", "odds", "--fen", "4k3/4Q3/4K3/8/8/8/8/8[] b - - 0 1"], "over");
+    // Mated by an adjacent queen: no gift helps.
+    assert_bad_input(&["snowfall", "odds", "--fen", "4k3/4Q3/4K3/8/8/8/8/8[] b - - 0 1"], "whatever the gift");
     assert_bad_input(&["perft", "--variant", "chess", "--snowfall", "12", "--depth", "1"], "--snowfall");
 }
 

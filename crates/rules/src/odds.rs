@@ -137,6 +137,41 @@ pub fn mate_odds(pos: &Position) -> Option<MateOdds> {
     Some(MateOdds { without_gift, can_mate, thanks_to_gift, outcomes })
 }
 
+/// A position whose side to move has no legal move before its pending gift event: checkmated
+/// or stalemated, unless the gift gives it a piece to drop (a block, or any drop when
+/// stalemated), as the game judges a move's result after its gift.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ending {
+    /// In check (checkmate) or not (stalemate).
+    pub checkmate: bool,
+    /// The probability that the gift event leaves it without a legal move: the game ends.
+    pub stays: Probability,
+}
+
+/// The [`Ending`] of `pos` if its side to move has no legal move without a gift (`None`
+/// otherwise, and outside SnowFall).
+pub fn ending(pos: &Position) -> Option<Ending> {
+    let percent = snowfall::percent(pos.variant())?;
+    if pos.has_legal_move() {
+        return None;
+    }
+    let mut stays = Probability::from_integer(0);
+    for &(event, p) in gift::distribution(pos, percent).outcomes() {
+        let rescued = match event {
+            Event::Gift(g) => {
+                let mut c = pos.clone();
+                c.receive_gifts(g);
+                c.has_legal_move()
+            }
+            _ => false,
+        };
+        if !rescued {
+            stays += p;
+        }
+    }
+    Some(Ending { checkmate: pos.is_check(), stays })
+}
+
 /// For every legal move of the side to move: the probability that, after it and its gift
 /// event, the opponent has a mate in one. Safest first (ties in generation order).
 pub fn mated_odds(pos: &Position) -> Option<Vec<(Move, Probability)>> {
@@ -147,12 +182,9 @@ pub fn mated_odds(pos: &Position) -> Option<Vec<(Move, Probability)>> {
         .map(|m| {
             let mut after = pos.clone();
             after.play_unchecked(m);
-            let p = if after.has_legal_move() {
-                mate_odds(&after).map_or(Probability::from_integer(0), |o| o.can_mate)
-            } else {
-                Probability::from_integer(0)
-            };
-            (m, p)
+            // Even a move that leaves the opponent without a move counts: the opponent's gift
+            // may give it a drop, and then perhaps a mate.
+            (m, mate_odds(&after).map_or(Probability::from_integer(0), |o| o.can_mate))
         })
         .collect();
     out.sort_by_key(|a| a.1);
