@@ -587,7 +587,11 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
         let dice = rules::variants::probabilistic::options(v).is_some() && !m.is_pass();
         let percent = pos.success_percent(m);
         match game.play_sampled(m, &mut rng).map_err(|e| anyhow!("{e}"))? {
-            rules::chance::Event::Gift(g) => writeln!(out, "{}: a gift arrives: {g}", to_san(&pos, m))?,
+            rules::chance::Event::Gift(g) => writeln!(
+                out,
+                "{}: a gift arrives: {g}",
+                rules::san::to_san_event(&pos, m, rules::chance::Event::Gift(g))
+            )?,
             rules::chance::Event::Failure if dice => {
                 writeln!(out, "{} ({percent} %): the dice say no, nothing moves", to_san(&pos, m))?
             }

@@ -382,7 +382,7 @@ pub fn review(game: &Game, limits: &ReviewLimits, mut progress: impl FnMut(usize
         moves.push(MoveReview {
             ply: i,
             mover,
-            san: rules::san::to_san(pos, m),
+            san: rules::san::to_san_event(pos, m, game.events()[i]),
             uci: to_uci(pos, m),
             before: evals[i],
             after,
@@ -485,5 +485,19 @@ mod tests {
         assert!((w[0] - 4.714).abs() < 1e-3, "{w:?}");
         assert_eq!(volatility_weights(&[50.0]), Vec::<f64>::new());
         assert_eq!(volatility_weights(&[50.0, 50.0]), vec![0.5]);
+    }
+
+    /// A move's check mark is judged after its gift, as the record writes it: Black's gift
+    /// knight blocks on b8, so 30. Ra8 is check, not mate.
+    #[test]
+    fn the_check_mark_follows_the_gift() {
+        let pgn = "[Variant \"SnowFall\"]\n[SnowFall \"100\"]\n[SetUp \"1\"]\n\
+                   [FEN \"7k/6pp/8/8/8/8/8/R5K1[] w - - 0 30\"]\n\n\
+                   30. Ra8+ {H:Nn gift W:N B:N} 30... N@b8 {H:N} *";
+        let game = rules::record::read_pgn(pgn).expect("a record");
+        let limits = ReviewLimits { per_position: Limits::nodes(500), threads: 1, tables: None };
+        let r = review(&game, &limits, |_, _| {});
+        let sans: Vec<&str> = r.moves.iter().map(|m| m.san.as_str()).collect();
+        assert_eq!(sans, ["Ra8+", "N@b8"]);
     }
 }

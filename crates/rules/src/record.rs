@@ -47,7 +47,7 @@ use crate::position::Position;
 use crate::san::{to_san_plain, SanError};
 use crate::square_map::SquareMap;
 use crate::uci::{parse_uci, UciError};
-use crate::variant::{Variant, WinCondition};
+use crate::variant::Variant;
 use crate::variants::probabilistic::{self, ProbOptions};
 use crate::variants::{self, snowfall};
 use std::fmt;
@@ -371,7 +371,7 @@ pub fn write_pgn_annotated(game: &Game, tags: &[(String, String)], annotations: 
         let percent = pos.success_percent(m);
         pos.play_event(m, event);
         if event != Event::Failure {
-            san.push_str(check_mark(&pos));
+            san.push_str(crate::san::check_mark(&pos));
         }
         tokens.push(san);
         let note = annotations.get(ply);
@@ -504,22 +504,6 @@ fn parse_options(text: &str) -> Result<ProbOptions, String> {
         }
     }
     Ok(options)
-}
-
-/// `+`, `#` or nothing, judged in the position the move (and its chance outcome) reached: a gift can
-/// give the mated side a drop that blocks, so SnowFall's mark depends on the gift.
-fn check_mark(after: &Position) -> &'static str {
-    if after.is_check() {
-        if after.has_legal_move() {
-            "+"
-        } else {
-            "#"
-        }
-    } else if after.variant().win == WinCondition::KingCapture && after.king_square(after.turn()).is_none() {
-        "#"
-    } else {
-        ""
-    }
 }
 
 fn hands(pos: &Position) -> [Hand; 2] {

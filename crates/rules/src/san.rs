@@ -96,14 +96,39 @@ pub fn to_san(pos: &Position, m: Move) -> String {
     let mut s = to_san_plain(pos, m);
     let mut after = pos.clone();
     after.play_unchecked(m);
+    s.push_str(check_mark(&after));
+    s
+}
+
+/// Writes `m` (legal in `pos`) in SAN with `+` or `#` judged where the move and its chance
+/// outcome `event` lead, as game records mark it: a SnowFall gift can give the checked side a
+/// drop that blocks (`Ra8+`, not `Ra8#`); a move that failed (Probabilistic chess) marks nothing.
+pub fn to_san_event(pos: &Position, m: Move, event: crate::chance::Event) -> String {
+    let mut s = to_san_plain(pos, m);
+    if event != crate::chance::Event::Failure {
+        let mut after = pos.clone();
+        after.play_event(m, event);
+        s.push_str(check_mark(&after));
+    }
+    s
+}
+
+/// `+`, `#` or nothing for the position a move reached: check, checkmate, or (king-capture
+/// variants) the king taken.
+pub fn check_mark(after: &Position) -> &'static str {
     if after.is_check() {
-        s.push(if after.has_legal_move() { '+' } else { '#' });
+        if after.has_legal_move() {
+            "+"
+        } else {
+            "#"
+        }
     } else if after.variant().win == crate::variant::WinCondition::KingCapture
         && after.king_square(after.turn()).is_none()
     {
-        s.push('#');
+        "#"
+    } else {
+        ""
     }
-    s
 }
 
 /// Parses SAN (suffixes `+ # ! ?` ignored) into the legal move it denotes.

@@ -1098,7 +1098,7 @@ async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Re
         set_offer(app, live, Offer::Takeback, None).await?;
     }
     let mut reply = json!({
-        "ply": k, "uci": row.uci, "san": rules::san::to_san(&pos, mv), "event": row.event,
+        "ply": k, "uci": row.uci, "san": rules::san::to_san_event(&pos, mv, event), "event": row.event,
         "fen": live.game.position().fen(), "at": now,
     });
     if live.clock.is_some() {

@@ -496,7 +496,7 @@ pub fn moves_json(game: &Game) -> Vec<Value> {
     let mut p = game.start().clone();
     let mut moves = Vec::with_capacity(game.moves().len());
     for (&m, &e) in game.moves().iter().zip(game.events()) {
-        let (uci, san) = (to_uci(&p, m), rules::san::to_san(&p, m));
+        let (uci, san) = (to_uci(&p, m), rules::san::to_san_event(&p, m, e));
         p.play_event(m, e);
         moves.push(json!({ "uci": uci, "san": san, "event": event_text(e), "fen": p.fen() }));
     }
@@ -725,5 +725,28 @@ impl Games {
         // Another request may have loaded it meanwhile: keep the first.
         let mut live = self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         Ok(Some(live.entry(id.to_string()).or_insert_with(|| Arc::new(Mutex::new(g))).clone()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The move list marks check after the move's chance outcome, as the record does: a gift
+    /// that lets the checked side block makes Ra8 check, not mate; a failed move marks nothing.
+    #[test]
+    fn the_move_list_marks_check_after_the_chance_outcome() {
+        let pgn = "[Variant \"SnowFall\"]\n[SnowFall \"100\"]\n[SetUp \"1\"]\n\
+                   [FEN \"7k/6pp/8/8/8/8/8/R5K1[] w - - 0 30\"]\n\n\
+                   30. Ra8+ {H:Nn gift W:N B:N} 30... N@b8 {H:N} *";
+        let game = rules::record::read_pgn(pgn).expect("a record");
+        let sans: Vec<Value> = moves_json(&game).into_iter().map(|m| m["san"].clone()).collect();
+        assert_eq!(sans, [json!("Ra8+"), json!("N@b8")]);
+        let v = rules::variants::by_name("coinflip").expect("coinflip");
+        let start = Position::from_fen(v, "7k/6pp/8/8/8/8/8/R5K1 w - - 0 1").expect("fen");
+        let mut failed = Game::new(start);
+        let m = rules::san::parse_san(failed.position(), "Ra8").expect("legal");
+        failed.play_event(m, Event::Failure).expect("a failed move");
+        assert_eq!(moves_json(&failed)[0]["san"], "Ra8");
     }
 }
