@@ -351,9 +351,14 @@ impl Uci {
     }
 
     fn go(&mut self, args: &[&str]) -> io::Result<()> {
+        // A GUI waits for the `bestmove` of every `go`: a `go` that does not read is answered
+        // after a search to depth 1, never left unanswered.
         let go = match parse_go(args) {
             Ok(go) => go,
-            Err(e) => return self.error(&format!("go: {e}; not searching")),
+            Err(e) => {
+                self.error(&format!("go: {e}; searching to depth 1 instead"))?;
+                Go::Search(Limits { depth: Some(1), ..Limits::default() }, Vec::new())
+            }
         };
         // A `go` during a search (a GUI error) replaces it rather than waiting behind it.
         self.stop_search();
@@ -428,7 +433,8 @@ fn parse_go(args: &[&str]) -> Result<Go, String> {
             "movetime" => limits.movetime = Some(millis(token, it.next())?),
             "movestogo" => limits.movestogo = Some(parse_number(token, it.next())?),
             "nodes" => limits.nodes = Some(parse_number(token, it.next())?),
-            "depth" => limits.depth = Some(parse_number(token, it.next())?),
+            // As Stockfish, a depth below 1 gives a move at once (a search to depth 1).
+            "depth" => limits.depth = Some(parse_number::<i64>(token, it.next())?.clamp(1, i64::from(u32::MAX)) as u32),
             "mate" => {
                 let moves: u32 = parse_number(token, it.next())?;
                 limits.depth = Some(moves.saturating_mul(2).saturating_sub(1).max(1));

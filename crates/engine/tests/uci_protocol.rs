@@ -294,10 +294,6 @@ fn bad_input_gets_one_error_line_and_the_loop_goes_on() {
         ),
         ("setoption name Contempt value 3", "info string error: unknown option 'Contempt'"),
         ("setoption value 3", "info string error: setoption needs"),
-        ("go depth deep", "info string error: go: bad value 'deep' for depth; not searching"),
-        ("go wtime", "info string error: go: wtime needs a value"),
-        ("go sideways", "info string error: go: unknown parameter 'sideways'"),
-        ("go perft -1", "info string error: go: bad value '-1' for perft"),
         ("position", "info string error: position needs 'startpos' or 'fen <FEN>'"),
         ("position somewhere", "info string error: position needs 'startpos' or 'fen <FEN>'"),
         ("position fen moves e2e4", "info string error: position needs 'startpos' or 'fen <FEN>'"),
@@ -308,6 +304,34 @@ fn bad_input_gets_one_error_line_and_the_loop_goes_on() {
         assert_eq!(out.len(), 2, "{command}: {out:?}");
         assert!(out[0].starts_with(error), "{command}: {out:?}");
         assert_eq!(out[1], "readyok", "{command}");
+    }
+}
+
+/// A GUI waits for the `bestmove` of every `go`: one that does not read gets its error line,
+/// then the move of a depth-1 search; a depth below 1 is a depth-1 search, as in Stockfish.
+#[test]
+fn a_go_that_does_not_read_still_gets_a_bestmove() {
+    let cases: &[(&str, Option<&str>)] = &[
+        ("go depth deep", Some("info string error: go: bad value 'deep' for depth; searching to depth 1 instead")),
+        ("go wtime", Some("info string error: go: wtime needs a value")),
+        ("go sideways", Some("info string error: go: unknown parameter 'sideways'")),
+        ("go perft -1", Some("info string error: go: bad value '-1' for perft")),
+        ("go depth 99999999999999999999", Some("info string error: go: bad value '99999999999999999999' for depth")),
+        ("go nodes -5", Some("info string error: go: bad value '-5' for nodes")),
+        ("go depth -1", None),
+        ("go depth 0", None),
+    ];
+    for (command, error) in cases {
+        let out = uci(&format!("position startpos\n{command}\nisready\n"));
+        let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("info string error")).collect();
+        match error {
+            Some(e) => assert!(errors.len() == 1 && errors[0].starts_with(e), "{command}: {out:?}"),
+            None => assert!(errors.is_empty(), "{command}: {out:?}"),
+        }
+        let depths: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+        assert!(depths.iter().all(|l| l.starts_with("info depth 1 ")), "{command}: depth 1 only: {out:?}");
+        assert!(out.iter().any(|l| l.starts_with("bestmove ") && l != "bestmove 0000"), "{command}: {out:?}");
+        assert!(out.iter().any(|l| l == "readyok"), "{command}: {out:?}");
     }
 }
 
