@@ -189,6 +189,25 @@ fn sim_merge_rejects_mixed_runs() {
     assert_bad_input(&["sim", "merge", &a, &other_variant], "variant");
     assert_bad_input(&["sim", "merge", &a, &other_strategy], "white strategy");
     assert_bad_input(&["sim", "merge", &a, &a], "shard 0 appears more than once");
+    // Edited files: a shard outside the run, counts that do not add up.
+    let b = shard("m-b.json", "gardner", "1", "random", "1/2");
+    let edit = |name: &str, change: &dyn Fn(&mut serde_json::Value)| {
+        let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&b).expect("read")).expect("JSON");
+        change(&mut v);
+        let path = temp(name);
+        std::fs::write(&path, v.to_string()).expect("write");
+        path
+    };
+    let outside = edit("m-outside.json", &|v| v["shard"]["indices"] = serde_json::json!([5]));
+    assert_bad_input(&["sim", "merge", &a, &outside], "claims shard 5, but the run has shards 0 to 1");
+    let games = edit("m-games.json", &|v| v["counts"]["games"] = serde_json::json!(99));
+    assert_bad_input(&["sim", "merge", &a, &games], "counts do not add up");
+    let wins = edit("m-wins.json", &|v| {
+        let w = v["counts"]["white_wins"].as_u64().expect("wins");
+        v["counts"]["white_wins"] = serde_json::json!(w + 1);
+    });
+    assert_bad_input(&["sim", "merge", &a, &wins], "wins, draws and unfinished games");
+    assert_ok(&fairylab(&["sim", "merge", &a, &b]));
     let whole = temp("m-whole.json");
     assert_ok(&fairylab(&["sim", "--variant", "gardner", "--games", "20", "--json", &whole]));
     assert_bad_input(&["sim", "merge", &whole], "not a shard");

@@ -188,6 +188,19 @@ pub enum MergeError {
     /// A shard given twice.
     #[error("shard {0} appears more than once")]
     Overlap(u32),
+    /// A shard index outside the run's shards.
+    #[error("result {index} claims shard {shard}, but the run has shards 0 to {last}")]
+    ShardIndex {
+        /// Which result (from 1).
+        index: usize,
+        /// The shard it claims.
+        shard: u32,
+        /// The run's last shard.
+        last: u32,
+    },
+    /// Counts that do not add up (an edited or damaged file).
+    #[error("result {0}'s counts do not add up: {1}")]
+    Inconsistent(usize, String),
 }
 
 impl SimResult {
@@ -316,7 +329,22 @@ impl SimResult {
                 r.required_games.half_width.to_string(),
                 first.required_games.half_width.to_string(),
             )?;
+            let t = &r.counts;
+            let ends = t.white_wins + t.black_wins + t.draws + t.unfinished;
+            let inconsistent = |what: String| Err(MergeError::Inconsistent(index, what));
+            if r.games != t.games {
+                return inconsistent(format!("{} games, but {} counted", r.games, t.games));
+            }
+            if ends != t.games {
+                return inconsistent(format!("{} games, but {ends} wins, draws and unfinished games", t.games));
+            }
+            if t.plies.n != t.games {
+                return inconsistent(format!("{} games, but {} game lengths", t.games, t.plies.n));
+            }
             for &s in &shard.indices {
+                if s >= shard.count {
+                    return Err(MergeError::ShardIndex { index, shard: s, last: shard.count.saturating_sub(1) });
+                }
                 if indices.contains(&s) {
                     return Err(MergeError::Overlap(s));
                 }
