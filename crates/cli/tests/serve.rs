@@ -1618,6 +1618,9 @@ fn predictor_game(url: &str) {
     assert_eq!(state(&s, &id)["plies"].as_array().map(Vec::len), Some(1));
 }
 
+/// A Predictor side loses on time without a commitment, forfeits without a reveal or with
+/// illegal committed orders (answered 200 with the result; the record's Termination says so);
+/// Predictor's requests on a game of another variant are refused as such.
 #[test]
 fn a_predictor_side_without_a_commitment_loses_on_time() {
     let db = temp_path("serve-deadline", "games.sqlite3");
@@ -1660,6 +1663,37 @@ fn a_predictor_side_without_a_commitment_loses_on_time() {
         }
         assert!(Instant::now() < deadline, "the reveal deadline did not end the game");
         std::thread::sleep(Duration::from_millis(100));
+    }
+    // Illegal committed orders: revealing them forfeits the game, answered as done (200) with
+    // the result and why; the record says so.
+    let g = create(&s, json!({ "variant": "predictor", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id");
+    let (wc, wr) = seal(id, 1, rules::Color::White, "e4e6");
+    let (bc, _) = seal(id, 1, rules::Color::Black, "e7e5");
+    let (wt, bt) = (token(&g, "white"), token(&g, "black"));
+    s.ok("POST", &format!("/api/games/{id}/commit"), wt.as_deref(), Some(json!({ "ply": 1, "commitment": wc })));
+    s.ok("POST", &format!("/api/games/{id}/commit"), bt.as_deref(), Some(json!({ "ply": 1, "commitment": bc })));
+    let r = s.ok("POST", &format!("/api/games/{id}/reveal"), wt.as_deref(), Some(json!({ "reveal": wr })));
+    assert_eq!((&r["result"], &r["reason"], &r["accepted"]), (&json!("0-1"), &json!("forfeit"), &json!(false)), "{r}");
+    assert!(r["forfeit"].as_str().is_some_and(|e| e.contains("white forfeits the game")), "{r}");
+    let st = state(&s, id);
+    assert_eq!((st["result"].as_str(), st["reason"].as_str()), (Some("0-1"), Some("forfeit")));
+    let text =
+        ureq::get(&s.url(&format!("/api/games/{id}/record"))).call().expect("record").into_string().expect("text");
+    assert!(text.contains("[Termination \"rules infraction\"]") && text.contains("[Result \"0-1\"]"), "{text}");
+    // Predictor's requests on another variant's game: refused as such (400), not as a bad token.
+    let chess = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let cid = chess["id"].as_str().expect("id");
+    for (path, body) in [
+        ("members", json!({ "name": "a", "rank": 2 })),
+        ("commit", json!({ "ply": 1, "commitment": wc })),
+        ("reveal", json!({ "reveal": wr })),
+        ("orders/check", json!({ "orders": "e2e4" })),
+    ] {
+        let (status, v) =
+            s.call("POST", &format!("/api/games/{cid}/{path}"), token(&chess, "white").as_deref(), Some(body));
+        assert_eq!(status, 400, "{path}: {v}");
+        assert!(v["error"].as_str().is_some_and(|e| e.contains("not Predictor chess")), "{path}: {v}");
     }
 }
 

@@ -1605,10 +1605,13 @@ fn table(live: &mut LiveGame) -> Result<&mut crate::predictor::Table, ApiError> 
 /// The member holding a token.
 fn member_of(live: &LiveGame, token: &str) -> Result<(Color, String), ApiError> {
     let h = sha256_hex(token);
-    live.predictor
-        .as_ref()
-        .and_then(|t| t.member_of(&h))
-        .ok_or_else(|| ApiError::forbidden("the token is not valid for this game"))
+    let Some(table) = live.predictor.as_ref() else {
+        return Err(ApiError::bad(format!(
+            "game {} is {}, not Predictor chess: members, commitments and reveals are Predictor chess's",
+            live.row.id, live.row.variant
+        )));
+    };
+    table.member_of(&h).ok_or_else(|| ApiError::forbidden("the token is not valid for this game"))
 }
 
 fn referee_error(e: RefereeError) -> ApiError {
@@ -1773,6 +1776,13 @@ async fn reveal_orders(
     let reveal = Reveal::parse(&req.reveal).map_err(|e| ApiError::bad(e.to_string()))?;
     let ply = table(&mut live)?.game.next_ply();
     let resolved = take_reveal(&app, &mut live, side, &member, &reveal).await?;
+    if let Some(Resolved { result: Some(result), forfeit: Some(why), .. }) = &resolved {
+        // The reveal ended the game: answered as done (200), with the result and why.
+        return Ok(Json(json!({
+            "ply": ply, "side": side.to_string(), "accepted": false, "resolved": false,
+            "result": result, "reason": "forfeit", "forfeit": why,
+        })));
+    }
     let mut reply = json!({ "ply": ply, "side": side.to_string(), "accepted": true, "resolved": resolved.is_some() });
     drop(live);
     if let Some(r) = resolved {
@@ -1830,6 +1840,9 @@ struct Resolved {
     fen: String,
     /// The result, when the ply ended the game.
     result: Option<String>,
+    /// Why the revealing side forfeited the game (its committed orders were illegal): the ply
+    /// is not played.
+    forfeit: Option<String>,
 }
 
 /// Stores a chosen member's reveal and applies it; once both sides revealed, resolves the ply
@@ -1851,9 +1864,12 @@ async fn take_reveal(
             // The committed orders are illegal: they can never be revealed validly.
             let result = if side == Color::White { "0-1" } else { "1-0" };
             finish(app, live, result, "forfeit").await?;
-            return Err(ApiError::bad(format!(
-                "{side}'s committed orders are invalid ({e}): {side} forfeits the game"
-            )));
+            return Ok(Some(Resolved {
+                line: String::new(),
+                fen: table(live)?.game.position().fen(),
+                result: Some(result.to_string()),
+                forfeit: Some(format!("{side}'s committed orders are invalid ({e}): {side} forfeits the game")),
+            }));
         }
         Err(e) => return Err(referee_error(e)),
     }
@@ -1883,7 +1899,7 @@ async fn take_reveal(
         }
         None => None,
     };
-    Ok(Some(Resolved { line, fen, result }))
+    Ok(Some(Resolved { line, fen, result, forfeit: None }))
 }
 
 /// A Predictor ply's deadlines: at the commitment deadline the ply closes (a side without any
