@@ -1725,6 +1725,21 @@ fn draws_by_agreement() {
     assert_eq!(r["result"], "1/2-1/2");
     assert_eq!(state(&s, id)["reason"], "agreement");
     assert_eq!(s.call("POST", &draw, Some(&w), Some(json!({ "action": "offer" }))).0, 409, "over");
+    // An offer standing when the game ends by a mate lapses with it (also after a restart).
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id");
+    let (w, b) = (token(&g, "white").expect("w"), token(&g, "black").expect("b"));
+    let moves = format!("/api/games/{id}/moves");
+    for (t, m) in [(&w, "f2f3"), (&b, "e7e5"), (&w, "g2g4")] {
+        s.ok("POST", &moves, Some(t), Some(json!({ "move": m })));
+    }
+    s.ok("POST", &format!("/api/games/{id}/draw"), Some(&b), Some(json!({ "action": "offer" })));
+    s.ok("POST", &moves, Some(&b), Some(json!({ "move": "d8h4" })));
+    let st = state(&s, id);
+    assert_eq!((&st["reason"], &st["draw_offer"]), (&json!("checkmate"), &Value::Null), "{st}");
+    s.kill();
+    let s = Server::start(&format!("sqlite://{}", db.display()));
+    assert_eq!(state(&s, id)["draw_offer"], Value::Null);
     // Baby Chess has no draw but stalemate.
     let g = create(&s, json!({ "variant": "baby", "white": "me", "black": "me" }));
     let id = g["id"].as_str().expect("id");

@@ -338,8 +338,9 @@ impl LiveGame {
                     "moves": moves,
                     "legal_moves": legal,
                     "thinking": self.thinking,
-                    "draw_offer": self.draw_offer.map(|c| c.to_string()),
-                    "takeback_offer": self.takeback_offer.map(|c| c.to_string()),
+                    // Offers stand only while the game goes on (one made before a mate lapses).
+                    "draw_offer": self.draw_offer.filter(|_| self.row.status == "active").map(|c| c.to_string()),
+                    "takeback_offer": self.takeback_offer.filter(|_| self.row.status == "active").map(|c| c.to_string()),
                     "takebacks": self.takeback_refusal().is_none(),
                     "clock": self.clock_state(now_ms()),
                     "engine_help": self.engine_help(),
