@@ -891,6 +891,10 @@ fn a_game_starts_from_imported_moves() {
         json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "[Result \"1-0\"]\n\n1. e4 0-1" }),
         "differs from the movetext's result",
     );
+    refused(
+        json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. f3 e5 2. g4 Qh4# 1-0" }),
+        "the record says 1-0, but its moves end the game 0-1 (checkmate)",
+    );
     refused(json!({ "variant": "snowfall", "white": "me", "black": "me", "pgn": "1. e4" }), "own seed");
     refused(json!({ "variant": "predictor", "white": "me", "black": "me", "pgn": "1. e4" }), "in secret");
     refused(

@@ -443,6 +443,17 @@ fn import_record(text: &str, v: &'static rules::Variant, fen: Option<&str>) -> R
     if got != &v.name {
         return Err(ApiError::bad(format!("the record is a game of {got}, not {}", v.name)));
     }
+    // A result the moves contradict (a mate, a stalemate) is refused, as a Result tag that
+    // contradicts the movetext's is.
+    let said = rec.tag("Result").filter(|r| ["1-0", "0-1", "1/2-1/2"].contains(r));
+    if let (Some(said), Some(o)) = (said, rec.game.outcome()) {
+        if said != o.result() {
+            let (result, reason) = outcome_text(o);
+            return Err(ApiError::bad(format!(
+                "the record says {said}, but its moves end the game {result} ({reason})"
+            )));
+        }
+    }
     Ok(rec)
 }
 
