@@ -88,11 +88,11 @@ pub(crate) fn verify_game(a: &VerifyGameArgs, out: &mut impl Write) -> Result<()
         let drawn = *dist.sample(&mut seed.ply_rng(k as u32));
         if drawn != *e {
             bail!(
-                "move {} ({}): the record says {:?} but the seed draws {:?}",
+                "move {} ({}): the record says {} but the seed draws {}",
                 k + 1,
                 rules::uci::to_uci(&pos, *m),
-                e,
-                drawn
+                outcome_words(*e),
+                outcome_words(drawn)
             );
         }
         if dist.outcomes().len() > 1 {
@@ -184,4 +184,12 @@ fn verify_predictor(text: &str, a: &VerifyGameArgs, out: &mut impl Write) -> Res
     }
     writeln!(out, "ok: all {} plies replay and every commitment opens with its revealed orders", plies.len())?;
     Ok(())
+}
+
+/// A chance outcome as the records write it: `no gift`, `gift W:P B:-`, `success`, `failure`.
+fn outcome_words(e: rules::chance::Event) -> String {
+    match (e, server::live::event_text(e).as_str()) {
+        (rules::chance::Event::Success, _) => "success (no gift, no failed roll)".into(),
+        (_, text) => text.to_string(),
+    }
 }

@@ -133,6 +133,10 @@ fn sim_bad_input_is_one_error_line() {
         "unknown strategy 'greedy'",
     );
     assert_bad_input(&["sim", "--variant", "gardner", "--black", "engine:depth=0", "--games", "5"], "depth=0");
+    assert_bad_input(
+        &["sim", "--variant", "gardner", "--white", "engine:depth=99", "--games", "1"],
+        "depth=99: at most 64",
+    );
     assert_bad_input(&["sim", "--variant", "gardner", "--black", "engine:nodes=-4", "--games", "5"], "nodes=-4");
     assert_bad_input(&["sim", "--variant", "gardner", "--games", "0"], "--games");
     assert_bad_input(&["sim", "--variant", "gardner", "--games", "-3"], "'-3' is not a positive whole number");

@@ -66,10 +66,16 @@ pub enum StrategyError {
     /// A zero value.
     #[error("engine parameter {0}=0: the value must be at least 1")]
     Zero(String),
+    /// A depth deeper than the engine searches.
+    #[error("engine parameter depth={0}: at most {MAX_DEPTH}")]
+    TooDeep(u64),
     /// `random` or `random-piece` with parameters.
     #[error("strategy '{0}' takes no parameters")]
     UnexpectedParameters(String),
 }
+
+/// The deepest `engine:depth=N` a strategy may ask for.
+pub const MAX_DEPTH: u32 = 64;
 
 impl FromStr for Strategy {
     type Err = StrategyError;
@@ -119,10 +125,7 @@ impl FromStr for Strategy {
                     return Err(StrategyError::Zero(key));
                 }
                 if key == "depth" {
-                    let d = u32::try_from(n)
-                        .ok()
-                        .filter(|&d| d <= 64)
-                        .ok_or_else(|| StrategyError::BadValue { name: key.clone(), value: value.to_string() })?;
+                    let d = u32::try_from(n).ok().filter(|&d| d <= MAX_DEPTH).ok_or(StrategyError::TooDeep(n))?;
                     Ok(Strategy::Engine(EngineLimit::Depth(d)))
                 } else {
                     Ok(Strategy::Engine(EngineLimit::Nodes(n)))
@@ -266,6 +269,8 @@ mod tests {
             ("engine:nodes=x", StrategyError::BadValue { name: "nodes".into(), value: "x".into() }),
             ("engine:depth=0", StrategyError::Zero("depth".into())),
             ("engine:nodes=0", StrategyError::Zero("nodes".into())),
+            ("engine:depth=65", StrategyError::TooDeep(65)),
+            ("engine:depth=99999999999", StrategyError::TooDeep(99_999_999_999)),
             ("random:depth=2", StrategyError::UnexpectedParameters("random".into())),
         ];
         for (text, err) in cases {
