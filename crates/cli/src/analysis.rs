@@ -654,9 +654,12 @@ fn parse_epd(v: &'static rules::Variant, line: &str, number: usize) -> Result<Ep
     if fields.len() < 4 {
         bail!("line {number}: an EPD line needs four FEN fields");
     }
-    let fen = format!("{} {} {} {} 0 1", fields[0], fields[1], fields[2], fields[3]);
+    // Some tools write the FEN's two move counters before the opcodes: they are taken as such.
+    let counters = fields.len() >= 6 && fields[4..6].iter().all(|f| f.bytes().all(|b| b.is_ascii_digit()));
+    let (clocks, rest) = if counters { (fields[4..6].join(" "), &fields[6..]) } else { ("0 1".into(), &fields[4..]) };
+    let fen = format!("{} {} {} {} {clocks}", fields[0], fields[1], fields[2], fields[3]);
     let pos = Position::from_fen(v, &fen).with_context(|| format!("line {number}: FEN '{fen}'"))?;
-    let rest = fields[4..].join(" ");
+    let rest = rest.join(" ");
     let mut case = EpdCase { id: format!("line {number}"), pos, best: Vec::new(), avoid: Vec::new() };
     for op in rest.split(';').map(str::trim).filter(|o| !o.is_empty()) {
         let (code, operands) = op.split_once(char::is_whitespace).unwrap_or((op, ""));

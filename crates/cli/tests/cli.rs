@@ -254,6 +254,11 @@ fn solve_counts_epd_positions() {
     let o = fairylab(&["solve", "--epd", &data("wac.epd"), "--movetime", "300", "--limit", "3"]);
     assert_ok(&o);
     assert!(stdout(&o).contains("at 300 ms per position"), "{}", stdout(&o));
+    // Lines with the FEN's move counters before the opcodes, as some tools write them.
+    let counted = temp_file("counters.epd", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1 bm Ra8#; id \"back rank\";\n");
+    let o = fairylab(&["solve", "--epd", &counted, "--movetime", "200"]);
+    assert_ok(&o);
+    assert!(stdout(&o).contains("solved 1/1"), "{}", stdout(&o));
 }
 
 #[test]
@@ -440,7 +445,7 @@ fn openings_tree_of_a_collection() {
         (vec!["openings", &la], "losalamos"),
         (vec!["openings", &file, "--play", "e2e5"], "move 1 of play, 'e2e5'"),
         (vec!["openings", &file, "--fen", "8/8"], "invalid FEN"),
-        (vec!["openings", &file, "--variant", "nosuch"], "no variant 'nosuch'"),
+        (vec!["openings", &file, "--variant", "nosuch"], "no variant 'nosuch' (known: chess, "),
         (vec!["openings", "/nonexistent/games.pgn"], "reading /nonexistent/games.pgn"),
     ] {
         let o = fairylab(&args);

@@ -50,8 +50,11 @@ pub enum LineError {
 /// The line a request names: `fen` (the variant's start if absent, or blank) and the UCI moves
 /// of `play` (comma-separated) played from it, as a game (its history sees repetitions).
 pub fn line_of(variant: &str, fen: Option<&str>, play: Option<&str>) -> Result<Game, LineError> {
-    let v: &'static Variant = rules::variants::by_name(variant)
-        .ok_or_else(|| LineError::Variant(format!("no variant '{}' (see /api/variants)", crate::api::clip(variant))))?;
+    let v: &'static Variant = rules::variants::by_name(variant).ok_or_else(|| {
+        let known: Vec<&str> =
+            rules::variants::all().iter().filter(|v| !v.simultaneous).map(|v| v.name.as_str()).collect();
+        LineError::Variant(format!("no variant '{}' (known: {})", crate::api::clip(variant), known.join(", ")))
+    })?;
     line_in(v, fen, play)
 }
 
