@@ -140,6 +140,17 @@ fn play(
 
 pub(crate) fn loadtest(a: &LoadtestArgs, out: &mut impl Write) -> Result<()> {
     let bases: Vec<String> = a.url.split(',').map(|u| u.trim().trim_end_matches('/').to_string()).collect();
+    // Each server answers before the games start (a wrong URL is said at once, not after the run).
+    let probe = ureq::AgentBuilder::new().timeout(Duration::from_secs(5)).build();
+    for base in &bases {
+        if !(base.starts_with("http://") || base.starts_with("https://")) {
+            bail!("--url '{base}' is not an http:// or https:// URL");
+        }
+        probe
+            .get(&format!("{base}/api/variants"))
+            .call()
+            .map_err(|e| anyhow!("the server at {base} does not answer: {e}"))?;
+    }
     let variants: Vec<&'static rules::Variant> = a
         .variants
         .split(',')
@@ -223,6 +234,9 @@ pub(crate) fn loadtest(a: &LoadtestArgs, out: &mut impl Write) -> Result<()> {
     }
     if let Some(e) = errors.first() {
         writeln!(out, "first error: {e}")?;
+    }
+    if games == 0 {
+        bail!("no game could be played, so nothing was measured");
     }
     Ok(())
 }

@@ -231,6 +231,10 @@ fn generate_command(a: &GenerateArgs, out: &mut impl Write) -> Result<()> {
             limit: human_bytes(max_memory),
         });
     }
+    // The files to write are checked before the work, not after it.
+    for path in [&a.out, &a.report, &a.json].into_iter().flatten() {
+        writable(path)?;
+    }
     let req = Request { material: material.clone(), board, rules, pieces, max_memory };
     if !a.quiet {
         eprintln!(
@@ -291,6 +295,18 @@ fn generate_command(a: &GenerateArgs, out: &mut impl Write) -> Result<()> {
                 human_bytes(std::fs::metadata(path).map(|m| m.len()).unwrap_or(0))
             );
         }
+    }
+    Ok(())
+}
+
+/// Whether a file can be written at `path`: not a directory, in a directory that exists.
+fn writable(path: &std::path::Path) -> Result<()> {
+    if path.is_dir() {
+        bail!("cannot write {}: it is a directory", path.display());
+    }
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    if !parent.is_dir() {
+        bail!("cannot write {}: there is no directory {}", path.display(), parent.display());
     }
     Ok(())
 }

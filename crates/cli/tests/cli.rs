@@ -518,3 +518,24 @@ fn review_judges_a_game_as_lichess_does() {
     assert_bad_input(&["review", &bad], "record");
     assert_bad_input(&["review", &file, "--nodes", "0"], "nodes");
 }
+
+/// Output paths and servers are checked before the work: `egt --out` into a missing directory
+/// or onto a directory fails before any table is built (nothing printed); `loadtest` refuses a
+/// URL that is not one, or a server that does not answer, at once.
+#[test]
+fn output_paths_and_servers_are_checked_first() {
+    let dir = std::env::temp_dir();
+    let dir = dir.to_str().expect("utf-8");
+    for (flag, path, says) in [
+        ("--out", "/nonexistent-dir/x.egt", "there is no directory /nonexistent-dir"),
+        ("--json", "/nonexistent-dir/x.json", "there is no directory /nonexistent-dir"),
+        ("--report", dir, "it is a directory"),
+    ] {
+        assert_bad_input(&["egt", "KQ.K", "--board", "5x5", flag, path], says);
+    }
+    assert_bad_input(
+        &["loadtest", "--url", "garbage", "--games", "1", "--seconds", "1"],
+        "is not an http:// or https:// URL",
+    );
+    assert_bad_input(&["loadtest", "--url", "http://127.0.0.1:1", "--games", "1", "--seconds", "1"], "does not answer");
+}
