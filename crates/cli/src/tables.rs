@@ -64,9 +64,9 @@ struct RuleArgs {
     /// FairyGen's one-sided mode: only White's wins; Black's wins count as draws.
     #[arg(long)]
     one_sided: bool,
-    /// The board, FILESxRANKS from 5x5 to 8x8.
-    #[arg(long, value_name = "FxR", default_value = "8x8")]
-    board: String,
+    /// The board, FILESxRANKS from 5x5 to 8x8 (default 8x8; when probing, the file's).
+    #[arg(long, value_name = "FxR")]
+    board: Option<String>,
 }
 
 impl RuleArgs {
@@ -80,8 +80,23 @@ impl RuleArgs {
         }
     }
 
-    fn given(&self) -> bool {
-        self.dtm || self.null_move || self.stalemate_wins || self.bare_king || self.one_sided || self.board != "8x8"
+    /// The board given, else 8x8.
+    fn board(&self) -> Result<BoardShape> {
+        Ok(BoardShape::parse(self.board.as_deref().unwrap_or("8x8"))?)
+    }
+
+    /// The rules of a table file with the options given here on top: an option given that the
+    /// file does not have is a mismatch, one not given is the file's.
+    fn over(&self, file: &TableRules) -> TableRules {
+        let mut r = file.clone();
+        if self.dtm {
+            r.metric = Metric::Dtm;
+        }
+        r.null_move |= self.null_move;
+        r.stalemate_wins |= self.stalemate_wins;
+        r.bare_king_loses |= self.bare_king;
+        r.one_sided |= self.one_sided;
+        r
     }
 }
 
@@ -215,7 +230,7 @@ fn generate_command(a: &GenerateArgs, out: &mut impl Write) -> Result<()> {
     let pieces = piece_set(&a.pieces)?;
     let text = a.material.as_deref().unwrap_or_default();
     let material = Material::parse(text, &pieces)?;
-    let board = BoardShape::parse(&a.rules.board)?;
+    let board = a.rules.board()?;
     let rules = a.rules.rules();
     let max_memory = match &a.max_memory {
         Some(m) => parse_bytes(m)?,
@@ -329,10 +344,17 @@ fn peak_memory() -> Option<u64> {
 
 fn load(a: &ProbeArgs) -> Result<Family> {
     let family = Family::load(&a.file)?;
-    if a.rules.given() || a.pieces.pieces.is_some() || !a.pieces.betza.is_empty() {
-        let board = BoardShape::parse(&a.rules.board)?;
-        family.require(&a.file.display().to_string(), board, &a.rules.rules(), &piece_set(&a.pieces)?)?;
-    }
+    // Only what was given is checked against the file; the rest is the file's.
+    let board = match &a.rules.board {
+        Some(b) => BoardShape::parse(b)?,
+        None => family.board,
+    };
+    let rules = a.rules.over(&family.rules);
+    let pieces = match a.pieces.pieces.is_some() || !a.pieces.betza.is_empty() {
+        true => Some(piece_set(&a.pieces)?),
+        false => None,
+    };
+    family.require(&a.file.display().to_string(), board, &rules, pieces.as_ref())?;
     Ok(family)
 }
 

@@ -145,3 +145,24 @@ fn engines_use_table_files() {
     assert!(text.contains("score mate 10"), "{text}");
     assert!(text.contains("readyok"), "{text}");
 }
+
+/// Probing checks only the options given against the file: the board and metric not given are
+/// the file's (a 5x5 DTM table probed with `-m` alone is no mismatch); one given that differs is
+/// named.
+#[test]
+fn a_probe_checks_only_the_options_given() {
+    let file = temp_path("egt", "kqk55.egt");
+    let f = file.to_str().unwrap();
+    assert_ok(&fairylab(&["egt", "KQ.K", "--board", "5x5", "-m", "--out", f, "--quiet"]));
+    let fen = "k4/5/5/5/Q3K w - - 0 1";
+    for extra in [&[][..], &["-m"][..], &["--board", "5x5"][..]] {
+        let mut args = vec!["egt", "probe", f, "--fen", fen];
+        args.extend_from_slice(extra);
+        let o = fairylab(&args);
+        assert_ok(&o);
+        assert!(stdout(&o).contains("White to move"), "{extra:?}: {}", stdout(&o));
+    }
+    assert_bad_input(&["egt", "probe", f, "--fen", fen, "--board", "6x6"], "board is 5x5 in the file, 6x6 required");
+    assert_bad_input(&["egt", "probe", f, "--fen", fen, "-0"], "-0 (null move)");
+    assert_bad_input(&["egt", "probe", f, "--fen", fen, "--betza", "Q=N"], "piece Q");
+}

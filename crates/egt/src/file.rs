@@ -272,8 +272,8 @@ impl Family {
         Ok(family)
     }
 
-    /// Refuses a family generated under other rules than `rules` with `pieces` on `board`, naming
-    /// the first field that differs.
+    /// Refuses a family generated under other rules than `rules` with `pieces` (if given) on
+    /// `board`, naming the first field that differs.
     ///
     /// # Errors
     ///
@@ -283,7 +283,7 @@ impl Family {
         path: &str,
         board: BoardShape,
         rules: &TableRules,
-        pieces: &PieceSet,
+        pieces: Option<&PieceSet>,
     ) -> Result<(), EgtError> {
         let mismatch = |field: &str, found: String, expected: String| {
             Err(EgtError::RulesMismatch { path: path.to_string(), field: field.to_string(), found, expected })
@@ -304,7 +304,7 @@ impl Family {
             }
         }
         for k in self.main().material.kinds() {
-            if let Some(p) = pieces.get(k.letter) {
+            if let Some(p) = pieces.and_then(|set| set.get(k.letter)) {
                 if !same_moves(&p.movement, &k.movement) {
                     return mismatch(&format!("piece {}", k.letter), steps_text(&k.movement), steps_text(&p.movement));
                 }
