@@ -88,7 +88,7 @@ impl RuleArgs {
     /// The rules of a table file with the options given here on top: an option given that the
     /// file does not have is a mismatch, one not given is the file's.
     fn over(&self, file: &TableRules) -> TableRules {
-        let mut r = file.clone();
+        let mut r = *file;
         if self.dtm {
             r.metric = Metric::Dtm;
         }
