@@ -521,7 +521,8 @@ fn review_judges_a_game_as_lichess_does() {
 
 /// Output paths and servers are checked before the work: `egt --out` into a missing directory
 /// or onto a directory fails before any table is built (nothing printed); `loadtest` refuses a
-/// URL that is not one, or a server that does not answer, at once.
+/// URL that is not one, or a server that does not answer, at once; `serve` names a database
+/// that does not open.
 #[test]
 fn output_paths_and_servers_are_checked_first() {
     let dir = std::env::temp_dir();
@@ -538,4 +539,8 @@ fn output_paths_and_servers_are_checked_first() {
         "is not an http:// or https:// URL",
     );
     assert_bad_input(&["loadtest", "--url", "http://127.0.0.1:1", "--games", "1", "--seconds", "1"], "does not answer");
+    assert_bad_input(
+        &["serve", "--listen", "127.0.0.1:0", "--database-url", "sqlite:///nonexistent-dir/x.sqlite3"],
+        "cannot open the database sqlite:///nonexistent-dir/x.sqlite3",
+    );
 }

@@ -122,6 +122,18 @@ impl Server {
         ((status, serde_json::from_str(&text).unwrap_or(Value::String(text))), served_by)
     }
 
+    /// (status, JSON body) of a request with the Authorization header as given.
+    fn call_raw_auth(&self, method: &str, path: &str, authorization: &str, body: Value) -> (u16, Value) {
+        let r = ureq::request(method, &self.url(path)).set("Authorization", authorization).send_json(body);
+        let resp = match r {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("{method} {path}: {e}"),
+        };
+        let status = resp.status();
+        (status, serde_json::from_str(&resp.into_string().expect("body")).unwrap_or(Value::Null))
+    }
+
     fn ok(&self, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> Value {
         let (status, v) = self.call(method, path, token, body);
         assert!((200..300).contains(&status), "{method} {path}: {status} {v}");
@@ -1143,8 +1155,11 @@ fn hostile_requests(url: &str) {
     refuse(409, "POST", &moves, Some(&b), Some(json!({ "move": "e7e5" })), "white's turn");
     refuse(401, "POST", &moves, None, Some(json!({ "move": "e2e4" })), "token");
     refuse(403, "POST", &moves, Some("0000"), Some(json!({ "move": "e2e4" })), "not valid");
-    refuse(400, "POST", &moves, Some(&w), Some(json!({ "move": "e2e5" })), "illegal");
-    refuse(400, "POST", &moves, Some(&w), Some(json!({ "move": "Ke2" })), "illegal");
+    // The scheme is case-insensitive: a lower-case one reaches the token check.
+    let (status, _) = s.call_raw_auth("POST", &moves, "bearer 0000", json!({ "move": "e2e4" }));
+    assert_eq!(status, 403, "a lower-case scheme is read");
+    refuse(400, "POST", &moves, Some(&w), Some(json!({ "move": "e2e5" })), "'e2e5': illegal move 'e2e5' in rnbqkbnr");
+    refuse(400, "POST", &moves, Some(&w), Some(json!({ "move": "Ke2" })), "'Ke2': illegal SAN 'Ke2' in rnbqkbnr");
     s.ok("POST", &moves, Some(&w), Some(json!({ "move": "e4", "ply": 0 })));
     // Replaying the same request.
     refuse(409, "POST", &moves, Some(&w), Some(json!({ "move": "e2e4", "ply": 0 })), "stale");

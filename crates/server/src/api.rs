@@ -940,8 +940,11 @@ fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
     })?;
     let text =
         value.to_str().map_err(|_| ApiError::new(StatusCode::UNAUTHORIZED, "the Authorization header is not text"))?;
+    // The scheme is case-insensitive (RFC 7235).
     let token = text
-        .strip_prefix("Bearer ")
+        .get(..7)
+        .filter(|scheme| scheme.eq_ignore_ascii_case("bearer "))
+        .map(|_| &text[7..])
         .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "use Authorization: Bearer <token>"))?;
     if token.len() > 128 {
         return Err(ApiError::new(StatusCode::UNAUTHORIZED, "the token is not valid for this game"));
@@ -1076,9 +1079,13 @@ async fn make_move(
             return Err(ApiError::bad("the move text is too long"));
         }
         let pos = live.game.position();
-        let mv = rules::uci::parse_uci(pos, req.mv.trim())
-            .or_else(|_| rules::san::parse_san(pos, req.mv.trim()).map_err(|e| e.to_string()))
-            .map_err(|e| ApiError::bad(format!("illegal or unreadable move '{}': {e}", clip(&req.mv))))?;
+        // UCI first; text that is UCI but illegal is said as such, other text is read as SAN.
+        let mv = match rules::uci::parse_uci(pos, req.mv.trim()) {
+            Ok(m) => Ok(m),
+            Err(e @ rules::uci::UciError::Illegal { .. }) => Err(e.to_string()),
+            Err(_) => rules::san::parse_san(pos, req.mv.trim()).map_err(|e| e.to_string()),
+        }
+        .map_err(|e| ApiError::bad(format!("illegal or unreadable move '{}': {e}", clip(&req.mv))))?;
         commit_move(&app, &mut live, mv).await?
     };
     schedule_ai(&app, &g).await;

@@ -39,6 +39,14 @@ pub enum StoreError {
     /// A batch of writes failed as a whole.
     #[error("database: {0}")]
     Batch(String),
+    /// The database could not be opened.
+    #[error("cannot open the database {url}: {reason}")]
+    Open {
+        /// The URL, without a password.
+        url: String,
+        /// Why.
+        reason: String,
+    },
     /// The writer task is gone (the server is shutting down).
     #[error("the database writer has stopped")]
     WriterGone,
@@ -1166,6 +1174,19 @@ impl PgStore {
     }
 }
 
+/// The error of a database `url` that does not open, naming it without its password.
+fn open_error(url: &str) -> impl FnOnce(sqlx::Error) -> StoreError + '_ {
+    move |e| {
+        let shown = match url.split_once("://").and_then(|(scheme, rest)| Some((scheme, rest.split_once('@')?))) {
+            Some((scheme, (user, host))) => {
+                format!("{scheme}://{}@{host}", user.split_once(':').map_or(user, |(name, _)| name))
+            }
+            None => url.to_string(),
+        };
+        StoreError::Open { url: shown, reason: e.to_string() }
+    }
+}
+
 /// Opens the store a URL names: `sqlite://PATH` (the file is created when missing) or
 /// `postgres://...`; migrations run on open.
 pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
@@ -1178,10 +1199,11 @@ pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
             .synchronous(SqliteSynchronous::Full)
             .busy_timeout(std::time::Duration::from_secs(5))
             .foreign_keys(true);
-        let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
+        let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await.map_err(open_error(url))?;
         Ok(std::sync::Arc::new(SqliteStore::new(pool).await?))
     } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
-        let pool = sqlx::postgres::PgPoolOptions::new().max_connections(8).connect(url).await?;
+        let pool =
+            sqlx::postgres::PgPoolOptions::new().max_connections(8).connect(url).await.map_err(open_error(url))?;
         Ok(std::sync::Arc::new(PgStore::new(pool).await?))
     } else {
         Err(StoreError::Url(url.to_string()))
