@@ -458,6 +458,7 @@ impl LiveGame {
         let mut tags = vec![
             ("Event".to_string(), "fairylab game".to_string()),
             ("Site".to_string(), "fairylab".to_string()),
+            ("Date".to_string(), pgn_date(self.row.created_at)),
             ("White".to_string(), self.row.white_player.clone()),
             ("Black".to_string(), self.row.black_player.clone()),
             ("GameId".to_string(), self.row.id.clone()),
@@ -489,6 +490,21 @@ impl LiveGame {
         }
         rules::record::write_pgn_annotated(&self.game, &tags, annotations)
     }
+}
+
+/// The PGN `Date` (`YYYY.MM.DD`, UTC) of a Unix time in milliseconds: the civil date of its day
+/// count (Howard Hinnant's `civil_from_days`).
+pub fn pgn_date(unix_ms: i64) -> String {
+    let z = unix_ms.div_euclid(86_400_000) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
 }
 
 /// A game's moves as the state and the analysis board list them: `{uci, san, event, fen}`
@@ -732,6 +748,17 @@ impl Games {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Dates as PGN writes them, in UTC: the epoch, a leap day, the turn of a century, the
+    /// last millisecond of a day.
+    #[test]
+    fn record_dates_are_utc_civil_dates() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(951_782_400_000), "2000.02.29");
+        assert_eq!(pgn_date(4_107_542_400_000), "2100.03.01");
+        assert_eq!(pgn_date(1_796_083_199_999), "2026.11.30");
+        assert_eq!(pgn_date(-1), "1969.12.31");
+    }
 
     /// The move list marks check after the move's chance outcome, as the record does: a gift
     /// that lets the checked side block makes Ra8 check, not mate; a failed move marks nothing.
