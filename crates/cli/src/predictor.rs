@@ -219,6 +219,11 @@ fn write_report(out: &mut impl Write, before: &Position, after: &Position, r: &P
 
 fn resolve_command(a: &ResolveArgs, out: &mut impl Write) -> Result<()> {
     let before = position(a.fen.as_deref())?;
+    // A game over at the start of the ply (mate, stalemate) has no ply to resolve.
+    if let Some(o) = rules::predictor::outcome(&before) {
+        let (result, reason) = (o.result(), format!("{:?}", reason_of(o)).to_lowercase());
+        bail!("the game is over in this position ({result}, {reason}): there is no ply to resolve");
+    }
     let parsed = Orders::parse(&before, Color::White, &a.white)
         .map_err(|e| (Color::White, e))
         .and_then(|w| Orders::parse(&before, Color::Black, &a.black).map(|b| (w, b)).map_err(|e| (Color::Black, e)));
@@ -386,4 +391,10 @@ fn referee_command(a: &RefereeArgs, out: &mut impl Write) -> Result<()> {
         write_report(out, &before, &after, &played.report, &record::ply_line(&before, number, &played))?;
     }
     Ok(())
+}
+
+fn reason_of(o: rules::outcome::Outcome) -> rules::outcome::EndReason {
+    match o {
+        rules::outcome::Outcome::Decisive { reason, .. } | rules::outcome::Outcome::Draw { reason } => reason,
+    }
 }

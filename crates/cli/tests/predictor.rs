@@ -53,6 +53,11 @@ fn rejected_orders_are_invalid_with_a_reason() {
     assert_eq!(v["error"], "ResponsePathOccupied");
     assert_bad_input(&["predictor", "resolve", "--white", "e2e4 if", "--black", "e7e5"], "PRIMARY if PREDICTION");
     assert_bad_input(&["predictor", "resolve", "--white", "e7e5", "--black", "e7e5"], "white's orders");
+    // Black stalemated at the start of the ply: the game is over, whatever the orders.
+    assert_bad_input(
+        &["predictor", "resolve", "--fen", "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", "--white", "g6g5", "--black", "h8g8"],
+        "the game is over in this position (1/2-1/2, stalemate)",
+    );
     assert_bad_input(&["predictor", "resolve", "--fen", "8/8/8 w", "--white", "e2e4", "--black", "e7e5"], "FEN");
 }
 
