@@ -21,7 +21,7 @@ pub(crate) struct ReviewArgs {
     #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     nodes: u64,
     /// Milliseconds for each position instead of a node count.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=600_000), conflicts_with = "nodes")]
     movetime: Option<u64>,
     /// Searches at once (default: one a core); the review is the same for any number.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]

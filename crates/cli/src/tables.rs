@@ -174,10 +174,19 @@ pub(crate) fn egt(a: &EgtArgs, out: &mut impl Write) -> Result<()> {
 
 fn piece_set(a: &PieceArgs) -> Result<PieceSet> {
     let mut set = PieceSet::orthodox();
+    // Who defined each letter beyond the orthodox set: a second definition is refused, not
+    // silently preferred.
+    let mut defined: Vec<(char, String)> = Vec::new();
     if let Some(path) = &a.pieces {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("cannot read piece file {}", path.display()))?;
+        let before: Vec<(char, String)> = set.kinds().iter().map(|k| (k.letter, format!("{:?}", k.movement))).collect();
         set.add_piecedef(&text, a.lenient).with_context(|| format!("piece file {}", path.display()))?;
+        for k in set.kinds() {
+            if !before.contains(&(k.letter, format!("{:?}", k.movement))) {
+                defined.push((k.letter, format!("the piece file {}", path.display())));
+            }
+        }
     }
     for def in &a.betza {
         let Some((letter, notation)) = def.split_once('=') else {
@@ -187,7 +196,11 @@ fn piece_set(a: &PieceArgs) -> Result<PieceSet> {
         let (Some(c), None) = (chars.next(), chars.next()) else {
             bail!("--betza {def:?}: the piece letter must be one character");
         };
+        if let Some((_, by)) = defined.iter().find(|(l, _)| *l == c) {
+            bail!("--betza {def:?}: piece {c} is defined already, by {by}");
+        }
         set.add_betza(c, notation.trim())?;
+        defined.push((c, format!("--betza {def:?}")));
     }
     Ok(set)
 }

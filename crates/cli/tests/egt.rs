@@ -166,3 +166,23 @@ fn a_probe_checks_only_the_options_given() {
     assert_bad_input(&["egt", "probe", f, "--fen", fen, "-0"], "-0 (null move)");
     assert_bad_input(&["egt", "probe", f, "--fen", fen, "--betza", "Q=N"], "piece Q");
 }
+
+/// A piece letter defined twice (two --betza, or --betza over the piece file) is refused, not
+/// silently the last one; a review's node count and time cannot both be given.
+#[test]
+fn a_piece_defined_twice_is_refused() {
+    assert_bad_input(
+        &["egt", "KX.K", "--betza", "X=N", "--betza", "X=B"],
+        "piece X is defined already, by --betza \"X=N\"",
+    );
+    let defs = temp_path("egt", "twice.ini");
+    std::fs::write(&defs, "X: 1,2,*\n").unwrap();
+    let d = defs.to_str().unwrap();
+    assert_bad_input(
+        &["egt", "KX.K", "--pieces", d, "--betza", "X=B"],
+        "piece X is defined already, by the piece file",
+    );
+    // Redefining an orthodox letter is allowed once.
+    assert_ok(&fairylab(&["egt", "KQ.K", "--betza", "Q=N", "--board", "5x5", "--quiet"]));
+    assert_bad_input(&["review", "x.pgn", "--nodes", "1000", "--movetime", "10"], "cannot be used with");
+}
