@@ -192,6 +192,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/odds", get(odds_of_position))
         .route("/analysis", get(crate::web::page))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such endpoint (see /api)") })
+        .method_not_allowed_fallback(|method: axum::http::Method| async move {
+            ApiError::new(StatusCode::METHOD_NOT_ALLOWED, format!("{method} is not served here (see /api)"))
+        })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(state.clone(), crate::owner::route))
         .with_state(state)
