@@ -1312,6 +1312,24 @@ fn the_live_stream_sends_state_and_moves() {
     let next: Value = serde_json::from_str(socket.read().expect("move").to_text().expect("text")).expect("json");
     assert_eq!(next["type"], "move");
     assert_eq!(next["data"]["uci"], "d2d4");
+    assert_eq!(next["data"]["status"], "active", "the event is the move's reply");
+    // A ping is answered with a pong and nothing else; a close with a close.
+    socket.send(tungstenite::Message::Ping(b"hi".to_vec().into())).expect("ping");
+    match socket.read().expect("pong") {
+        tungstenite::Message::Pong(p) => assert_eq!(p.as_ref(), b"hi"),
+        other => panic!("a pong, not {other:?}"),
+    }
+    s.ok("POST", &format!("/api/games/{id}/moves"), token(&g, "black").as_deref(), Some(json!({ "move": "d7d5" })));
+    let next: Value = serde_json::from_str(socket.read().expect("move").to_text().expect("text")).expect("json");
+    assert_eq!(next["data"]["uci"], "d7d5", "no error note came before the move: {next}");
+    socket.close(None).expect("close");
+    loop {
+        match socket.read() {
+            Ok(tungstenite::Message::Close(_)) => break,
+            Ok(_) => {}
+            Err(e) => panic!("the server did not answer the close: {e}"),
+        }
+    }
 }
 
 /// The lobby's stream (`/api/lobby/ws`) tells of a game created, a seat taken and a game over;

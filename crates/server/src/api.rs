@@ -1125,6 +1125,8 @@ async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Re
     if live.clock.is_some() {
         reply["clock"] = live.clock_state(now);
     }
+    // The event is the reply: `status` says whether the move ended the game.
+    reply["status"] = json!(if live.game.outcome().is_some() { "finished" } else { "active" });
     announce(app, live, "move", reply.clone()).await;
     if let Some(o) = live.game.outcome() {
         let (result, reason) = outcome_text(o);
@@ -1592,7 +1594,14 @@ async fn forward_as(mut socket: WebSocket, kind: &str, first: Value, mut rx: tok
                 Err(_) => return,
             },
             incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                // The client's close is answered with ours (the closing handshake), then the end.
+                Some(Ok(Message::Close(_))) => {
+                    let _ = futures_util::SinkExt::close(&mut socket).await;
+                    return;
+                }
+                None | Some(Err(_)) => return,
+                // Pings are answered by the socket itself; pongs need nothing.
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
                 Some(Ok(_)) => {
                     let note = json!({ "type": "error", "data": "the stream is read-only (moves go by POST /api/games/{id}/moves)" });
                     if socket.send(Message::Text(note.to_string().into())).await.is_err() {
