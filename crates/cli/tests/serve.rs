@@ -1175,6 +1175,7 @@ fn hostile_requests(url: &str) {
     refuse(422, "POST", &moves, Some(&b), Some(json!({ "move": "e7e5", "extra": 1 })), "unknown field");
     // A method an endpoint does not serve: a JSON refusal too.
     refuse(405, "DELETE", "/api/games", None, None, "DELETE is not served here");
+    refuse(400, "GET", "/api/games?foo=1", None, None, "invalid query");
     refuse(400, "POST", &moves, Some(&b), Some(json!({ "move": "x".repeat(40) })), "too long");
     // Unknown variants and games; SQL metacharacters in every text field.
     refuse(

@@ -363,7 +363,16 @@ fn summary(g: &GameRow) -> Value {
     })
 }
 
-async fn list_games(State(app): State<AppState>) -> Result<Json<Value>, ApiError> {
+/// `GET /api/games` takes no query: one is refused rather than ignored.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoQuery {}
+
+async fn list_games(
+    State(app): State<AppState>,
+    query: Result<Query<NoQuery>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    query?;
     let rows = app.games.store().recent(100).await?;
     Ok(Json(json!({ "games": rows.iter().map(summary).collect::<Vec<_>>() })))
 }
