@@ -1602,6 +1602,10 @@ fn predictor_game(url: &str) {
         let r = s.ok("POST", &reveal, Some(&bt), Some(json!({ "reveal": b_r })));
         assert_eq!(r["resolved"], true);
         assert!(r["ply_line"].as_str().expect("line").starts_with(&format!("{ply}. {wo} | {bo_orders}")));
+        // The same reveal again: its ply is resolved, and the refusal says so.
+        let (status, v) = s.call("POST", &reveal, Some(&bt), Some(json!({ "reveal": b_r })));
+        assert_eq!(status, 409, "{v}");
+        assert!(v["error"].as_str().is_some_and(|e| e.contains(&format!("ply {ply} is resolved already"))), "{v}");
         plies += 1;
     }
     // Then the captains alone, to the end of the game (a resignation after 300 plies).

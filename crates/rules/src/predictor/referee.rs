@@ -43,6 +43,14 @@ pub enum RefereeError {
         /// The ply.
         ply: u32,
     },
+    /// A reveal for a ply resolved already.
+    #[error("ply {ply} is resolved already (ply {open} is being played): its reveal is not needed again")]
+    Resolved {
+        /// The reveal's ply.
+        ply: u32,
+        /// The ply being played.
+        open: u32,
+    },
     /// A reveal before the deadline (reveals open only once both sides' orders are fixed).
     #[error("ply {ply} is still open for commitments: reveal after the deadline")]
     NotClosed {
@@ -208,6 +216,10 @@ impl PlyDesk {
     /// Checks `member`'s reveal for `side`: after the deadline, from the chosen member, opening
     /// their commitment, with orders valid in the position. Returns the orders.
     pub fn reveal(&mut self, side: Color, member: &str, reveal: &Reveal) -> Result<Orders, RefereeError> {
+        // A reveal for an earlier ply (resolved already) is said as such, not as this ply's.
+        if reveal.ply < self.ply {
+            return Err(RefereeError::Resolved { ply: reveal.ply, open: self.ply });
+        }
         let Some(chosen) = self.chosen else { return Err(RefereeError::NotClosed { ply: self.ply }) };
         let i = self.member_index(side, member)?;
         let Some(&(_, commitment)) = self.commitments[side.index()].iter().find(|&&(m, _)| m == i) else {
