@@ -515,15 +515,15 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    let commands = format!(
+        "Type moves in SAN or UCI; 'undo' takes back your last move, 'pgn' prints the record,{} 'help' \
+         says this again, 'quit' stops.",
+        if rules::variants::snowfall::percent(v).is_some() { " 'odds' gives the next gift's odds," } else { "" }
+    );
     writeln!(
         out,
-        "fairylab play: {} ({}). You are {}, against the engine at level {} of 8. Type moves in SAN or UCI; \
-         'undo' takes back your last move, 'pgn' prints the record,{} 'quit' stops.",
-        v.name,
-        v.summary,
-        a.color,
-        a.level,
-        if rules::variants::snowfall::percent(v).is_some() { " 'odds' gives the next gift's odds," } else { "" }
+        "fairylab play: {} ({}). You are {}, against the engine at level {} of 8. {commands}",
+        v.name, v.summary, a.color, a.level,
     )?;
     // Chance variants have no takebacks: the seeded stream has drawn the move's outcome, and
     // playing again would draw another (a free re-roll).
@@ -545,6 +545,12 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
             let t = line.trim();
             match t {
                 "quit" | "exit" => return Ok(ExitCode::SUCCESS),
+                "help" | "?" => {
+                    writeln!(out, "{commands}")?;
+                    continue;
+                }
+                // An empty line asks again.
+                "" => continue,
                 "undo" | "takeback" => {
                     // Your last move goes, with the engine's reply if it has replied.
                     match game.last_move_by(human) {
@@ -696,6 +702,9 @@ pub(crate) fn solve(a: &SolveArgs, out: &mut impl Write) -> Result<()> {
             continue;
         }
         cases.push(parse_epd(v, line, i + 1)?);
+    }
+    if cases.is_empty() {
+        bail!("{} holds no EPD position", a.epd.display());
     }
     if let Some(n) = a.limit {
         cases.truncate(n);

@@ -197,7 +197,7 @@ fn write_text(v: &Value, out: &mut impl Write) -> Result<()> {
             }
         }
         if let Some(l) = m["luck"].as_f64().filter(|l| l.abs() >= 5.0) {
-            line.push_str(&format!("  luck {l:+.0}"));
+            line.push_str(&format!("  luck {:+.0}", l.round() + 0.0));
         }
         writeln!(out, "{}", line.trim_end())?;
     }
@@ -205,7 +205,7 @@ fn write_text(v: &Value, out: &mut impl Write) -> Result<()> {
     for name in ["white", "black"] {
         let s = &v["sides"][name];
         let accuracy = s["accuracy"].as_f64().map_or("-".to_string(), |a| format!("{a:.0} %"));
-        let luck = s["luck"].as_f64().map_or(String::new(), |l| format!(", luck {l:+.0} points"));
+        let luck = s["luck"].as_f64().map_or(String::new(), |l| format!(", luck {:+.0} points", l.round() + 0.0));
         let count = |key: &str, one: &str, many: &str| {
             let n = s[key].as_u64().unwrap_or(0);
             format!("{n} {}", if n == 1 { one } else { many })

@@ -270,6 +270,8 @@ fn engine_commands_reject_bad_input() {
     assert_bad_input(&["solve", "--epd", &bad], "line 1");
     let no_op = temp_file("noop.epd", "6k1/5ppp/8/8/8/8/8/R5K1 w - - id \"x\";\n");
     assert_bad_input(&["solve", "--epd", &no_op], "no bm or am");
+    let empty = temp_file("empty.epd", "# nothing\n\n");
+    assert_bad_input(&["solve", "--epd", &empty], "holds no EPD position");
 }
 
 #[test]
@@ -348,9 +350,12 @@ fn play_at_a_weaker_level() {
 
 #[test]
 fn play_takes_back_and_prints_the_record() {
-    let o = fairylab_stdin(&["play", "--level", "1", "--seed", "5"], "undo\ne4\nundo\nd4\npgn\nquit\n");
+    let o = fairylab_stdin(&["play", "--level", "1", "--seed", "5"], "undo\n\nhelp\ne4\nundo\nd4\npgn\nquit\n");
     assert_ok(&o);
     let out = stdout(&o);
+    // An empty line asks again; `help` says the commands again.
+    assert!(!out.contains("'' is not a legal move"), "{out}");
+    assert_eq!(out.matches("'help' says this again").count(), 2, "{out}");
     assert!(out.contains("you have no move to take back"), "{out}");
     assert!(out.contains("took back 2 plies"), "{out}");
     // The record holds the game as played after the takeback.
