@@ -66,6 +66,15 @@ pub enum SpecError {
         /// The parser's message.
         message: String,
     },
+    /// A Fairy-Stockfish `variants.ini` given for a variant file.
+    #[error(
+        "this is a Fairy-Stockfish variants.ini (a [name:parent] section at line {line}), not a variant file: \
+         fairylab reads variants in TOML (docs/FORMATS.md, Variant files)"
+    )]
+    NotToml {
+        /// 1-based line of the section header.
+        line: usize,
+    },
     /// A key the format does not define.
     #[error("unknown key '{key}' at line {line}")]
     UnknownKey {
@@ -236,7 +245,17 @@ pub fn load_variant_file(path: impl AsRef<Path>) -> Result<&'static Variant, Spe
 /// assert!(matches!(err, SpecError::UnknownKey { ref key, line: 3 } if key == "file"));
 /// ```
 pub fn load_variant_str(text: &str) -> Result<&'static Variant, SpecError> {
-    let rules = parse_rules(text)?;
+    let rules = parse_rules(text).map_err(|e| match e {
+        // A section header with a parent (`[name:parent]`) is variants.ini's, never TOML's.
+        SpecError::Toml { .. } => text
+            .lines()
+            .position(|l| {
+                let l = l.trim();
+                l.starts_with('[') && l.ends_with(']') && l.contains(':') && !l.contains('"')
+            })
+            .map_or(e, |i| SpecError::NotToml { line: i + 1 }),
+        e => e,
+    })?;
     Ok(crate::variant::load(rules)?)
 }
 
