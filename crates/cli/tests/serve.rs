@@ -904,7 +904,14 @@ fn a_game_starts_from_imported_moves() {
         assert_eq!(status, 400, "{body}: {v}");
         assert!(v["error"].as_str().is_some_and(|e| e.contains(mention)), "{body}: {v} should mention {mention:?}");
     };
-    refused(json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. e4 e5 2. Ke3" }), "do not read");
+    refused(
+        json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. e4 e5 2. Ke3" }),
+        "do not read: line 1: move 2. Ke3",
+    );
+    refused(
+        json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. e4 e5\n2. Ke3", "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" }),
+        "do not read: line 2: move 2. Ke3",
+    );
     refused(
         json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "[Result \"1-0\"]\n\n1. e4 0-1" }),
         "differs from the movetext's result",

@@ -427,6 +427,24 @@ struct CreateGame {
 
 /// Reads the moves a new game imports (`pgn`): the record's start position and moves. Its
 /// variant must be the game's (movetext alone is read as the game's variant from `fen`).
+/// `message` with each `line N` counted `by` lines fewer (lines added before the sender's text).
+fn shift_lines(message: &str, by: usize) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("line ") {
+        let (before, after) = rest.split_at(at + 5);
+        out.push_str(before);
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        match after[..digits].parse::<usize>() {
+            Ok(n) if n > by => out.push_str(&(n - by).to_string()),
+            _ => out.push_str(&after[..digits]),
+        }
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
 fn import_record(text: &str, v: &'static rules::Variant, fen: Option<&str>) -> Result<rules::record::Record, ApiError> {
     if v.simultaneous {
         return Err(ApiError::bad("Predictor chess games cannot import moves: each ply is ordered in secret"));
@@ -437,20 +455,24 @@ fn import_record(text: &str, v: &'static rules::Variant, fen: Option<&str>) -> R
             v.name
         )));
     }
-    let text = if text.trim_start().starts_with('[') {
+    // Movetext alone gets the variant's tags, lines the sender did not write: errors count
+    // the sender's lines.
+    let (text, added) = if text.trim_start().starts_with('[') {
         if fen.is_some() {
             return Err(ApiError::bad("give the start position in the record's FEN tag or in fen, not both"));
         }
-        text.to_string()
+        (text.to_string(), 0)
     } else {
         let mut tags = format!("[Variant \"{}\"]\n", v.name);
         if let Some(f) = fen {
             tags.push_str(&format!("[SetUp \"1\"]\n[FEN \"{f}\"]\n"));
         }
-        format!("{tags}\n{text}")
+        let added = tags.lines().count() + 1;
+        (format!("{tags}\n{text}"), added)
     };
-    let rec = rules::record::read_record_with(&text, &[v])
-        .map_err(|e| ApiError::bad(format!("the moves to import do not read: {e}")))?;
+    let rec = rules::record::read_record_with(&text, &[v]).map_err(|e| {
+        ApiError::bad(format!("the moves to import do not read: {}", shift_lines(&e.to_string(), added)))
+    })?;
     let got = &rec.game.start().variant().name;
     if got != &v.name {
         return Err(ApiError::bad(format!("the record is a game of {got}, not {}", v.name)));
