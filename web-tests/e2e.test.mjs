@@ -446,6 +446,25 @@ test('an open seat: appears in an open lobby with a button, taken by another bro
   await Promise.all([a.close(), b.close(), c.close()]);
 });
 
+test('a SnowFall game between two people: the chat opens with the game\'s SnowFall percentage, as the seed\'s chat shows it', async () => {
+  const a = await desktopPage();
+  const b = await desktopPage();
+  const id = await newGame(a.page, { variant: 'snowfall', opponent: 'invite', color: 'white', snowfall: 21 });
+  const link = await a.page.inputValue('.invite input');
+  await b.page.goto(link);
+  await b.page.waitForSelector('#status:has-text("Black: you")');
+  for (const p of [a.page, b.page]) {
+    await p.waitForSelector('ol.chat li.system');
+    assert.equal(await p.locator('ol.chat li.system').innerText(), 'SnowFall for this game: 21 % (the chance of a gift event after every move).');
+  }
+  await b.page.fill('#chat-text', 'gifts, please');
+  await b.page.press('#chat-text', 'Enter');
+  await a.page.waitForSelector('ol.chat li.theirs:has-text("Black gifts, please")');
+  assert.equal((await stateOf(a.page, id)).options.snowfall, 21);
+  assert.deepEqual([...a.errors, ...b.errors], []);
+  await Promise.all([a.context.close(), b.context.close()]);
+});
+
 test('with clocks, the first move is awaited for 30 s (counted down on the page), then the clocks run', async () => {
   const { context, page, errors } = await desktopPage();
   const id = await newGame(page, { variant: 'chess', opponent: 'ai', color: 'black', movetime: 20, minutes: 3 });
