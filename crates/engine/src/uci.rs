@@ -60,7 +60,7 @@ use crate::protocol::{self, parse_number, send, uci_line, variant_by_name, Outpu
 use crate::time::{Limits, DEFAULT_OVERHEAD, MAX_OVERHEAD_MS};
 use crate::tt::DEFAULT_MB;
 use crate::{Engine, MAX_SKILL};
-use rules::perft::{divide, perft};
+use rules::perft::{divide_until, perft};
 use rules::uci::to_uci;
 use rules::{variants, Position};
 use std::io::{self, BufRead};
@@ -119,6 +119,8 @@ struct Uci {
     chess960: bool,
     /// `Move Overhead`: kept back from the clock.
     overhead: Duration,
+    /// A `go perft` counting on its own thread, and the flag that stops it (`stop`, `quit`).
+    perft: Option<(std::thread::JoinHandle<()>, std::sync::Arc<std::sync::atomic::AtomicBool>)>,
 }
 
 impl Uci {
@@ -134,6 +136,7 @@ impl Uci {
             snowfall: variants::snowfall::DEFAULT_PERCENT,
             chess960: false,
             overhead: DEFAULT_OVERHEAD,
+            perft: None,
         }
     }
 
@@ -150,6 +153,7 @@ impl Uci {
         self.engine.stop();
         self.engine.wait();
         self.endless = false;
+        self.end_perft(true);
     }
 
     /// Lets a running search end by its limits (stopping it if it would only end at `stop`).
@@ -159,6 +163,17 @@ impl Uci {
         }
         self.engine.wait();
         self.endless = false;
+        self.end_perft(false);
+    }
+
+    /// Waits for a running `go perft`, stopping it first if `stop`.
+    fn end_perft(&mut self, stop: bool) {
+        if let Some((handle, flag)) = self.perft.take() {
+            if stop {
+                flag.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            let _ = handle.join();
+        }
     }
 
     fn handle(&mut self, line: &str) -> io::Result<Flow> {
@@ -177,7 +192,12 @@ impl Uci {
             }
             "position" => self.position(&rest)?,
             "go" => self.go(&rest)?,
-            "stop" => self.engine.stop(),
+            "stop" => {
+                self.engine.stop();
+                if let Some((_, flag)) = &self.perft {
+                    flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
             "ponderhit" => {
                 self.engine.ponderhit();
                 self.endless = self.endless_after_hit;
@@ -395,22 +415,32 @@ impl Uci {
         }
     }
 
-    /// `go perft N`: the count below each legal move, then the total (as Stockfish prints it).
-    fn perft(&self, depth: u32) -> io::Result<()> {
-        let pos = self.session.position();
-        let mut split: Vec<(String, u64)> = if depth == 0 {
-            Vec::new()
-        } else {
-            divide(pos, depth).into_iter().map(|(m, n)| (to_uci(pos, m), n)).collect()
-        };
-        split.sort();
-        for (m, n) in &split {
-            self.send(&format!("{m}: {n}"))?;
-        }
-        let total = if depth == 0 { perft(pos, 0) } else { split.iter().map(|(_, n)| n).sum() };
-        self.send("")?;
-        self.send(&format!("Nodes searched: {total}"))?;
-        self.send("")
+    /// `go perft N`: the count below each legal move, then the total (as Stockfish prints it),
+    /// counted on a thread of its own so that `isready` is answered and `stop` or `quit` end it.
+    fn perft(&mut self, depth: u32) -> io::Result<()> {
+        let pos = self.session.position().clone();
+        let out = self.out.clone();
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stop = flag.clone();
+        let handle = std::thread::spawn(move || {
+            let split = if depth == 0 { Some(Vec::new()) } else { divide_until(&pos, depth, &stop) };
+            let Some(split) = split else {
+                let _ = send(&out, "info string perft stopped before the end: no count");
+                return;
+            };
+            let mut split: Vec<(String, u64)> = split.into_iter().map(|(m, n)| (to_uci(&pos, m), n)).collect();
+            split.sort();
+            let total = if depth == 0 { perft(&pos, 0) } else { split.iter().map(|(_, n)| n).sum() };
+            let mut lines: Vec<String> = split.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+            lines.extend([String::new(), format!("Nodes searched: {total}"), String::new()]);
+            for l in &lines {
+                if send(&out, l).is_err() {
+                    return;
+                }
+            }
+        });
+        self.perft = Some((handle, flag));
+        Ok(())
     }
 }
 

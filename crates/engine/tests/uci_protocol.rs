@@ -121,6 +121,16 @@ fn perft_splits_like_stockfish() {
     assert!(out.contains(&"Nodes searched: 400".to_string()), "{out:?}");
 }
 
+/// A long `go perft` does not hold the loop: `isready` is answered while it counts, and `stop`
+/// or `quit` end it (depth 9 from the start would count for hours).
+#[test]
+fn a_long_perft_answers_isready_and_stops() {
+    let out = uci("position startpos\ngo perft 9\nisready\nstop\n");
+    assert_eq!(out, ["readyok", "info string perft stopped before the end: no count"], "{out:?}");
+    let out = uci("position startpos\ngo perft 9\nquit\n");
+    assert!(!out.iter().any(|l| l.starts_with("Nodes searched")), "{out:?}");
+}
+
 #[test]
 fn no_legal_move_gives_bestmove_none() {
     // Fool's mate: White is mated.

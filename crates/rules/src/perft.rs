@@ -36,6 +36,35 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
+/// [`divide`] that gives up, returning `None`, once `stop` is set (checked at every node two or
+/// more plies above the leaves, so a long count ends within moments): for protocol loops that
+/// must obey `stop` and `quit` during a long perft.
+pub fn divide_until(pos: &Position, depth: u32, stop: &std::sync::atomic::AtomicBool) -> Option<Vec<(Move, u64)>> {
+    fn count(pos: &Position, depth: u32, stop: &std::sync::atomic::AtomicBool) -> Option<u64> {
+        if depth <= 2 {
+            return Some(perft(pos, depth));
+        }
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
+        let mut nodes = 0;
+        for m in pos.legal_moves() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            nodes += count(&child, depth - 1, stop)?;
+        }
+        Some(nodes)
+    }
+    pos.legal_moves()
+        .into_iter()
+        .map(|m| {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            Some((m, if depth <= 1 { 1 } else { count(&child, depth - 1, stop)? }))
+        })
+        .collect()
+}
+
 /// A benchmark case: name, variant, FEN and depth (the perft bench's here, the engine's search
 /// bench's in `engine::bench`).
 #[derive(Debug, Clone, Copy)]
@@ -72,3 +101,22 @@ pub const BENCH: [BenchCase; 4] = [
     },
     BenchCase { name: "gardner start", variant: "gardner", fen: "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1", depth: 8 },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+
+    /// The stoppable split counts as [`divide`] does, and gives up once stopped.
+    #[test]
+    fn divide_until_counts_as_divide_and_stops() {
+        let v = crate::variants::by_name("chess").expect("chess");
+        let pos = Position::start(v);
+        let go = AtomicBool::new(false);
+        assert_eq!(divide_until(&pos, 4, &go), Some(divide(&pos, 4)));
+        assert_eq!(divide_until(&pos, 2, &go), Some(divide(&pos, 2)));
+        let stop = AtomicBool::new(true);
+        assert_eq!(divide_until(&pos, 6, &stop), None);
+        assert!(divide_until(&pos, 3, &stop).is_some(), "two plies below the root are not checked");
+    }
+}
