@@ -223,6 +223,9 @@ fn check_record(s: &Server, id: &str, dir: &str) -> String {
     let o = fairylab(&["verify-game", path.to_str().expect("utf-8")]);
     assert!(o.status.success(), "verify-game {id}: {} {}", common::stderr(&o), text);
     assert!(stdout(&o).starts_with("ok: "));
+    // Dated with the day the game was created (today, for the tests' games).
+    let today = engine::tournament::pgn_date(std::time::SystemTime::now());
+    assert!(text.contains(&format!("[Date \"{today}\"]")), "{text}");
     text
 }
 

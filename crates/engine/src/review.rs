@@ -491,9 +491,7 @@ mod tests {
     /// knight blocks on b8, so 30. Ra8 is check, not mate.
     #[test]
     fn the_check_mark_follows_the_gift() {
-        let pgn = "[Variant \"SnowFall\"]\n[SnowFall \"100\"]\n[SetUp \"1\"]\n\
-                   [FEN \"7k/6pp/8/8/8/8/8/R5K1[] w - - 0 30\"]\n\n\
-                   30. Ra8+ {H:Nn gift W:N B:N} 30... N@b8 {H:N} *";
+        let pgn = include_str!("../../../tests/data/records/check-after-gift.pgn");
         let game = rules::record::read_pgn(pgn).expect("a record");
         let limits = ReviewLimits { per_position: Limits::nodes(500), threads: 1, tables: None };
         let r = review(&game, &limits, |_, _| {});

@@ -458,7 +458,7 @@ impl LiveGame {
         let mut tags = vec![
             ("Event".to_string(), "fairylab game".to_string()),
             ("Site".to_string(), "fairylab".to_string()),
-            ("Date".to_string(), pgn_date(self.row.created_at)),
+            ("Date".to_string(), creation_date(self.row.created_at)),
             ("White".to_string(), self.row.white_player.clone()),
             ("Black".to_string(), self.row.black_player.clone()),
             ("GameId".to_string(), self.row.id.clone()),
@@ -492,19 +492,10 @@ impl LiveGame {
     }
 }
 
-/// The PGN `Date` (`YYYY.MM.DD`, UTC) of a Unix time in milliseconds: the civil date of its day
-/// count (Howard Hinnant's `civil_from_days`).
-pub fn pgn_date(unix_ms: i64) -> String {
-    let z = unix_ms.div_euclid(86_400_000) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
+/// The PGN `Date` (UTC) of a game created at `unix_ms`.
+fn creation_date(unix_ms: i64) -> String {
+    let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(unix_ms.max(0) as u64);
+    engine::tournament::pgn_date(at)
 }
 
 /// A game's moves as the state and the analysis board list them: `{uci, san, event, fen}`
@@ -749,24 +740,11 @@ impl Games {
 mod tests {
     use super::*;
 
-    /// Dates as PGN writes them, in UTC: the epoch, a leap day, the turn of a century, the
-    /// last millisecond of a day.
-    #[test]
-    fn record_dates_are_utc_civil_dates() {
-        assert_eq!(pgn_date(0), "1970.01.01");
-        assert_eq!(pgn_date(951_782_400_000), "2000.02.29");
-        assert_eq!(pgn_date(4_107_542_400_000), "2100.03.01");
-        assert_eq!(pgn_date(1_796_083_199_999), "2026.11.30");
-        assert_eq!(pgn_date(-1), "1969.12.31");
-    }
-
     /// The move list marks check after the move's chance outcome, as the record does: a gift
     /// that lets the checked side block makes Ra8 check, not mate; a failed move marks nothing.
     #[test]
     fn the_move_list_marks_check_after_the_chance_outcome() {
-        let pgn = "[Variant \"SnowFall\"]\n[SnowFall \"100\"]\n[SetUp \"1\"]\n\
-                   [FEN \"7k/6pp/8/8/8/8/8/R5K1[] w - - 0 30\"]\n\n\
-                   30. Ra8+ {H:Nn gift W:N B:N} 30... N@b8 {H:N} *";
+        let pgn = include_str!("../../../tests/data/records/check-after-gift.pgn");
         let game = rules::record::read_pgn(pgn).expect("a record");
         let sans: Vec<Value> = moves_json(&game).into_iter().map(|m| m["san"].clone()).collect();
         assert_eq!(sans, [json!("Ra8+"), json!("N@b8")]);
