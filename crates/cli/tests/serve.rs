@@ -1557,6 +1557,10 @@ fn predictor_game(url: &str) {
     let (status, _) =
         s.call("POST", &format!("/api/games/{id}/members"), Some(&bo), Some(json!({ "name": "cy", "rank": 3 })));
     assert_eq!(status, 403, "only the captain adds members");
+    // The chat is the captains' (the seats'): a member's token is refused as such.
+    let (status, v) = s.call("GET", &format!("/api/games/{id}/chat"), Some(&bo), None);
+    assert_eq!(status, 403, "{v}");
+    assert!(v["error"].as_str().is_some_and(|e| e.contains("a team member's token does not open the chat")), "{v}");
     let commit = format!("/api/games/{id}/commit");
     let reveal = format!("/api/games/{id}/reveal");
     // The orders check: the canonical text of valid orders, the reason for others, nothing kept.

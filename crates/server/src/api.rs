@@ -1336,7 +1336,7 @@ async fn write_chat(
     let Json(req) = body?;
     let g = game(&app, &id).await?;
     let mut live = g.lock().await;
-    let color = side_of(&live, &token)?;
+    let color = chat_side(&live, &token)?;
     if live.players[(!color).index()] != Player::Human {
         return Err(ApiError::bad("the AI does not chat: the chat is between two people"));
     }
@@ -1356,6 +1356,15 @@ async fn write_chat(
     live.chat_at[color.index()] = now;
     announce(&app, &live, "chat", json!({ "seq": seq, "by": side })).await;
     Ok(Json(json!({ "seq": seq, "by": side, "text": text, "at": now })))
+}
+
+/// The side whose seat token this is, for the chat; a Predictor team member's token is refused
+/// as such (the captain's, the seat's, opens the chat).
+fn chat_side(live: &LiveGame, token: &str) -> Result<Color, ApiError> {
+    side_of(live, token).map_err(|e| match member_of(live, token) {
+        Ok(_) => ApiError::forbidden("a team member's token does not open the chat: the captain's (the seat's) does"),
+        Err(_) => e,
+    })
 }
 
 /// The query of `GET .../chat`.
@@ -1378,7 +1387,7 @@ async fn read_chat(
     let token = bearer(&headers)?;
     let Query(q) = query?;
     let g = game(&app, &id).await?;
-    side_of(&*g.lock().await, &token)?;
+    chat_side(&*g.lock().await, &token)?;
     let messages: Vec<Value> = app
         .games
         .store()

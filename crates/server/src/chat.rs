@@ -14,11 +14,19 @@ pub const MAX_MESSAGES: i64 = 500;
 /// The shortest wait between two messages of one side (milliseconds).
 pub const MIN_INTERVAL_MS: i64 = 1000;
 
+/// Invisible format characters a chat line has no use for: zero-width spaces and joiners'
+/// neighbours, direction marks and overrides (which could turn the rest of the page's line
+/// around), the byte-order mark. Zero-width joiners stay (emoji are built with them).
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{200B}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
+}
+
 /// A message as kept: control characters (line breaks, tabs) become spaces, runs of spaces
-/// one, and the ends are trimmed. Refused, with the reason, if nothing is left or it is longer
-/// than [`MAX_CHARS`].
+/// one, invisible format characters go, and the ends are trimmed. Refused, with the reason, if
+/// nothing is left or it is longer than [`MAX_CHARS`] (Unicode scalar values).
 pub fn clean(text: &str) -> Result<String, String> {
-    let spaced: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let spaced: String =
+        text.chars().filter(|&c| !is_invisible(c)).map(|c| if c.is_control() { ' ' } else { c }).collect();
     let kept = spaced.split_whitespace().collect::<Vec<_>>().join(" ");
     let n = kept.chars().count();
     if n == 0 {
@@ -40,6 +48,12 @@ mod tests {
         assert_eq!(clean("  good\tluck\r\n  have fun "), Ok("good luck have fun".into()));
         assert_eq!(clean("gg \u{1b}[31m"), Ok("gg [31m".into()));
         assert!(clean(" \n\t ").is_err_and(|e| e.contains("empty")));
+        // Invisible characters alone are nothing; a direction override is dropped.
+        for blank in ["\u{200B}", "\u{200E} \u{FEFF}", "\u{2066}\u{2069}"] {
+            assert!(clean(blank).is_err_and(|e| e.contains("empty")), "{blank:?}");
+        }
+        assert_eq!(clean("\u{202E}evil"), Ok("evil".into()));
+        assert_eq!(clean("👨\u{200D}👩"), Ok("👨\u{200D}👩".into()), "emoji keep their joiners");
         let long = "é".repeat(MAX_CHARS);
         assert_eq!(clean(&long), Ok(long.clone()));
         assert!(clean(&format!("{long}x")).is_err_and(|e| e.contains("141 characters; at most 140")));

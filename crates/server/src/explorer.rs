@@ -3,7 +3,7 @@
 //! counts every finished game once, in the background, on any number of processes.
 //!
 //! A game is counted when it ends with a result (not aborted), in a built-in sequential variant,
-//! with no imported moves, and a person played at least one side; its first [`MAX_PLIES`] plies
+//! with no imported moves, a person played at least one side and every person's seat was taken; its first [`MAX_PLIES`] plies
 //! are counted, each (position, move) once a game, under who played it ([`Players`]: two people,
 //! or a person against the AI), which the explorer can filter by. Positions are keyed by their FEN without the move counters ([`position_key`]), so
 //! transpositions meet and a SnowFall position's hands count.
@@ -69,8 +69,12 @@ impl Players {
 fn counted_result(row: &GameRow) -> Option<(Players, (i64, i64, i64))> {
     let options: Value = serde_json::from_str(&row.options).unwrap_or(Value::Null);
     let imported = options.get("imported").and_then(Value::as_u64).unwrap_or(0) > 0;
-    let people = [&row.white_player, &row.black_player].iter().filter(|p| p.as_str() == Player::Human.name()).count();
-    if row.variant == "predictor" || options.get("toml").is_some() || imported || people == 0 {
+    let seats = [(&row.white_player, &row.white_token), (&row.black_player, &row.black_token)];
+    let human = |p: &String| p.as_str() == Player::Human.name();
+    let people = seats.iter().filter(|(p, _)| human(p)).count();
+    // A person's seat nobody took (an invitation or open seat never joined): one person played.
+    let empty_seat = seats.iter().any(|(p, token)| human(p) && token.is_none());
+    if row.variant == "predictor" || options.get("toml").is_some() || imported || people == 0 || empty_seat {
         return None;
     }
     let players = if people == 2 { Players::People } else { Players::Ai };
@@ -245,8 +249,8 @@ mod tests {
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
             white_player: "human".into(),
             black_player: "human".into(),
-            white_token: None,
-            black_token: None,
+            white_token: Some("w".into()),
+            black_token: Some("b".into()),
             white_invite: None,
             black_invite: None,
             seed: "00".repeat(32),
@@ -302,6 +306,10 @@ mod tests {
         let rows = rows_of(row.clone(), &stored).expect("replays").1;
         assert_eq!(rows.iter().map(|r| r.players.as_str()).collect::<Vec<_>>(), ["ai", "ai"]);
         row.black_player = "ai:level3".into();
+        assert!(rows_of(row, &stored).expect("not replayed").1.is_empty());
+        // A seat for a person that nobody took: one person played, and the game is not counted.
+        let (mut row, stored) = finished("1-0", "{}", &["e2e4", "e7e5"]);
+        row.black_token = None;
         assert!(rows_of(row, &stored).expect("not replayed").1.is_empty());
     }
 

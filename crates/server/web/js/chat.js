@@ -18,7 +18,7 @@ export class Chat {
     section.innerHTML = `<h2>Chat</h2>
       <ol class="chat" aria-live="polite"></ol>
       <form class="chat-form">
-        <input id="chat-text" maxlength="140" autocomplete="off" placeholder="Write to your opponent" aria-label="chat message">
+        <input id="chat-text" autocomplete="off" placeholder="Write to your opponent" aria-label="chat message">
         <button type="submit">Send</button>
       </form>
       <p class="error" id="chat-error" role="alert"></p>`;
