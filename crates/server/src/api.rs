@@ -62,11 +62,13 @@ pub async fn nudge_loop(state: AppState, mut rx: tokio::sync::mpsc::UnboundedRec
 pub struct ApiError {
     status: StatusCode,
     message: String,
+    /// Seconds to wait before trying again (`Retry-After`), for a refusal that passes.
+    retry_after: Option<u64>,
 }
 
 impl ApiError {
     fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError { status, message: message.into() }
+        ApiError { status, message: message.into(), retry_after: None }
     }
     fn bad(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
@@ -84,7 +86,11 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.message }))).into_response()
+        let mut r = (self.status, Json(json!({ "error": self.message }))).into_response();
+        if let Some(secs) = self.retry_after {
+            r.headers_mut().insert(header::RETRY_AFTER, secs.into());
+        }
+        r
     }
 }
 
@@ -117,6 +123,28 @@ impl From<QueryRejection> for ApiError {
 impl From<JsonRejection> for ApiError {
     fn from(e: JsonRejection) -> ApiError {
         ApiError::new(e.status(), format!("invalid JSON body: {}", e.body_text()))
+    }
+}
+
+/// A JSON request body that must be an object (serde alone would also read a struct from an
+/// array, by position): 415 for a body not sent as JSON, 400 for one that does not parse, 422
+/// for one of the wrong shape, each with the reason.
+struct JsonBody<T>(T);
+
+impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
+        let Json(v) = Json::<Value>::from_request(req, state).await?;
+        if !v.is_object() {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid JSON body: it must be an object {...}",
+            ));
+        }
+        serde_json::from_value(v)
+            .map(JsonBody)
+            .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, format!("invalid JSON body: {e}")))
     }
 }
 
@@ -307,8 +335,8 @@ struct RecordLine {
 
 /// `POST /api/position`: the line of a PGN record (`crate::line::line_of_pgn`), as `GET`
 /// answers for a line.
-async fn position_of_record(body: Result<Json<RecordLine>, JsonRejection>) -> Result<Json<Value>, ApiError> {
-    let Json(req) = body?;
+async fn position_of_record(body: Result<JsonBody<RecordLine>, ApiError>) -> Result<Json<Value>, ApiError> {
+    let JsonBody(req) = body?;
     let line = blocking("the record", move || crate::line::line_of_pgn(&req.pgn).map(|g| crate::line::line_json(&g)))
         .await?
         .map_err(|e| ApiError::bad(e.to_string()))?;
@@ -334,9 +362,9 @@ struct AnalyseLine {
 /// `POST /api/analyse`: the engine on the last position of a line of the analysis board.
 async fn analyse_line(
     State(app): State<AppState>,
-    body: Result<Json<AnalyseLine>, JsonRejection>,
+    body: Result<JsonBody<AnalyseLine>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
-    let Json(req) = body?;
+    let JsonBody(req) = body?;
     let (movetime, lines) = search_limits(req.movetime_ms, req.lines)?;
     let game = LineQuery { variant: req.variant, fen: req.fen, play: req.play }.line()?;
     let pos = game.position().clone();
@@ -493,9 +521,9 @@ fn import_record(text: &str, v: &'static rules::Variant, fen: Option<&str>) -> R
 
 async fn create_game(
     State(app): State<AppState>,
-    body: Result<Json<CreateGame>, JsonRejection>,
+    body: Result<JsonBody<CreateGame>, ApiError>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let Json(c) = body?;
+    let JsonBody(c) = body?;
     for (name, text) in [("variant", &c.variant), ("white", &c.white), ("black", &c.black)] {
         if text.len() > MAX_FIELD {
             return Err(ApiError::bad(format!("{name} is longer than {MAX_FIELD} bytes")));
@@ -898,9 +926,9 @@ async fn review_of(app: &AppState, g: &Arc<Mutex<LiveGame>>) -> Result<Value, Ap
 async fn analyse(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    body: Result<Json<AnalyseRequest>, JsonRejection>,
+    body: Result<JsonBody<AnalyseRequest>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
-    let Json(req) = body?;
+    let JsonBody(req) = body?;
     let (movetime, lines) = search_limits(req.movetime_ms, req.lines)?;
     let g = game(&app, &id).await?;
     let (pos, hashes, ply) = {
@@ -1008,9 +1036,9 @@ struct Join {
 async fn join_game(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    body: Result<Json<Join>, JsonRejection>,
+    body: Result<JsonBody<Join>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
-    let Json(j) = body?;
+    let JsonBody(j) = body?;
     let shared = game(&app, &id).await?;
     let mut g = shared.lock().await;
     if g.row.status != "active" {
@@ -1068,10 +1096,10 @@ async fn make_move(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Result<Json<MoveRequest>, JsonRejection>,
+    body: Result<JsonBody<MoveRequest>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
     let token = bearer(&headers)?;
-    let Json(req) = body?;
+    let JsonBody(req) = body?;
     let g = game(&app, &id).await?;
     let reply = {
         let mut live = g.lock().await;
@@ -1269,10 +1297,10 @@ async fn draw(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Result<Json<OfferRequest>, JsonRejection>,
+    body: Result<JsonBody<OfferRequest>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
     let token = bearer(&headers)?;
-    let Json(req) = body?;
+    let JsonBody(req) = body?;
     let g = game(&app, &id).await?;
     let mut live = g.lock().await;
     if live.predictor.is_some() {
@@ -1330,10 +1358,10 @@ async fn write_chat(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Result<Json<ChatMessage>, JsonRejection>,
+    body: Result<JsonBody<ChatMessage>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
     let token = bearer(&headers)?;
-    let Json(req) = body?;
+    let JsonBody(req) = body?;
     let g = game(&app, &id).await?;
     let mut live = g.lock().await;
     let color = chat_side(&live, &token)?;
@@ -1344,7 +1372,8 @@ async fn write_chat(
     let now = now_ms();
     let last = live.chat_at[color.index()];
     if now - last < crate::chat::MIN_INTERVAL_MS {
-        return Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, "one message a second: wait a moment"));
+        let wait = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "one message a second: wait a moment");
+        return Err(ApiError { retry_after: Some(1), ..wait });
     }
     let side = color.to_string();
     let seq = app
@@ -1406,10 +1435,10 @@ async fn takeback(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Result<Json<OfferRequest>, JsonRejection>,
+    body: Result<JsonBody<OfferRequest>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
     let token = bearer(&headers)?;
-    let Json(req) = body?;
+    let JsonBody(req) = body?;
     let g = game(&app, &id).await?;
     let reply = {
         let mut live = g.lock().await;
@@ -1706,10 +1735,10 @@ async fn add_member(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Result<Json<NewMember>, JsonRejection>,
+    body: Result<JsonBody<NewMember>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
     let token = bearer(&headers)?;
-    let Json(m) = body?;
+    let JsonBody(m) = body?;
     let g = game(&app, &id).await?;
     let mut live = g.lock().await;
     let (side, who) = member_of(&live, &token)?;
@@ -1761,10 +1790,10 @@ async fn commit_orders(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Result<Json<CommitRequest>, JsonRejection>,
+    body: Result<JsonBody<CommitRequest>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
     let token = bearer(&headers)?;
-    let Json(req) = body?;
+    let JsonBody(req) = body?;
     let g = game(&app, &id).await?;
     let mut live = g.lock().await;
     let (side, member) = member_of(&live, &token)?;
@@ -1796,10 +1825,10 @@ async fn check_orders(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Result<Json<CheckRequest>, JsonRejection>,
+    body: Result<JsonBody<CheckRequest>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
     let token = bearer(&headers)?;
-    let Json(req) = body?;
+    let JsonBody(req) = body?;
     if req.orders.len() > 256 {
         return Err(ApiError::bad("the orders are too long"));
     }
@@ -1830,10 +1859,10 @@ async fn reveal_orders(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Result<Json<RevealRequest>, JsonRejection>,
+    body: Result<JsonBody<RevealRequest>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
     let token = bearer(&headers)?;
-    let Json(req) = body?;
+    let JsonBody(req) = body?;
     if req.reveal.len() > 1024 {
         return Err(ApiError::bad("the reveal is too long"));
     }
