@@ -180,10 +180,10 @@ fn piece_set(a: &PieceArgs) -> Result<PieceSet> {
     if let Some(path) = &a.pieces {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("cannot read piece file {}", path.display()))?;
-        let before: Vec<(char, String)> = set.kinds().iter().map(|k| (k.letter, format!("{:?}", k.movement))).collect();
+        let before = set.clone();
         set.add_piecedef(&text, a.lenient).with_context(|| format!("piece file {}", path.display()))?;
         for k in set.kinds() {
-            if !before.contains(&(k.letter, format!("{:?}", k.movement))) {
+            if before.get(k.letter).is_none_or(|b| b.movement != k.movement) {
                 defined.push((k.letter, format!("the piece file {}", path.display())));
             }
         }
