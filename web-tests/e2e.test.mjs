@@ -808,6 +808,43 @@ test('gardner on a 5x5 board, against a weaker AI (level 2 of 8)', async () => {
   assert.equal((await res.json()).black, 'ai:level2');
 });
 
+/** The board's coordinates as seen: the rank names top to bottom, the file names left to right. */
+async function coordinatesSeen(page) {
+  return page.evaluate(() => {
+    const read = (sel, key) =>
+      [...document.querySelectorAll(sel)]
+        .map(c => [c.getBoundingClientRect()[key], c.textContent])
+        .sort((a, b) => a[0] - b[0])
+        .map(([, t]) => t)
+        .join('');
+    return [read('.board-wrap coords.side coord', 'top'), read('.board-wrap coords.bottom coord', 'left')];
+  });
+}
+
+test('the board names its files and ranks, and they turn with it', async () => {
+  const { context, page, errors } = await desktopPage();
+  await newGame(page, { variant: 'gardner', opponent: 'me', color: 'white' });
+  await page.waitForSelector('.board-wrap coords.side');
+  assert.deepEqual(await coordinatesSeen(page), ['54321', 'abcde']);
+  // Each name sits on its own square: the rank 1 name is on a1, the file e name on e1.
+  const [a1, e1] = await Promise.all([squareCenter(page, 0, 0), squareCenter(page, 4, 0)]);
+  const at = (sel, text) =>
+    page.evaluate(([sel, text]) => {
+      const r = [...document.querySelectorAll(sel)].find(c => c.textContent === text).getBoundingClientRect();
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    }, [sel, text]);
+  const one = await at('.board-wrap coords.side coord', '1');
+  const e = await at('.board-wrap coords.bottom coord', 'e');
+  const half = (await page.locator('.board-wrap').boundingBox()).width / 5 / 2;
+  const inside = (p, c) => Math.abs(p.x - c.x) < half && Math.abs(p.y - c.y) < half;
+  assert.ok(inside(one, a1) && inside(e, e1), `coordinates off their squares: ${JSON.stringify({ one, a1, e, e1, half })}`);
+  await page.click('#flip');
+  await until(async () => (await coordinatesSeen(page))[0] === '12345', 'the ranks to turn with the board');
+  assert.deepEqual(await coordinatesSeen(page), ['12345', 'edcba']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('baby chess', async () => {
   // The panel shows a piece that has spent a column switch (from the FEN's counts).
   await playVariant('baby', 4, { panel: async p => /: [0-4] left/.test(await p.locator('#variant-panel').innerText()) });

@@ -217,7 +217,7 @@ export class Board {
       {
         fen,
         dimensions: dims,
-        coordinates: false,
+        coordinates: true,
         autoCastle: true,
         animation: { enabled: true, duration: 150 },
         draggable: { enabled: true, showGhost: true },
