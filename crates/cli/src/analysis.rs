@@ -430,7 +430,7 @@ fn format_info(pos: &Position, i: &Info) -> String {
 
 /// `fairylab analyse`.
 pub(crate) fn analyse(a: &AnalyseArgs, out: &mut impl Write) -> Result<()> {
-    let v = variant(&a.variant)?;
+    let v = crate::in_turn(variant(&a.variant)?)?;
     let mut game = Game::new(position(v, a.fen.as_deref())?);
     play_moves(&mut game, &a.moves)?;
     let pos = game.position().clone();
@@ -476,15 +476,7 @@ pub(crate) fn analyse(a: &AnalyseArgs, out: &mut impl Write) -> Result<()> {
 
 /// `fairylab play`: you against the engine, moves in SAN or UCI on stdin.
 pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
-    let mut v = variant(&a.variant)?;
-    if v.simultaneous {
-        anyhow::bail!(
-            "{} is played in simultaneous plies: resolve plies with `fairylab predictor resolve`, play one by \
-             commit–reveal with `fairylab predictor commit/reveal/referee`, or watch the AI with `fairylab match --variant {}`",
-            v.name,
-            v.name
-        );
-    }
+    let mut v = crate::in_turn(variant(&a.variant)?)?;
     let mut rng = rules::chance::seeded_rng(a.seed);
     if rules::variants::snowfall::percent(v).is_some() && a.variant.snowfall.is_none() {
         // A SnowFall game draws its percentage when it starts (RULINGS § SnowFall 1).
@@ -693,7 +685,7 @@ fn parse_epd(v: &'static rules::Variant, line: &str, number: usize) -> Result<Ep
 
 /// `fairylab solve`: searches each EPD position for a fixed time; counts the solved ones.
 pub(crate) fn solve(a: &SolveArgs, out: &mut impl Write) -> Result<()> {
-    let v = variant(&a.variant)?;
+    let v = crate::in_turn(variant(&a.variant)?)?;
     let text = std::fs::read_to_string(&a.epd).with_context(|| format!("cannot read {}", a.epd.display()))?;
     let mut cases = Vec::new();
     for (i, line) in text.lines().enumerate() {

@@ -291,6 +291,21 @@ pub(crate) fn variant(a: &VariantArgs) -> Result<&'static Variant> {
     }
 }
 
+/// `v` if its sides move in turn: the search, play and simulation tools refuse a variant of
+/// simultaneous plies (Predictor chess), naming the tools that play it.
+pub(crate) fn in_turn(v: &'static Variant) -> Result<&'static Variant> {
+    if v.simultaneous {
+        bail!(
+            "{} is played in simultaneous plies, not in turn: resolve plies with `fairylab predictor resolve`, play one \
+             by commit–reveal with `fairylab predictor commit/reveal/referee`, or watch the AI with `fairylab match \
+             --variant {}`",
+            v.name,
+            v.name
+        );
+    }
+    Ok(v)
+}
+
 /// `--variant baby` with `--setup` and `--white-double-step`.
 fn baby_variant(a: &VariantArgs) -> Result<&'static Variant> {
     let flag = if a.setup.is_some() { "--setup" } else { "--white-double-step" };

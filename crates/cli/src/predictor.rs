@@ -358,6 +358,10 @@ fn referee_command(a: &RefereeArgs, out: &mut impl Write) -> Result<()> {
     let before = game.position().clone();
     let mut orders = Vec::new();
     let mut seals = Vec::new();
+    // A reveal that does not open its commitment, or opens orders illegal here, forfeits the
+    // game for its side (RULINGS § Predictor 7; both: a draw). Text that is not a commitment or
+    // a reveal of this ply is the operator's mistake: refused, nothing ruled.
+    let mut faults: [Option<String>; 2] = [None, None];
     for (side, c, r) in
         [(Color::White, &a.white_commitment, &a.white_reveal), (Color::Black, &a.black_commitment, &a.black_reveal)]
     {
@@ -371,10 +375,20 @@ fn referee_command(a: &RefereeArgs, out: &mut impl Write) -> Result<()> {
                 reveal.side
             );
         }
-        reveal.verify(&c).with_context(|| format!("{side}'s reveal"))?;
-        let o = Orders::parse(&before, side, &reveal.orders).map_err(|e| anyhow!("{side}'s revealed orders: {e}"))?;
-        orders.push(o);
-        seals.push(Seal { commitment: c, nonce: reveal.nonce });
+        if let Err(e) = reveal.verify(&c) {
+            faults[side.index()] = Some(format!("the reveal does not open the commitment: {e}"));
+            continue;
+        }
+        match Orders::parse(&before, side, &reveal.orders) {
+            Ok(o) => {
+                orders.push(o);
+                seals.push(Seal { commitment: c, nonce: reveal.nonce });
+            }
+            Err(e) => faults[side.index()] = Some(format!("the revealed orders are illegal: {e}")),
+        }
+    }
+    if faults.iter().any(Option::is_some) {
+        return forfeit(a, &mut game, &tags, ply, faults, out);
     }
     let number = ply;
     let played = game.play(&orders[0], &orders[1], Some([seals[0], seals[1]]))?.clone();
@@ -389,6 +403,44 @@ fn referee_command(a: &RefereeArgs, out: &mut impl Write) -> Result<()> {
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
     } else {
         write_report(out, &before, &after, &played.report, &record::ply_line(&before, number, &played))?;
+    }
+    Ok(())
+}
+
+/// The referee's ruling on a ply whose reveals forfeit: the game ends (for the other side, or
+/// drawn if both forfeit), written to the record when one is kept.
+fn forfeit(
+    a: &RefereeArgs,
+    game: &mut PredictorGame,
+    tags: &[(String, String)],
+    ply: u32,
+    faults: [Option<String>; 2],
+    out: &mut impl Write,
+) -> Result<()> {
+    use rules::outcome::{EndReason, Outcome};
+    let outcome = match &faults {
+        [Some(_), Some(_)] => Outcome::Draw { reason: EndReason::Forfeit },
+        [Some(_), None] => Outcome::Decisive { winner: Color::Black, reason: EndReason::Forfeit },
+        _ => Outcome::Decisive { winner: Color::White, reason: EndReason::Forfeit },
+    };
+    game.end(outcome);
+    if let Some(path) = &a.record {
+        write_atomically(path, &record::write(game, tags))?;
+    }
+    if a.json {
+        let v = json!({
+            "ply": ply,
+            "forfeit": { "white": faults[0], "black": faults[1] },
+            "outcome": outcome_json(Some(outcome)),
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+    } else {
+        for (side, fault) in [Color::White, Color::Black].into_iter().zip(&faults) {
+            if let Some(f) = fault {
+                writeln!(out, "{side} forfeits at ply {ply}: {f}")?;
+            }
+        }
+        writeln!(out, "game over: {outcome}")?;
     }
     Ok(())
 }

@@ -148,7 +148,7 @@ fn write_json(mut file: File, path: &Path, r: &SimResult) -> Result<()> {
 }
 
 fn simulate(a: &RunArgs, out: &mut impl Write) -> Result<()> {
-    let v = crate::variant(&a.variant)?;
+    let v = crate::in_turn(crate::variant(&a.variant)?)?;
     let start = crate::position(v, a.fen.as_deref())?;
     let cfg = RunConfig { start, white: a.white, black: a.black, seed: a.seed, max_plies: a.max_plies };
     let file = a.json.as_deref().map(create).transpose()?;

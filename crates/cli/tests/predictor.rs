@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_bad_input, assert_ok, fairylab, stdout, temp_path};
+use common::{assert_bad_input, assert_ok, fairylab, stderr, stdout, temp_path};
 use serde_json::Value;
 
 fn json(args: &[&str]) -> Value {
@@ -215,4 +215,69 @@ fn a_predictor_match_of_the_mixed_player_against_the_baseline() {
         &["match", "--variant", "predictor", "--white", "mixed", "--black", "wizard"],
         "unknown Predictor player",
     );
+}
+
+/// RULINGS § Predictor 7 at the command-line referee: a reveal that does not open its
+/// commitment, or opens illegal orders, forfeits the game for its side (both: a draw), and the
+/// record ends with the infraction.
+#[test]
+fn a_reveal_that_does_not_open_its_commitment_forfeits() {
+    let seal = |side: &str, orders: &str| {
+        json(&["predictor", "commit", "--game", "g9", "--ply", "1", "--side", side, "--orders", orders, "--json"])
+    };
+    let referee = |record: &str, w: (&str, &str), b: (&str, &str), json_out: bool| {
+        let mut args = vec![
+            "predictor", "referee", "--game", "g9", "--record", record, "--white-commitment", w.0, "--white-reveal",
+            w.1, "--black-commitment", b.0, "--black-reveal", b.1,
+        ];
+        if json_out {
+            args.push("--json");
+        }
+        fairylab(&args)
+    };
+    let (w, b) = (seal("white", "e2e4"), seal("black", "e7e5"));
+    // White's reveal changed after the commitment: White forfeits.
+    let record = temp_path("predictor", "forfeit-white.pgn");
+    let _ = std::fs::remove_file(&record);
+    let forged = field(&w, "reveal").replace("e2e4", "d2d4");
+    let o = referee(
+        record.to_str().expect("utf-8"),
+        (&field(&w, "commitment"), &forged),
+        (&field(&b, "commitment"), &field(&b, "reveal")),
+        true,
+    );
+    assert_ok(&o);
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["outcome"]["result"], "0-1");
+    assert_eq!(v["outcome"]["reason"], "Forfeit");
+    assert!(v["forfeit"]["white"].as_str().expect("white's fault").contains("does not open"));
+    assert_eq!(v["forfeit"]["black"], Value::Null);
+    let text = std::fs::read_to_string(&record).expect("the record");
+    assert!(text.contains("[Result \"0-1\"]") && text.contains("[Termination \"rules infraction\"]"), "{text}");
+    // The game is over: no further ply is refereed.
+    let (w2, b2) = (seal("white", "d2d4"), seal("black", "d7d5"));
+    let o = referee(
+        record.to_str().expect("utf-8"),
+        (&field(&w2, "commitment"), &field(&w2, "reveal")),
+        (&field(&b2, "commitment"), &field(&b2, "reveal")),
+        false,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("game is over"), "{}", stderr(&o));
+
+    // Both reveal orders illegal in the position (committed without --fen): a draw.
+    let record = temp_path("predictor", "forfeit-both.pgn");
+    let _ = std::fs::remove_file(&record);
+    let (w, b) = (seal("white", "e2e5"), seal("black", "e7e4"));
+    let o = referee(
+        record.to_str().expect("utf-8"),
+        (&field(&w, "commitment"), &field(&w, "reveal")),
+        (&field(&b, "commitment"), &field(&b, "reveal")),
+        false,
+    );
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(out.contains("white forfeits at ply 1: the revealed orders are illegal"), "{out}");
+    assert!(out.contains("black forfeits at ply 1") && out.contains("1/2-1/2"), "{out}");
+    assert!(std::fs::read_to_string(&record).expect("the record").contains("[Result \"1/2-1/2\"]"));
 }

@@ -158,6 +158,9 @@ fn sim_bad_input_is_one_error_line() {
         &["sim", "--variant", "gardner", "--half-width", "0.1", "--quantities", "speed"],
         "unknown quantity",
     );
+    // Predictor chess is played in simultaneous plies: not simulated as moves in turn (nor searched).
+    assert_bad_input(&["sim", "--variant", "predictor", "--games", "5"], "simultaneous plies");
+    assert_bad_input(&["analyse", "--variant", "predictor", "--depth", "2"], "simultaneous plies");
     assert_ok(&fairylab(&["sim", "--variant", "gardner", "--games", "5", "--json", &ok]));
 }
 

@@ -100,6 +100,18 @@ pub enum RecordError {
         /// The name given.
         name: String,
     },
+    /// The record is of a variant played in simultaneous plies (Predictor chess), whose
+    /// records have their own format ([`crate::predictor::record`]).
+    #[error(
+        "line {line}: a {name} record: both sides order at once each ply, so its plies are not moves \
+         played in turn (`fairylab predictor referee --record` continues one, `fairylab verify-game` checks one)"
+    )]
+    Simultaneous {
+        /// The `Variant` tag's line.
+        line: usize,
+        /// The variant's name.
+        name: String,
+    },
     /// The `SnowFall` tag is not an integer percentage from 0 to 100.
     #[error("line {line}: SnowFall percentage '{value}' is not an integer from 0 to 100")]
     BadPercent {
@@ -956,6 +968,11 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
             }
         }
     };
+
+    if variant.simultaneous {
+        let line = tag("Variant").map_or(0, |(_, l)| l);
+        return Err(RecordError::Simultaneous { line, name: variant.name.clone() });
+    }
 
     // Step 3. The start position.
     let start = match (tag("SetUp"), tag("FEN")) {

@@ -643,3 +643,16 @@ fn annotated_records_read_back_into_the_same_game() {
         assert_eq!(write_pgn_annotated(game, &[], &[]), write_pgn(game, &[]));
     }
 }
+
+/// A Predictor record (simultaneous plies, its own format) is named as such, not misread as
+/// moves played in turn.
+#[test]
+fn a_predictor_record_is_not_read_as_moves_in_turn() {
+    let text = "[Event \"x\"]\n[Variant \"Predictor\"]\n\n1. e2e4 | e7e5 *\n";
+    match read_record(text) {
+        Err(e @ RecordError::Simultaneous { line: 2, .. }) => {
+            assert!(e.to_string().contains("predictor referee --record"), "{e}");
+        }
+        other => panic!("expected a Simultaneous error, got {other:?}"),
+    }
+}

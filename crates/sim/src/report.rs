@@ -141,8 +141,8 @@ pub struct SimResult {
     pub promotion_white: ProportionStat,
     /// Black promoted.
     pub promotion_black: ProportionStat,
-    /// A player chosen at random promoted: (White's + Black's) / (2 · games). The interval
-    /// treats the 2 · games players as independent, which they are not quite.
+    /// A player chosen at random promoted: (White's + Black's) / (2 · games). The two players
+    /// of a game are not independent: the interval is [`crate::stats::paired_wilson95`]'s.
     pub promotion_random_player: ProportionStat,
     /// Plies of finished games.
     pub plies: MeanStat,
@@ -266,10 +266,11 @@ impl SimResult {
             promotion_any: p(t.promotion_any),
             promotion_white: p(t.promotion_white),
             promotion_black: p(t.promotion_black),
-            promotion_random_player: ProportionStat::new(Proportion::new(
-                t.promotion_white + t.promotion_black,
-                2 * t.games,
-            )),
+            promotion_random_player: {
+                let (w, b) = (t.promotion_white, t.promotion_black);
+                let i = crate::stats::paired_wilson95(w, b, t.promotion_any, t.games);
+                ProportionStat { count: w + b, p: Proportion::new(w + b, 2 * t.games).estimate(), lo: i.lo, hi: i.hi }
+            },
             plies: MeanStat::new(t.plies),
             full_moves: MeanStat::new(t.full_moves),
             plies_given_white_win: MeanStat::new(t.plies_given_white_win),
@@ -400,7 +401,7 @@ impl SimResult {
         let e = &self.counts.endings;
         let _ = writeln!(
             s,
-            "endings: checkmate {}, stalemate {}, other {} (king captured {}, fifty moves {}, repetition {}, insufficient material {}), unfinished {}",
+            "endings: checkmate {}, stalemate {}, other {} (king captured {}, fifty moves {}, repetition {}, insufficient material {}, ply limit {}), unfinished {}",
             e.checkmate,
             e.stalemate,
             e.other(),
@@ -408,6 +409,7 @@ impl SimResult {
             e.fifty_moves,
             e.repetition,
             e.insufficient_material,
+            e.ply_limit,
             e.max_plies
         );
         if let Some(q) = &self.sequential {

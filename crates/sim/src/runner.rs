@@ -46,6 +46,8 @@ pub enum Ending {
     Repetition,
     /// Insufficient material.
     InsufficientMaterial,
+    /// The variant's ply limit, adjudicated on material (Probabilistic chess).
+    PlyLimit,
     /// The `max_plies` cap (the game is unfinished).
     MaxPlies,
 }
@@ -287,6 +289,16 @@ fn judge(pos: &Position, no_moves: bool, history: Option<&[u64]>) -> Option<Outc
             }
         }
     }
+    if let Some(limit) = v.ply_limit {
+        if pos.ply() >= limit {
+            let [w, b] = [Color::White, Color::Black].map(|c| pos.adjudication_material(c));
+            return Some(match w.cmp(&b) {
+                std::cmp::Ordering::Greater => Outcome::Decisive { winner: Color::White, reason: EndReason::PlyLimit },
+                std::cmp::Ordering::Less => Outcome::Decisive { winner: Color::Black, reason: EndReason::PlyLimit },
+                std::cmp::Ordering::Equal => Outcome::Draw { reason: EndReason::PlyLimit },
+            });
+        }
+    }
     if no_moves {
         if v.win == WinCondition::Checkmate && pos.is_check() {
             return Some(Outcome::Decisive { winner: !us, reason: EndReason::Checkmate });
@@ -351,8 +363,11 @@ pub fn classify(o: Outcome) -> (GameResult, Ending) {
         EndReason::FiftyMoves => Ending::FiftyMoves,
         EndReason::Repetition => Ending::Repetition,
         EndReason::InsufficientMaterial => Ending::InsufficientMaterial,
-        // A reason added to the rules later: a draw or win all the same.
-        _ => Ending::Stalemate,
+        EndReason::PlyLimit => Ending::PlyLimit,
+        // Only a person or a clock ends a game so (time, forfeit, resignation, agreement), and
+        // a reason the rules add later must be given its own ending here: a simulation's games
+        // never end so.
+        _ => unreachable!("a simulated game ended by {reason:?}"),
     };
     (result, ending)
 }

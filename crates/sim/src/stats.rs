@@ -246,6 +246,44 @@ pub fn wilson_interval(p: f64, n: f64, z: f64) -> Interval {
     Interval { lo, hi }
 }
 
+/// The 95 % interval of the chance that a player chosen at random (either side with
+/// probability 1/2) did something, from `n` games in which the first player did it in
+/// `first`, the second in `second` and at least one of them in `either`.
+///
+/// The two players of one game are not independent trials (in Baby Chess, games where one
+/// side promotes are long ones, where the other promotes too), so the `2n` players are not
+/// `2n` Bernoulli trials. The estimate is the mean of the per-game scores
+/// `x = (did₁ + did₂)/2`, and the interval is Wilson's with the effective number of trials
+/// `n·p̂(1−p̂)/s²` (Kish's design effect; `s²` the sample variance of `x`), which is `2n` for
+/// independent players and `n` for players who always agree. Without variance (`p̂` 0 or 1),
+/// the cautious `n`.
+///
+/// ```
+/// use sim::stats::paired_wilson95;
+/// // Independent-looking counts: 2n effective trials, the plain Wilson interval of 2n.
+/// let i = paired_wilson95(200, 200, 360, 1000);
+/// let plain = sim::stats::Proportion::new(400, 2000).wilson95();
+/// assert!((i.lo - plain.lo).abs() < 2e-4 && (i.hi - plain.hi).abs() < 2e-4);
+/// // Players who always agree: the n games are the trials.
+/// let same = paired_wilson95(250, 250, 250, 1000);
+/// let games = sim::stats::Proportion::new(250, 1000).wilson95();
+/// assert!((same.lo - games.lo).abs() < 1e-12 && (same.hi - games.hi).abs() < 1e-12);
+/// ```
+pub fn paired_wilson95(first: u64, second: u64, either: u64, n: u64) -> Interval {
+    if n == 0 {
+        return Interval { lo: 0.0, hi: 1.0 };
+    }
+    let nf = n as f64;
+    let both = (first + second).saturating_sub(either) as f64;
+    let one = either as f64 - both;
+    let p = (first + second) as f64 / (2.0 * nf);
+    // Σx² = both·1 + one·¼; s² = (Σx² − n·p̂²)/(n − 1).
+    let sum_sq = both + one / 4.0;
+    let s2 = if n > 1 { ((sum_sq - nf * p * p) / (nf - 1.0)).max(0.0) } else { 0.0 };
+    let effective = if s2 > 0.0 { (nf * p * (1.0 - p) / s2).clamp(nf, 2.0 * nf) } else { nf };
+    wilson_interval(p, effective, Z95)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,6 +23,10 @@ pub struct Endings {
     pub repetition: u64,
     /// Insufficient material.
     pub insufficient_material: u64,
+    /// The variant's ply limit (Probabilistic chess), adjudicated on material. Absent from
+    /// results written before it was counted (read as 0).
+    #[serde(default)]
+    pub ply_limit: u64,
     /// Stopped by the `max_plies` safety cap (unfinished).
     pub max_plies: u64,
 }
@@ -36,6 +40,7 @@ impl Endings {
             Ending::FiftyMoves => &mut self.fifty_moves,
             Ending::Repetition => &mut self.repetition,
             Ending::InsufficientMaterial => &mut self.insufficient_material,
+            Ending::PlyLimit => &mut self.ply_limit,
             Ending::MaxPlies => &mut self.max_plies,
         }
     }
@@ -47,12 +52,13 @@ impl Endings {
         self.fifty_moves += o.fifty_moves;
         self.repetition += o.repetition;
         self.insufficient_material += o.insufficient_material;
+        self.ply_limit += o.ply_limit;
         self.max_plies += o.max_plies;
     }
 
     /// Endings other than checkmate, stalemate and the cap.
     pub fn other(&self) -> u64 {
-        self.king_captured + self.fifty_moves + self.repetition + self.insufficient_material
+        self.king_captured + self.fifty_moves + self.repetition + self.insufficient_material + self.ply_limit
     }
 }
 

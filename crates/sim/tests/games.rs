@@ -88,3 +88,33 @@ fn engine_strategy_plays_deterministically_from_a_fen() {
     assert_eq!(finished, 2);
     assert_eq!(play_game(&cfg, 1, &mut a, None).result, GameResult::WhiteWin);
 }
+
+/// RULINGS § Probabilistic 5: the ply limit ends every game (with a material adjudication),
+/// in a simulation as in play; on the shrinking board it is what ends a game whose kings sit
+/// on closed rings (seed 1 has one among games 100 to 149, which ran forever without it).
+#[test]
+fn probabilistic_games_end_at_the_ply_limit() {
+    use rules::variants::probabilistic::{self, ProbOptions};
+    use sim::runner::{run, Ending, Shard};
+    let short = probabilistic::variant(ProbOptions { ply_limit: 10, ..ProbOptions::default() });
+    let cfg = RunConfig::new(short, 1);
+    let mut scratch = Scratch::new(&cfg);
+    let mut at_limit = 0;
+    for i in 0..300 {
+        let record = play_game(&cfg, i, &mut scratch, None);
+        assert!(record.plies <= 10, "game {i} ran {} plies past the limit of 10", record.plies);
+        assert_ne!(record.result, GameResult::Unfinished);
+        at_limit += u64::from(record.ending == Ending::PlyLimit);
+    }
+    let tally = run(&cfg, 300, Shard::ALL, &|_| {});
+    assert_eq!(tally.endings.ply_limit, at_limit);
+    assert!(at_limit > 250, "most random games reach ply 10 with both kings: {at_limit} of 300");
+    assert_eq!(tally.endings.ply_limit + tally.endings.king_captured, 300);
+
+    let shrinking = probabilistic::variant(ProbOptions { shrinking: true, ..ProbOptions::default() });
+    let cfg = RunConfig::new(shrinking, 1);
+    let tally = run(&cfg, 150, Shard::ALL, &|_| {});
+    assert_eq!(tally.unfinished, 0);
+    assert!(tally.endings.ply_limit >= 1, "a game ends only by the ply limit");
+    assert!(tally.histograms.draw.len() <= 1001 && tally.histograms.white_win.len() <= 1001 && tally.histograms.black_win.len() <= 1001);
+}

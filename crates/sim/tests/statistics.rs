@@ -83,3 +83,49 @@ fn variance_is_exact_far_from_zero() {
     // Sample variance of 0..999 is n(n+1)/12 = 1000·1001/12.
     assert!((m.variance() - 1000.0 * 1001.0 / 12.0).abs() < 1e-6, "{}", m.variance());
 }
+
+/// The random-player interval covers its 95 %: pairs of players who promote together more
+/// often than chance (the audit's Baby Chess correlation of about 0.2, and a strong 0.6) drawn
+/// 4,000 times, n = 400 games each. The interval over the 2n players as independent trials,
+/// which the report gave before, covers clearly less at the strong correlation.
+#[test]
+fn the_random_player_interval_covers_its_level_for_correlated_players() {
+    use rand::{Rng, SeedableRng};
+    use sim::stats::paired_wilson95;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let (p, n, runs) = (0.47, 400u64, 4000);
+    for rho in [0.2, 0.6] {
+        // P(both) = p² + ρ·p(1−p): White and Black each promote with p.
+        let both = p * p + rho * p * (1.0 - p);
+        let (mut covered, mut naive) = (0, 0);
+        for _ in 0..runs {
+            let (mut w, mut b, mut any) = (0, 0, 0);
+            for _ in 0..n {
+                let u: f64 = rng.gen();
+                // both, white only, black only, neither.
+                let (dw, db) = if u < both {
+                    (1, 1)
+                } else if u < p {
+                    (1, 0)
+                } else if u < 2.0 * p - both {
+                    (0, 1)
+                } else {
+                    (0, 0)
+                };
+                w += dw;
+                b += db;
+                any += dw | db;
+            }
+            let i = paired_wilson95(w, b, any, n);
+            covered += u32::from(i.lo <= p && p <= i.hi);
+            let plain = Proportion::new(w + b, 2 * n).wilson95();
+            naive += u32::from(plain.lo <= p && p <= plain.hi);
+        }
+        let (coverage, naive) = (f64::from(covered) / runs as f64, f64::from(naive) / runs as f64);
+        // 4,000 runs: a 95 % coverage is measured within about ±0.007.
+        assert!((0.935..=0.965).contains(&coverage), "ρ = {rho}: coverage {coverage}");
+        if rho > 0.5 {
+            assert!(naive < 0.90, "ρ = {rho}: the independent-players interval covered {naive}");
+        }
+    }
+}

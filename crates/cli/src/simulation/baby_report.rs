@@ -539,10 +539,14 @@ fn report(a: &BabyArgs, base: &SimResult, q4: &SimResult, q: &Questions, timing:
     let _ = writeln!(
         s,
         "\nIn {} of the games at least one pawn was promoted; a player chosen at random (White or Black with \
-         probability 1/2) promoted in {} of games. Its interval treats the 2·n players as independent, which the two \
-         players of one game are not quite.\n",
+         probability 1/2) promoted in {} of games. The two players of one game are not independent trials: both \
+         promoted in {} games, against {:.0} if they were. So that row's interval is Wilson's with the effective number of \
+         trials n·p̂(1−p̂)/s² (s² the variance of a game's (White + Black)/2; 2n for independent players, n for players \
+         who always agree), not with the 2n players.\n",
         pct(base.promotion_any.p),
-        pct(base.promotion_random_player.p)
+        pct(base.promotion_random_player.p),
+        (base.promotion_white.count + base.promotion_black.count).saturating_sub(base.promotion_any.count),
+        base.promotion_white.count as f64 * base.promotion_black.count as f64 / base.games.max(1) as f64
     );
 
     // Q3.
