@@ -227,8 +227,20 @@ fn a_reveal_that_does_not_open_its_commitment_forfeits() {
     };
     let referee = |record: &str, w: (&str, &str), b: (&str, &str), json_out: bool| {
         let mut args = vec![
-            "predictor", "referee", "--game", "g9", "--record", record, "--white-commitment", w.0, "--white-reveal",
-            w.1, "--black-commitment", b.0, "--black-reveal", b.1,
+            "predictor",
+            "referee",
+            "--game",
+            "g9",
+            "--record",
+            record,
+            "--white-commitment",
+            w.0,
+            "--white-reveal",
+            w.1,
+            "--black-commitment",
+            b.0,
+            "--black-reveal",
+            b.1,
         ];
         if json_out {
             args.push("--json");

@@ -116,5 +116,9 @@ fn probabilistic_games_end_at_the_ply_limit() {
     let tally = run(&cfg, 150, Shard::ALL, &|_| {});
     assert_eq!(tally.unfinished, 0);
     assert!(tally.endings.ply_limit >= 1, "a game ends only by the ply limit");
-    assert!(tally.histograms.draw.len() <= 1001 && tally.histograms.white_win.len() <= 1001 && tally.histograms.black_win.len() <= 1001);
+    assert!(
+        tally.histograms.draw.len() <= 1001
+            && tally.histograms.white_win.len() <= 1001
+            && tally.histograms.black_win.len() <= 1001
+    );
 }
