@@ -22,7 +22,9 @@ pub(crate) struct OpeningsArgs {
     /// A custom variant file (TOML, docs/FORMATS.md) whose games are counted.
     #[arg(long)]
     variant_file: Option<PathBuf>,
-    /// The position (default: the variant's start).
+    /// The position (default: the start most of the counted variant's games begin from, which
+    /// for Chess960 and Probabilistic chess, whose games each draw a start, is not the variant's
+    /// own).
     #[arg(long)]
     fen: Option<String>,
     /// UCI moves played from it first, comma-separated (`e2e4,c7c5`).
@@ -39,6 +41,22 @@ pub(crate) struct OpeningsArgs {
 /// Games won by White, drawn and won by Black.
 type Results = [u32; 3];
 
+/// The FEN of the start most of `starts` share (the first of equals), if any.
+fn common_start<'a>(starts: impl Iterator<Item = &'a rules::Position>) -> Option<String> {
+    // (FEN, games) in order of first appearance, and each key's index there.
+    let mut seen: Vec<(String, u32)> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for s in starts {
+        let i = *index.entry(server::explorer::position_key(s)).or_insert_with(|| {
+            seen.push((s.fen(), 0));
+            seen.len() - 1
+        });
+        seen[i].1 += 1;
+    }
+    let most = seen.iter().map(|e| e.1).max()?;
+    seen.into_iter().find(|e| e.1 == most).map(|e| e.0)
+}
+
 pub(crate) fn run(a: &OpeningsArgs, out: &mut impl Write) -> Result<()> {
     let text = crate::read_input(&a.records, "the records")?;
     let custom = match &a.variant_file {
@@ -47,11 +65,19 @@ pub(crate) fn run(a: &OpeningsArgs, out: &mut impl Write) -> Result<()> {
     };
     let records = rules::record::read_records_with(&text, custom.as_slice()).context("reading the records")?;
     let Some(first) = records.first() else { bail!("the file holds no game") };
-    let line = match (custom, &a.variant) {
-        (Some(v), _) => server::line::line_in(v, a.fen.as_deref(), a.play.as_deref())?,
-        (None, Some(name)) => server::line::line_of(name, a.fen.as_deref(), a.play.as_deref())?,
-        (None, None) => server::line::line_in(first.game.start().variant(), a.fen.as_deref(), a.play.as_deref())?,
+    let line_at = |fen: Option<&str>| match (custom, &a.variant) {
+        (Some(v), _) => server::line::line_in(v, fen, a.play.as_deref()),
+        (None, Some(name)) => server::line::line_of(name, fen, a.play.as_deref()),
+        (None, None) => server::line::line_in(first.game.start().variant(), fen, a.play.as_deref()),
     };
+    let mut line = line_at(a.fen.as_deref())?;
+    if a.fen.is_none() {
+        let name = &line.position().variant().name;
+        if let Some(start) = common_start(records.iter().map(|r| r.game.start()).filter(|s| &s.variant().name == name))
+        {
+            line = line_at(Some(&start))?;
+        }
+    }
     let pos = line.position();
     let key = server::explorer::position_key(pos);
     // Step 1. Every counted game's moves from the position, with its result.

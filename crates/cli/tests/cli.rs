@@ -433,6 +433,19 @@ fn openings_tree_of_a_collection() {
     assert_ok(&o);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
     assert_eq!((v["moves"][0]["san"].as_str(), v["moves"][0]["score"].as_f64()), (Some("e5"), Some(1.0)));
+    // Chess960: each game draws its start, so by default the tree starts where most games
+    // began (here two of three), not at the variant's standard array.
+    let c960 =
+        |fen: &str, moves: &str| format!("[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n{moves}\n\n");
+    let bn = "bnrqkrnb/pppppppp/8/8/8/8/PPPPPPPP/BNRQKRNB w KQkq - 0 1";
+    let text = c960(bn, "1. g3 1-0")
+        + &c960(bn, "1. b3 0-1")
+        + &c960("nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w KQkq - 0 1", "1. e4 1-0");
+    let file960 = temp_file("openings-960.pgn", &text);
+    let o = fairylab(&["openings", &file960, "--json"]);
+    assert_ok(&o);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!((v["fen"].as_str(), v["moves"].as_array().map(Vec::len)), (Some(bn), Some(2)), "{v}");
     // A custom variant's games, with its file.
     let la = temp_file(
         "openings-la.pgn",
