@@ -718,6 +718,10 @@ fn run(
                     break;
                 }
             }
+            // `go mate N`: a mate in at most N moves found.
+            if limits.mate.is_some_and(|n| value >= MATE_BOUND && (crate::score::MATE - value + 1) / 2 <= n as i32) {
+                break;
+            }
             // A forced mate found well within the depth will not change.
             if value.abs() >= MATE_BOUND
                 && limits.depth.is_none()

@@ -26,6 +26,9 @@ pub struct Limits {
     pub inc: [Option<Duration>; 2],
     /// Moves until the next time control.
     pub movestogo: Option<u32>,
+    /// Search for a mate in this many moves (UCI `go mate N`): the search ends once it has
+    /// one of at most N moves, and otherwise goes on as without limits (as Stockfish's).
+    pub mate: Option<u32>,
     /// Search until told to stop.
     pub infinite: bool,
     /// Ponder (UCI `go ponder`): search the position after the expected reply of the
@@ -64,7 +67,14 @@ impl Limits {
             let t = t.saturating_sub(Duration::from_millis(5)).max(Duration::from_millis(1));
             return Some((t, t));
         }
-        let left = self.time[us.index()]?;
+        // A clock given for the opponent only, or only increments or moves to go: our own time
+        // is taken as none left (as Fairy-Stockfish reads it), never as no limit at all.
+        let clocked = self.time.iter().chain(&self.inc).any(Option::is_some) || self.movestogo.is_some();
+        let left = match self.time[us.index()] {
+            Some(t) => t,
+            None if clocked => Duration::ZERO,
+            None => return None,
+        };
         let inc = self.inc[us.index()].unwrap_or_default();
         let usable = left.saturating_sub(self.overhead.unwrap_or(DEFAULT_OVERHEAD));
         let moves = self.movestogo.map_or(30, |m| m.clamp(1, 30));
@@ -89,7 +99,15 @@ mod tests {
         let (soft, hard) = l.budget(Color::White).unwrap();
         assert!(soft > Duration::from_millis(1500) && soft < Duration::from_millis(2500));
         assert!(hard >= soft && hard < Duration::from_secs(30));
-        assert_eq!(l.budget(Color::Black), None);
+        // Black has no clock while White's runs: the least time, not an endless search.
+        assert_eq!(l.budget(Color::Black), Some((Duration::from_millis(1), Duration::from_millis(1))));
+        let inc_only = Limits { inc: [Some(Duration::from_millis(100)); 2], ..Limits::default() };
+        assert_eq!(inc_only.budget(Color::White), Some((Duration::from_millis(1), Duration::from_millis(1))));
+        assert_eq!(
+            Limits { movestogo: Some(10), ..Limits::default() }.budget(Color::Black).map(|b| b.1),
+            Some(Duration::from_millis(1))
+        );
+        assert_eq!(Limits::default().budget(Color::White), None);
         let l = Limits::movetime(Duration::from_millis(100));
         assert_eq!(l.budget(Color::Black), Some((Duration::from_millis(95), Duration::from_millis(95))));
         let tiny = Limits { time: [Some(Duration::from_millis(30)), None], ..Limits::default() };

@@ -8,9 +8,15 @@
 //! `ponderhit`, `quit`, and `d` (a diagram with the FEN).
 //!
 //! Readings worth knowing:
-//! - Bad input never ends the loop: it gets one `info string error: ...` line. A bad FEN keeps
-//!   the previous position; an illegal move in `position ... moves` keeps the position reached
-//!   before it; a `go` with a bad number does not search.
+//! - Bad input never ends the loop: it gets one `info string error: ...` line. After a bad FEN
+//!   there is no position: `go` answers `bestmove (none)` until the next `position` (a move of
+//!   the previous position would be illegal on the GUI's board); an illegal move in `position
+//!   ... moves` keeps the position reached before it (as Stockfish); a `go` that does not read
+//!   is answered after a search to depth 1 (the GUI waits for its `bestmove`), but `go perft`
+//!   with a bad depth counts nothing. `go mate N` searches until it has a mate in at most N
+//!   moves (or is stopped), as Stockfish's. A clock for the opponent only, or increments or
+//!   `movestogo` alone, count as no time left for the engine (as Fairy-Stockfish reads them).
+//!   `setoption` during `go infinite` or `go ponder` is ignored with an error.
 //! - After `setoption name UCI_Variant value X` the position is X's start position and the
 //!   engine prints Fairy-Stockfish's line `info string variant X files F ranks R pocket P
 //!   template T startpos FEN` (pocket as Fairy-Stockfish counts it: every piece kind of a drop
@@ -121,6 +127,10 @@ struct Uci {
     overhead: Duration,
     /// A `go perft` counting on its own thread, and the flag that stops it (`stop`, `quit`).
     perft: Option<(std::thread::JoinHandle<()>, std::sync::Arc<std::sync::atomic::AtomicBool>)>,
+    /// Why the last `position` was refused: until a position is set again (`position`,
+    /// `ucinewgame`, `UCI_Variant`), `go` answers `bestmove (none)` rather than a move of a
+    /// position the GUI did not send.
+    refused: Option<String>,
 }
 
 impl Uci {
@@ -137,6 +147,7 @@ impl Uci {
             chess960: false,
             overhead: DEFAULT_OVERHEAD,
             perft: None,
+            refused: None,
         }
     }
 
@@ -189,6 +200,7 @@ impl Uci {
                 self.stop_search();
                 self.engine.clear();
                 self.session.reset(self.session.variant());
+                self.refused = None;
             }
             "position" => self.position(&rest)?,
             "go" => self.go(&rest)?,
@@ -248,6 +260,13 @@ impl Uci {
         }
         let value_at = args.iter().position(|t| *t == "value").unwrap_or(args.len());
         let name = args[1..value_at].join(" ");
+        // A search that only ends at `stop` gives its move only then, whatever comes meanwhile
+        // (UCI sets options only while the engine waits).
+        if self.endless && self.engine.is_searching() {
+            return self.error(&format!(
+                "setoption name {name} during 'go infinite' or 'go ponder': ignored (send stop first)"
+            ));
+        }
         let value = args.get(value_at + 1..).map(|v| v.join(" ")).unwrap_or_default();
         match name.to_ascii_lowercase().as_str() {
             "hash" => match value.parse::<usize>() {
@@ -307,6 +326,7 @@ impl Uci {
                         self.stop_search();
                         let v = variants::snowfall::variant(n);
                         self.session.reset(v);
+                        self.refused = None;
                         self.send(&format!("info string variant {} {}", v.name, self.session.variant_info()))?;
                     }
                 }
@@ -320,6 +340,7 @@ impl Uci {
                     if let Some(v) = switch {
                         self.stop_search();
                         self.session.reset(v);
+                        self.refused = None;
                         self.send(&format!("info string variant {} {}", v.name, self.session.variant_info()))?;
                     }
                 }
@@ -335,6 +356,7 @@ impl Uci {
                         v
                     };
                     self.session.reset(v);
+                    self.refused = None;
                     self.send(&format!("info string variant {} {}", v.name, self.session.variant_info()))?;
                 }
                 Err(e) => self.error(&format!("{e}; keeping {}", self.session.variant().name))?,
@@ -354,16 +376,19 @@ impl Uci {
             Some(&"fen") if moves_at > 1 => {
                 let fen = args[1..moves_at].join(" ");
                 if let Err(e) = next.set_fen(&fen) {
-                    return self.error(&format!(
-                        "bad FEN '{fen}' for {}: {e}; keeping the previous position",
-                        next.variant().name
-                    ));
+                    let why = format!("bad FEN '{fen}' for {}: {e}", next.variant().name);
+                    self.error(&format!(
+                        "{why}; no position until the next 'position' ('go' answers bestmove (none))"
+                    ))?;
+                    self.refused = Some(why);
+                    return Ok(());
                 }
             }
             _ => return self.error("position needs 'startpos' or 'fen <FEN>', then optionally 'moves ...'"),
         }
         let result = next.play_all(moves.iter().copied());
         self.session = next;
+        self.refused = None;
         if let Err(e) = result {
             self.error(&format!("{e}; the position is the one before that move"))?;
         }
@@ -375,6 +400,8 @@ impl Uci {
         // after a search to depth 1, never left unanswered.
         let go = match parse_go(args) {
             Ok(go) => go,
+            // `go perft` is a command-line request, not a GUI's: a bad one counts nothing.
+            Err(e) if args.first() == Some(&"perft") => return self.error(&format!("go: {e}; nothing counted")),
             Err(e) => {
                 self.error(&format!("go: {e}; searching to depth 1 instead"))?;
                 Go::Search(Limits { depth: Some(1), ..Limits::default() }, Vec::new())
@@ -382,6 +409,10 @@ impl Uci {
         };
         // A `go` during a search (a GUI error) replaces it rather than waiting behind it.
         self.stop_search();
+        if let Some(why) = &self.refused {
+            self.error(&format!("no position to search ({why})"))?;
+            return self.send("bestmove (none)");
+        }
         match go {
             Go::Perft(depth) => self.perft(depth),
             Go::Search(limits, searchmoves) => {
@@ -399,7 +430,10 @@ impl Uci {
                 }
                 self.engine.set_search_moves(only);
                 self.endless_after_hit = limits.infinite
-                    || (limits.depth.is_none() && limits.nodes.is_none() && limits.budget(pos.turn()).is_none());
+                    || (limits.depth.is_none()
+                        && limits.nodes.is_none()
+                        && limits.mate.is_none()
+                        && limits.budget(pos.turn()).is_none());
                 self.endless = self.endless_after_hit || limits.ponder;
                 let out = self.out.clone();
                 let root = pos.clone();
@@ -465,10 +499,7 @@ fn parse_go(args: &[&str]) -> Result<Go, String> {
             "nodes" => limits.nodes = Some(parse_number(token, it.next())?),
             // As Stockfish, a depth below 1 gives a move at once (a search to depth 1).
             "depth" => limits.depth = Some(parse_number::<i64>(token, it.next())?.clamp(1, i64::from(u32::MAX)) as u32),
-            "mate" => {
-                let moves: u32 = parse_number(token, it.next())?;
-                limits.depth = Some(moves.saturating_mul(2).saturating_sub(1).max(1));
-            }
+            "mate" => limits.mate = Some(parse_number::<u32>(token, it.next())?.max(1)),
             "infinite" => limits.infinite = true,
             "ponder" => limits.ponder = true,
             "perft" => return Ok(Go::Perft(parse_number(token, it.next())?)),

@@ -14,7 +14,8 @@
 //! - Without `st`, a clock (`level`, `time`) or `sd`, the engine thinks one second per move;
 //!   `sd` combines with either.
 //! - Bad input never ends the loop: `Error (unknown command): foo`, `Illegal move: e2e5`,
-//!   `tellusererror Illegal position: ...` (the previous position stays), `Error (unknown
+//!   `tellusererror Illegal position: ...` (then, until a position is set, `go` gets `Error
+//!   (illegal position: ...)` and moves `Illegal move`: the GUI's board is not the engine's), `Error (unknown
 //!   variant): x`, `Error (bad holdings): ...`, `Error (bad argument): ...`.
 //! - When a move ends the game by fairylab's rules and the engine is playing (not in force
 //!   mode), it claims the result: `1-0 {White mates}`, `1/2-1/2 {Stalemate}`, ...
@@ -175,6 +176,9 @@ struct XBoard {
     overhead: Duration,
     /// The seed of `Skill Level`'s choices, drawn when the session starts.
     skill_seed: u64,
+    /// Why the last `setboard` was refused: until a position is set again (`setboard`, `new`,
+    /// `variant`), the engine neither moves nor takes moves (the GUI's board is not its own).
+    refused: Option<String>,
 }
 
 impl XBoard {
@@ -196,6 +200,7 @@ impl XBoard {
             spent: Duration::ZERO,
             overhead: DEFAULT_OVERHEAD,
             skill_seed: protocol::session_seed(),
+            refused: None,
         }
     }
 
@@ -223,8 +228,8 @@ impl XBoard {
         let args: Vec<&str> = rest.split_whitespace().collect();
         match command {
             // Accepted silently: nothing to do for an engine that does not talk.
-            "" | "xboard" | "accepted" | "rejected" | "computer" | "name" | "random" | "ics" | "bk" | "nps"
-            | "draw" | "white" | "black" | "." => {}
+            "" | "xboard" | "accepted" | "rejected" | "computer" | "name" | "rating" | "random" | "ics" | "bk"
+            | "nps" | "draw" | "white" | "black" | "." => {}
             // From the engine's next move on.
             "hard" => self.ponder = true,
             "easy" => {
@@ -261,6 +266,7 @@ impl XBoard {
                 self.analyzing = false;
                 self.engine.clear();
                 self.session.reset(variants::all()[0]);
+                self.refused = None;
                 self.force = false;
                 self.engine_color = Color::Black;
                 self.clock.sd = None;
@@ -327,9 +333,13 @@ impl XBoard {
             },
             "setboard" => {
                 self.abort();
-                if let Err(e) = self.session.set_fen(rest) {
-                    self.send(&format!("tellusererror Illegal position: {}", reason(&e)))?;
-                }
+                self.refused = match self.session.set_fen(rest) {
+                    Ok(()) => None,
+                    Err(e) => {
+                        self.send(&format!("tellusererror Illegal position: {}", reason(&e)))?;
+                        Some(reason(&e))
+                    }
+                };
                 self.reanalyze()?;
             }
             "holding" => self.holding(rest)?,
@@ -355,7 +365,12 @@ impl XBoard {
     fn features(&self) -> io::Result<()> {
         let mut names = Vec::new();
         for v in crate::protocol::sequential_variants() {
-            names.extend(xboard_names(v));
+            // A board-size name shared by several variants (`5x5+0_fairy`) names the first.
+            for name in xboard_names(v) {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
         }
         self.send(&format!(
             "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 \
@@ -374,6 +389,7 @@ impl XBoard {
             return self.send(&format!("Error (unknown variant): {name}"));
         };
         self.session.reset(v);
+        self.refused = None;
         if !is_xboard_standard(v) {
             for line in setup_lines(v) {
                 self.send(&line)?;
@@ -495,6 +511,9 @@ impl XBoard {
     }
 
     fn user_move(&mut self, text: &str) -> io::Result<()> {
+        if self.refused.is_some() {
+            return self.send(&format!("Illegal move (no legal position set): {text}"));
+        }
         let pos = self.session.position();
         // Coordinates, or castling as XBoard writes it in fischerandom (`O-O`, `O-O-O`).
         let castling = matches!(text, "O-O" | "O-O-O" | "0-0" | "0-0-0");
@@ -542,6 +561,9 @@ impl XBoard {
     /// Starts thinking about the engine's move (or claims the result if the game is over); in
     /// analysis mode, analyses the position until stopped (nothing if the game is over).
     fn think(&mut self) -> io::Result<()> {
+        if let Some(why) = &self.refused {
+            return self.send(&format!("Error (illegal position: {why}): the engine waits for a legal setboard"));
+        }
         if let Some(o) = self.session.outcome() {
             return if self.analyzing { Ok(()) } else { self.send(&result_line(&o)) };
         }

@@ -325,7 +325,6 @@ fn a_go_that_does_not_read_still_gets_a_bestmove() {
         ("go depth deep", Some("info string error: go: bad value 'deep' for depth; searching to depth 1 instead")),
         ("go wtime", Some("info string error: go: wtime needs a value")),
         ("go sideways", Some("info string error: go: unknown parameter 'sideways'")),
-        ("go perft -1", Some("info string error: go: bad value '-1' for perft")),
         ("go depth 99999999999999999999", Some("info string error: go: bad value '99999999999999999999' for depth")),
         ("go nodes -5", Some("info string error: go: bad value '-5' for nodes")),
         ("go depth -1", None),
@@ -343,6 +342,68 @@ fn a_go_that_does_not_read_still_gets_a_bestmove() {
         assert!(out.iter().any(|l| l.starts_with("bestmove ") && l != "bestmove 0000"), "{command}: {out:?}");
         assert!(out.iter().any(|l| l == "readyok"), "{command}: {out:?}");
     }
+    // `go perft` is no GUI's: a bad one counts nothing and moves nothing.
+    let out = uci("position startpos\ngo perft -1\nisready\n");
+    assert_eq!(out, ["info string error: go: bad value '-1' for perft; nothing counted", "readyok"]);
+}
+
+/// `go mate N` searches until it has a mate in at most N moves, past the 2N−1 plies a depth
+/// limit would stop at: Ra6! bxa6 b7# is found only deeper (the rook sacrifice is reduced).
+#[test]
+fn go_mate_searches_until_the_mate_is_found() {
+    let out = uci("position fen kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1\ngo mate 2\n");
+    let last_info = out.iter().rev().find(|l| l.starts_with("info depth")).expect("info lines");
+    assert!(last_info.contains(" score mate 2 "), "{out:?}");
+    assert_eq!(out.last().map(String::as_str), Some("bestmove a1a6 ponder b7a6"), "{out:?}");
+}
+
+/// A clock for the opponent only, or increments or moves to go alone: the engine has no time
+/// left, so it answers at once (as Fairy-Stockfish) rather than searching until `stop`.
+#[test]
+fn a_go_without_the_engine_s_own_clock_answers_at_once() {
+    for go in ["go btime 1000", "go winc 100 binc 100", "go movestogo 10", "go wtime 1000"] {
+        let mut c = client();
+        c.send("position startpos");
+        c.send(go);
+        let started = std::time::Instant::now();
+        c.expect_prefix("bestmove ");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{go}: {:?}", started.elapsed());
+        c.send("quit");
+        c.finish();
+    }
+}
+
+/// After a refused FEN the GUI's board is not the engine's: `go` gets no move of the previous
+/// position (it would be illegal on the GUI's board) until a position is set again.
+#[test]
+fn a_refused_position_gets_no_move() {
+    let out = uci(
+        "position startpos\nposition fen 8/8/8/8/8/2k5/1q6/K7 b - - 0 1\ngo depth 3\nposition startpos\ngo depth 1\n",
+    );
+    let best: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(best.len(), 2, "{out:?}");
+    assert_eq!(best[0], "bestmove (none)");
+    assert!(best[1] != "bestmove (none)", "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("info string error: no position to search (bad FEN")), "{out:?}");
+    // ucinewgame and a variant sets a position too.
+    let out = uci("position fen x\nucinewgame\ngo depth 1\nposition fen x\nsetoption name UCI_Variant value gardner\ngo depth 1\n");
+    assert_eq!(out.iter().filter(|l| l.starts_with("bestmove") && *l != "bestmove (none)").count(), 2, "{out:?}");
+}
+
+/// `setoption` during `go infinite` is ignored with an error: the move waits for `stop`.
+#[test]
+fn setoption_does_not_end_an_infinite_search() {
+    let mut c = client();
+    c.send("position startpos");
+    c.send("go infinite");
+    c.expect_prefix("info depth 2");
+    c.send("setoption name Hash value 32");
+    c.expect_prefix("info string error: setoption name Hash during 'go infinite'");
+    no_move_within(&mut c, 200);
+    c.send("stop");
+    c.expect_prefix("bestmove ");
+    c.send("quit");
+    c.finish();
 }
 
 #[test]
@@ -355,7 +416,7 @@ fn bad_positions_keep_the_last_good_one() {
          go depth 1\n");
     let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("info string error:")).collect();
     assert_eq!(errors.len(), 3, "{out:?}");
-    assert!(errors[0].contains("bad FEN '8/8/8 w - - 0 1'") && errors[0].ends_with("keeping the previous position"));
+    assert!(errors[0].contains("bad FEN '8/8/8 w - - 0 1'") && errors[0].contains("no position until the next"));
     assert!(errors[1].contains("move 3 of the list") && errors[1].contains("e1e3"), "{}", errors[1]);
     assert!(errors[1].ends_with("the position is the one before that move"));
     assert!(errors[2].contains("move 2 of the list") && errors[2].contains("X@e5"), "{}", errors[2]);

@@ -52,6 +52,11 @@ fn handshake_advertises_features_and_variants() {
     for name in ["normal", "crazyhouse", "gardner", "5x5+0_fairy"] {
         assert!(names.contains(&name.to_string()), "{name} in {names:?}");
     }
+    // Each name once (several 5x5 variants share the board-size name: it names Gardner).
+    let mut unique = names.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len(), "{names:?}");
     assert_eq!(out[1], "pong 7");
     // `cores` (sent because of smp=1) is taken without a word, and the engine still moves.
     let out = xboard("xboard\nprotover 2\ncores 2\nnew\nsd 4\ngo\n");
@@ -266,6 +271,8 @@ fn game_over_is_claimed_after_the_users_move() {
 fn bad_input_gets_one_error_line_and_the_loop_goes_on() {
     let cases: &[(&str, &str)] = &[
         ("foo", "Error (unknown command): foo"),
+        // Standard commands an engine that does not care about them takes silently.
+        ("rating 2000 1800\nfoo", "Error (unknown command): foo"),
         ("usermove e2e5", "Illegal move: e2e5"),
         ("usermove zz", "Illegal move: zz"),
         ("setboard 8/8 w - - 0 1", "tellusererror Illegal position: invalid board field"),
@@ -295,10 +302,30 @@ fn bad_input_gets_one_error_line_and_the_loop_goes_on() {
     ];
     for (command, error) in cases {
         let out = xboard(&format!("new\nforce\n{command}\nping 3\nusermove e2e4\nping 4\n"));
-        assert_eq!(out.len(), 3, "{command}: {out:?}");
         assert!(out[0].starts_with(error), "{command}: {out:?}");
-        assert_eq!(out[1..], ["pong 3".to_string(), "pong 4".to_string()], "{command}");
+        if command.starts_with("setboard") {
+            // No position to play on until one is set: the GUI's board is not the engine's.
+            assert_eq!(out[1..], ["pong 3", "Illegal move (no legal position set): e2e4", "pong 4"], "{command}");
+        } else {
+            assert_eq!(out[1..], ["pong 3".to_string(), "pong 4".to_string()], "{command}");
+        }
     }
+}
+
+/// After a refused `setboard` the engine does not move from the position before it (the move
+/// would be illegal on the GUI's board) until a position is set again.
+#[test]
+fn a_refused_setboard_gets_no_move_until_a_position_is_set() {
+    let out = xboard("xboard\nprotover 2\nnew\nvariant gardner\nsd 2\nsetboard 4k/5/5/5/K3R w - - 0 1\ngo\nping 1\n");
+    let after: Vec<&String> = out.iter().skip_while(|l| !l.starts_with("tellusererror")).collect();
+    assert_eq!(after[0], "tellusererror Illegal position: the side not to move is in check", "{out:?}");
+    assert!(after[1].starts_with("Error (illegal position: the side not to move is in check)"), "{out:?}");
+    assert_eq!(after[2], "pong 1", "{out:?}");
+    assert!(!out.iter().any(|l| l.starts_with("move ")), "{out:?}");
+    let out = xboard("new\nsd 2\nsetboard 8/8 w - - 0 1\nsetboard 4k3/8/8/8/8/8/8/4K2R w - - 0 1\ngo\n");
+    assert!(out.iter().any(|l| l.starts_with("move ")), "a good setboard restores play: {out:?}");
+    let out = xboard("new\nsd 2\nsetboard 8/8 w - - 0 1\nnew\ngo\n");
+    assert!(out.iter().any(|l| l.starts_with("move ")), "new restores play: {out:?}");
 }
 
 /// A thinking line's (`depth score time nodes pv`) depth and first move, if its four numbers
