@@ -2155,6 +2155,16 @@ fn analysis_and_the_endgame_tables_verdict() {
         (json!("win"), json!(14), json!("white"))
     );
     assert_eq!(tb["metric"], "DTC");
+    assert_eq!(tb["fifty_move"], Value::Null);
+    // From a clock of 80 the 27 half-moves to the conversion come after the fifty-move rule's
+    // hundredth: still the table's win, named a cursed win.
+    let late = create(
+        &s,
+        json!({ "variant": "chess", "white": "me", "black": "me", "fen": "8/8/8/4k3/8/8/8/R3K3 w - - 80 41" }),
+    );
+    let tb_late = &state(&s, late["id"].as_str().expect("id"))["tablebase"];
+    assert_eq!((tb_late["result"].clone(), tb_late["fifty_move"].clone()), (json!("win"), json!("draws")), "{tb_late}");
+    assert!(tb_late["text"].as_str().is_some_and(|t| t.ends_with("(a cursed win)")), "{tb_late}");
     // Every legal move with the table's verdict, best first, as `egt probe` values it, and an
     // optimal line that mates in the 14 moves (27 plies).
     let by_move = tb["by_move"].as_array().expect("by_move");

@@ -203,17 +203,29 @@ impl<'a> Searcher<'a> {
     /// DTM; under DTC (no mate is claimed) a win is worth `TB_WIN` less 300 per man on the board
     /// less the plies to conversion, so that converting into a smaller table counts as progress
     /// although the distance starts again there.
+    ///
+    /// The tables ignore the fifty-move rule; the search does not. Under DTC a win whose
+    /// conversion comes after the clock's hundredth half-move is a draw (Syzygy's "cursed win",
+    /// worth 1 to the winner; a "blessed loss" −1). Under DTM the conversions along the mate are
+    /// not known, so a mate beyond the clock is no verdict: the search goes on by itself.
     #[inline]
     fn probe_table(&self, pos: &Position, ply: usize) -> Option<Value> {
         let (value, metric) = self.tablebase.as_ref()?.probe(pos)?;
         let plies = |n: u32, extra: usize| ply + 2 * n as usize + extra;
         let men = pos.board().occupied().count() as Value;
+        // Half-moves left before the fifty-move rule draws (a conversion or mate on the last
+        // one still counts).
+        let left = if pos.variant().draws.fifty_move { 100u32.saturating_sub(pos.halfmoves()) } else { u32::MAX };
+        let within = |half_moves: u32| half_moves <= left;
         Some(match (value, metric) {
             (TableValue::Win(0), _) => mate_in(ply),
-            (TableValue::Win(n), Metric::Dtm) => mate_in(plies(n, 0) - 1),
-            (TableValue::Loss(n), Metric::Dtm) => mated_in(plies(n, 0)),
-            (TableValue::Win(n), Metric::Dtc) => TB_WIN - 300 * men - plies(n, 0) as Value,
-            (TableValue::Loss(n), Metric::Dtc) => -TB_WIN + 300 * men + plies(n, 0) as Value,
+            (TableValue::Win(n), Metric::Dtm) if within(2 * n - 1) => mate_in(plies(n, 0) - 1),
+            (TableValue::Loss(n), Metric::Dtm) if within(2 * n) => mated_in(plies(n, 0)),
+            (TableValue::Win(_) | TableValue::Loss(_), Metric::Dtm) => return None,
+            (TableValue::Win(n), Metric::Dtc) if within(2 * n - 1) => TB_WIN - 300 * men - plies(n, 0) as Value,
+            (TableValue::Loss(n), Metric::Dtc) if within(2 * n) => -TB_WIN + 300 * men + plies(n, 0) as Value,
+            (TableValue::Win(_), Metric::Dtc) => DRAW + 1,
+            (TableValue::Loss(_), Metric::Dtc) => DRAW - 1,
             (TableValue::Draw | TableValue::Invalid, _) => DRAW,
         })
     }

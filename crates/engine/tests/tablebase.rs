@@ -150,3 +150,27 @@ fn the_tables_value_every_move() {
     }
     assert!(captures >= 4, "captures valued: {captures}");
 }
+
+/// The tables ignore the fifty-move rule; the search does not (Syzygy's cursed wins). KQKR's
+/// longest DTC win needs 61 half-moves to its conversion: from a clock of 39 it is a win, from
+/// 60 a draw. Under DTM the 69 half-moves to mate are within the rule only from a clock of 31
+/// or less; beyond, the table gives no verdict and the search claims no mate.
+#[test]
+fn the_fifty_move_rule_bounds_a_table_win() {
+    let chess = variants::by_name("chess").expect("chess");
+    let score = |tb: &Arc<Tablebase>, clock: u32| {
+        let pos = Position::from_fen(chess, &format!("8/8/2k5/r7/8/8/8/K2Q4 w - - {clock} 1")).expect("fen");
+        let mut engine = Engine::new();
+        engine.set_tablebase(Some(tb.clone()));
+        engine.search(pos, &[], Limits::depth(3), |_| {}).score
+    };
+    let dtc = tables(Metric::Dtc);
+    let win = score(&dtc, 39);
+    assert!(matches!(win, engine::Score::Cp(cp) if cp > 10_000), "clock 39: {win}");
+    let cursed = score(&dtc, 60);
+    assert!(matches!(cursed, engine::Score::Cp(cp) if cp.abs() <= 2), "clock 60: {cursed}");
+    let dtm = tables(Metric::Dtm);
+    assert_eq!(score(&dtm, 31).to_string(), "mate 35");
+    let beyond = score(&dtm, 40);
+    assert!(!beyond.to_string().starts_with("mate"), "clock 40: {beyond}");
+}

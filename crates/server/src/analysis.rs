@@ -46,11 +46,18 @@ pub fn verdict(pos: &Position) -> Option<Value> {
         Metric::Dtm => "DTM",
     };
     let (result, moves) = outcome(v)?;
-    let text = match (result, moves) {
+    let fifty = fifty_move(pos, v, metric);
+    let mut text = match (result, moves) {
         ("win", Some(n)) => format!("{side} to move wins in {n} moves ({metric})"),
         ("loss", Some(n)) => format!("{side} to move loses in {n} moves ({metric})"),
         _ => "a draw with best play".to_string(),
     };
+    match fifty {
+        Some("draws") if result == "win" => text.push_str(", but the fifty-move rule draws first (a cursed win)"),
+        Some("draws") => text.push_str(", but the fifty-move rule draws first (a blessed loss)"),
+        Some(_) => text.push_str(", unless a capture or pawn move on the way resets the fifty-move count, too late"),
+        None => {}
+    }
     let root = table_moves(&bound, pos);
     let by_move: Vec<Value> = root
         .iter()
@@ -74,8 +81,25 @@ pub fn verdict(pos: &Position) -> Option<Value> {
     }
     Some(json!({
         "result": result, "side": side.to_string(), "moves": moves, "metric": metric, "text": text,
-        "by_move": by_move, "line": line, "fullmove": pos.fullmoves(),
+        "by_move": by_move, "line": line, "fullmove": pos.fullmoves(), "fifty_move": fifty,
     }))
+}
+
+/// Whether the fifty-move rule, which the tables ignore, spoils a table win or loss from
+/// `pos`'s clock: `draws` if the conversion (DTC) comes after the hundredth half-move,
+/// `may_draw` if the mate (DTM) does (a capture or pawn move on the way would reset the count,
+/// and the table does not say), else `None`.
+fn fifty_move(pos: &Position, v: TbValue, metric: &str) -> Option<&'static str> {
+    if !pos.variant().draws.fifty_move {
+        return None;
+    }
+    let left = 100u32.saturating_sub(pos.halfmoves());
+    let needed = match v {
+        TbValue::Win(n) if n > 0 => 2 * n - 1,
+        TbValue::Loss(n) if n > 0 => 2 * n,
+        _ => return None,
+    };
+    (needed > left).then_some(if metric == "DTC" { "draws" } else { "may_draw" })
 }
 
 /// A table value as the verdict names it: `win`, `loss` or `draw`, with the distance for the
