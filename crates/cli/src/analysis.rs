@@ -664,8 +664,12 @@ fn parse_epd(v: &'static rules::Variant, line: &str, number: usize) -> Result<Ep
         match code {
             "bm" | "am" => {
                 for san in operands.split_whitespace() {
-                    let m = parse_san(&case.pos, san)
-                        .map_err(|e| anyhow!("line {number}: {code} move '{san}' in {fen}: {e}"))?;
+                    // EPD writes SAN; a legal move in coordinates (`a1a8`) is read too.
+                    let uci = rules::uci::parse_uci(&case.pos, san).ok().filter(|m| case.pos.is_legal(*m));
+                    let m = match (parse_san(&case.pos, san), uci) {
+                        (Ok(m), _) | (Err(_), Some(m)) => m,
+                        (Err(e), None) => bail!("line {number}: {code} move '{san}' in {fen}: {e}"),
+                    };
                     if code == "bm" {
                         case.best.push(m)
                     } else {

@@ -42,7 +42,8 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal move tree to a depth (nodes on stdout, time and speed on stderr).
     Perft(PerftArgs),
-    /// List the legal moves of a position (`SAN UCI` per line, JSON, or batch mode).
+    /// List the legal moves of a position (`SAN UCI` per line, with Baby Chess's switch count and
+    /// FEN after the move; JSON; or batch mode).
     Moves(MovesArgs),
     /// List the built-in variants with their summaries.
     Variants,
@@ -139,8 +140,8 @@ struct PerftArgs {
 struct MovesArgs {
     #[command(flatten)]
     variant: VariantArgs,
-    /// The position.
-    #[arg(long, required_unless_present = "batch", conflicts_with = "batch")]
+    /// The position (default: the variant's start).
+    #[arg(long, conflicts_with = "batch")]
     fen: Option<String>,
     /// Print `{"fen": ..., "moves": [{"uci": ..., "san": ...}, ...]}` instead of lines.
     #[arg(long, conflicts_with = "batch")]

@@ -3,10 +3,11 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
-use egt::fen::parse_fen;
+use egt::fen::parse_legal_fen;
 use egt::generate::{human_bytes, memory_needed};
-use egt::probe::{describe, game_over, line, probe, value};
+use egt::probe::{describe, game_over, line, probe};
 use egt::{generate, BoardShape, Family, Material, Metric, PieceSet, Progress, Request, TableRules};
+use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -25,7 +26,7 @@ pub(crate) struct EgtArgs {
 enum EgtAction {
     /// The value of a position in a table file and every move with the value it leads to.
     Probe(ProbeArgs),
-    /// Play out an optimal line from a position.
+    /// Play out an optimal line from a position, move by move.
     Line(ProbeArgs),
     /// Check random positions of every table in a file: each value must equal the best over its moves.
     Check(CheckArgs),
@@ -134,13 +135,15 @@ struct GenerateArgs {
 struct ProbeArgs {
     /// A table file written by `fairylab egt MATERIAL --out FILE`.
     file: PathBuf,
-    /// The position: FEN placement and side to move (`w` if omitted), on the table's board.
+    /// The position: FEN placement and side to move (`w` if omitted), on the table's board;
+    /// castling and en passant, if given, must be `-`. Illegal positions (the side not to move in
+    /// check) are refused.
     #[arg(long)]
     fen: String,
-    /// Print JSON instead of text.
+    /// Print one JSON object instead of text (docs/FORMATS.md, "Endgame table probes").
     #[arg(long)]
     json: bool,
-    /// `line` only: stop after this many moves.
+    /// `line` only: stop after this many plies (moves of either side).
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
     #[command(flatten)]
@@ -381,7 +384,7 @@ fn side(stm: usize) -> &'static str {
 
 fn probe_command(a: &ProbeArgs, out: &mut impl Write) -> Result<()> {
     let family = load(a)?;
-    let pos = parse_fen(&family, &a.fen)?;
+    let pos = parse_legal_fen(&family, &a.fen)?;
     let r = probe(&family, &pos);
     if a.json {
         writeln!(out, "{}", serde_json::to_string(&r)?)?;
@@ -402,28 +405,76 @@ fn probe_command(a: &ProbeArgs, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
+/// `egt line --json`: the fields of `egt probe --json` in its order, with the line for the moves.
+#[derive(Serialize)]
+struct LineJson<'a> {
+    material: &'a str,
+    fen: &'a str,
+    side_to_move: &'static str,
+    metric: &'a str,
+    value: String,
+    line: Vec<LineMove<'a>>,
+}
+
+/// One move of `egt line --json`: a probe's move, the position after it and how the line ends.
+#[derive(Serialize)]
+struct LineMove<'a> {
+    text: &'a str,
+    uci: &'a str,
+    value: String,
+    fen: Option<&'a str>,
+    end: Option<&'static str>,
+}
+
+/// `egt line`: the probe's header (the position, its side to move, value and metric), then the
+/// moves; with `--json` one object holding both, shaped as `egt probe --json` with `line` for
+/// `moves`.
 fn line_command(a: &ProbeArgs, out: &mut impl Write) -> Result<()> {
     let family = load(a)?;
-    let pos = parse_fen(&family, &a.fen)?;
-    writeln!(out, "{}: {} to move, {}", a.fen.trim(), side(pos.stm), describe(value(&family, &pos)))?;
+    let pos = parse_legal_fen(&family, &a.fen)?;
+    let root = probe(&family, &pos);
     let moves = line(&family, &pos, a.max_plies);
+    // How the line ends, on its last move: the royal captured, or a side left without a legal move.
+    let end = |i: usize, m: &egt::probe::ProbeMove| match &m.next {
+        None => Some("royal captured"),
+        Some(next) if i + 1 == moves.len() => game_over(&family, next),
+        Some(_) => None,
+    };
     if a.json {
-        let rows: Vec<serde_json::Value> = moves
+        let line = moves
             .iter()
-            .map(|(m, fen)| serde_json::json!({"move": m.text, "uci": m.uci, "value": describe(m.value), "fen": fen}))
+            .enumerate()
+            .map(|(i, (m, fen))| LineMove {
+                text: &m.text,
+                uci: &m.uci,
+                value: describe(m.value),
+                fen: (!fen.is_empty()).then_some(fen.as_str()),
+                end: end(i, m),
+            })
             .collect();
-        writeln!(out, "{}", serde_json::to_string(&rows)?)?;
+        let doc = LineJson {
+            material: &root.material,
+            fen: &root.fen,
+            side_to_move: root.side_to_move,
+            metric: &root.metric,
+            value: describe(root.value),
+            line,
+        };
+        writeln!(out, "{}", serde_json::to_string(&doc)?)?;
         return Ok(());
     }
+    writeln!(
+        out,
+        "{} ({} {}): {} to move, {}",
+        root.fen,
+        root.material,
+        root.metric,
+        side(pos.stm),
+        describe(root.value)
+    )?;
     let mut stm = pos.stm;
     for (i, (m, fen)) in moves.iter().enumerate() {
-        let end = match &m.next {
-            None => "  (royal captured)".to_string(),
-            Some(next) if i + 1 == moves.len() => {
-                game_over(&family, next).map_or(String::new(), |e| format!("  ({e})"))
-            }
-            Some(_) => String::new(),
-        };
+        let end = end(i, m).map_or(String::new(), |e| format!("  ({e})"));
         writeln!(out, "{:>3}. {} {:<10} {:<12} {fen}{end}", i / 2 + 1, side(stm), m.text, describe(m.value))?;
         stm = 1 - stm;
     }

@@ -128,7 +128,8 @@ fn bad_input_is_one_error_line_with_status_2() {
     assert_bad_input(&["perft", "--depth", "-1"], "-1");
     assert_bad_input(&["perft", "--depth", "31"], "--depth");
     assert_bad_input(&["perft"], "--depth");
-    assert_bad_input(&["moves", "--variant", "gardner"], "--fen");
+    // Without --fen, the variant's start (as perft and analyse).
+    assert_eq!(stdout(&fairylab(&["moves", "--variant", "gardner"])).lines().count(), 7);
     assert_bad_input(&["perft", "--depth", "1", "--bogus"], "--bogus");
     assert_bad_input(&["frobnicate"], "frobnicate");
     assert_bad_input(&[], "perft");
@@ -257,6 +258,11 @@ fn solve_counts_epd_positions() {
     // Lines with the FEN's move counters before the opcodes, as some tools write them.
     let counted = temp_file("counters.epd", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1 bm Ra8#; id \"back rank\";\n");
     let o = fairylab(&["solve", "--epd", &counted, "--movetime", "200"]);
+    assert_ok(&o);
+    assert!(stdout(&o).contains("solved 1/1"), "{}", stdout(&o));
+    // A best move written in coordinates is read as the legal move it names.
+    let uci = temp_file("uci-bm.epd", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm a1a8; id \"uci bm\";\n");
+    let o = fairylab(&["solve", "--epd", &uci, "--movetime", "200"]);
     assert_ok(&o);
     assert!(stdout(&o).contains("solved 1/1"), "{}", stdout(&o));
 }

@@ -154,7 +154,7 @@ fn a_probe_checks_only_the_options_given() {
     let file = temp_path("egt", "kqk55.egt");
     let f = file.to_str().unwrap();
     assert_ok(&fairylab(&["egt", "KQ.K", "--board", "5x5", "-m", "--out", f, "--quiet"]));
-    let fen = "k4/5/5/5/Q3K w - - 0 1";
+    let fen = "k4/5/5/5/1Q2K w - - 0 1";
     for extra in [&[][..], &["-m"][..], &["--board", "5x5"][..]] {
         let mut args = vec!["egt", "probe", f, "--fen", fen];
         args.extend_from_slice(extra);
@@ -185,4 +185,73 @@ fn a_piece_defined_twice_is_refused() {
     // Redefining an orthodox letter is allowed once.
     assert_ok(&fairylab(&["egt", "KQ.K", "--betza", "Q=N", "--board", "5x5", "--quiet"]));
     assert_bad_input(&["review", "x.pgn", "--nodes", "1000", "--movetime", "10"], "cannot be used with");
+}
+
+/// `egt line --json` prints one JSON document: the probe's header fields (as `egt probe --json`
+/// has them) and the line, each move with the position it leads to and how the line ends.
+#[test]
+fn line_json_is_one_document() {
+    let file = temp_path("egt", "kqk-line.egt");
+    let f = file.to_str().unwrap();
+    assert_ok(&fairylab(&["egt", "KQ.K", "-m", "--out", f, "--quiet"]));
+    let fen = "8/8/8/5k2/8/8/1Q6/K7 w";
+    let o = fairylab(&["egt", "line", f, "--fen", fen, "--json"]);
+    assert_ok(&o);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("stdout is one JSON document");
+    let p: serde_json::Value =
+        serde_json::from_str(&stdout(&fairylab(&["egt", "probe", f, "--fen", fen, "--json"]))).unwrap();
+    for key in ["material", "fen", "side_to_move", "metric", "value"] {
+        assert_eq!(v[key], p[key], "{key}");
+    }
+    assert_eq!(v["fen"], "8/8/8/5k2/8/8/1Q6/K7 w - - 0 1");
+    assert_eq!((&v["side_to_move"], &v["metric"], &v["value"]), (&"white".into(), &"DTM".into(), &"win in 10".into()));
+    let line = v["line"].as_array().expect("line");
+    assert_eq!(line.len(), 19, "{v}");
+    assert_eq!(line[0]["value"], "win in 10");
+    assert!(line[0]["text"].is_string() && line[0]["uci"].is_string() && line[0]["end"].is_null(), "{v}");
+    assert_eq!(line[18]["end"], "checkmate");
+    // --max-plies counts plies, and says so.
+    let o = fairylab(&["egt", "line", f, "--fen", fen, "--json", "--max-plies", "3"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["line"].as_array().unwrap().len(), 3);
+    let help = stdout(&fairylab(&["egt", "line", "--help"]));
+    assert!(help.contains("stop after this many plies"), "{help}");
+}
+
+/// Positions chess does not allow are refused, as `perft` refuses them; moves leaving the king in
+/// check are not answered; castling rights and en-passant squares are refused.
+#[test]
+fn probe_answers_legal_chess_only() {
+    let kqk = temp_path("egt", "kqk-legal.egt");
+    let kqkr = temp_path("egt", "kqkr-legal.egt");
+    let (f, g) = (kqk.to_str().unwrap(), kqkr.to_str().unwrap());
+    assert_ok(&fairylab(&["egt", "KQ.K", "--out", f, "--quiet"]));
+    let o = fairylab(&["egt", "KQ.KR", "--out", g, "--quiet"]);
+    assert_ok(&o);
+    // The report's examples are legal; a class with only illegal positions says so.
+    let report = stdout(&o);
+    assert!(report.contains("  white to move: 31 moves, e.g. 8/8/2k5/r7/8/8/8/K2Q4 w - - 0 1"), "{report}");
+    let report = stdout(&fairylab(&["egt", "KQ.K", "--quiet"]));
+    assert!(report.contains("black wins, black to move: 0 moves, only in positions illegal in play"), "{report}");
+    assert!(!report.contains("8/8/8/8/8/8/k7/KQ6 b"), "{report}");
+    for action in ["probe", "line"] {
+        assert_bad_input(
+            &["egt", action, f, "--fen", "8/8/8/8/8/8/1Q6/Kk6 w"],
+            "illegal position \"8/8/8/8/8/8/1Q6/Kk6 w\": the side not to move (Black) is in check",
+        );
+        assert_bad_input(&["egt", action, f, "--fen", "8/8/8/5k2/8/8/1Q6/K7 w KQkq - 0 1"], "castling field \"KQkq\"");
+        assert_bad_input(&["egt", action, f, "--fen", "8/8/8/5k2/8/8/1Q6/K7 w - e3 0 1"], "en-passant field \"e3\"");
+    }
+    // The README's example: White in check from the rook has three legal moves.
+    let o = fairylab(&["egt", "probe", g, "--fen", "8/8/2k5/r7/8/8/8/K2Q4 w"]);
+    assert_ok(&o);
+    let text = stdout(&o);
+    assert_eq!(
+        text,
+        "8/8/2k5/r7/8/8/8/K2Q4 w - - 0 1 (KQ.KR DTC): White to move, win in 31\n  Ka1-b1     win in 31\n  \
+         Ka1-b2     win in 31\n  Qd1-a4     loss in 1\n"
+    );
+    let o = fairylab(&["egt", "probe", g, "--fen", "8/8/2k5/r7/8/8/8/K2Q4 w - - 0 1", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["moves"].as_array().unwrap().len(), 3, "{v}");
 }

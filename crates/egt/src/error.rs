@@ -46,4 +46,8 @@ pub enum EgtError {
     /// A probe position is malformed or outside the table.
     #[error("bad position {fen:?}: {reason}")]
     BadPosition { fen: String, reason: String },
+    /// A probe position that chess does not allow (the tables value it under their pseudo-legal
+    /// model, but a probe refuses it).
+    #[error("illegal position {fen:?}: {reason}")]
+    IllegalPosition { fen: String, reason: String },
 }

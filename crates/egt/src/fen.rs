@@ -1,5 +1,5 @@
-//! Table positions as FEN: placement and side to move on the table's board, men by their piece
-//! letters (White upper case, Black lower case); parsing finds the family table for the men.
+//! Table positions as FEN (placement and side to move, men by piece letter, White upper case);
+//! parsing finds the family table for the men and, for probes, refuses positions illegal in play.
 
 use crate::board::BoardShape;
 use crate::error::EgtError;
@@ -49,12 +49,16 @@ pub struct ProbePosition {
     pub stm: usize,
 }
 
-/// Parses a FEN (placement, optional side to move; further fields ignored) for a family.
+/// Parses a FEN for a family: the placement, then optionally the side to move (`w` if omitted),
+/// castling and en passant (`-` only: the tables have neither castling nor pawns) and the two
+/// move counters (numbers, not used). The position may be illegal in play; [`parse_legal_fen`]
+/// refuses those.
 ///
 /// # Errors
 ///
-/// [`EgtError::BadPosition`] naming the fault: bad placement syntax or size, an unknown letter, or
-/// men that form no material of the family.
+/// [`EgtError::BadPosition`] naming the fault: bad placement syntax or size, an unknown letter,
+/// men that form no material of the family, castling rights or an en-passant square, a counter
+/// that is not a number, or an extra field.
 pub fn parse_fen(family: &Family, fen: &str) -> Result<ProbePosition, EgtError> {
     let bad = |reason: String| EgtError::BadPosition { fen: fen.to_string(), reason };
     let board = family.board;
@@ -65,6 +69,28 @@ pub fn parse_fen(family: &Family, fen: &str) -> Result<ProbePosition, EgtError> 
         Some("b") => BLACK,
         Some(x) => return Err(bad(format!("side to move must be w or b, found {x:?}"))),
     };
+    match fields.next() {
+        None | Some("-") => {}
+        Some(x) => {
+            return Err(bad(format!("castling field {x:?}: the tables have no castling, so it must be -")));
+        }
+    }
+    match fields.next() {
+        None | Some("-") => {}
+        Some(x) => {
+            return Err(bad(format!("en-passant field {x:?}: the tables have no pawns, so it must be -")));
+        }
+    }
+    if let Some(x) = fields.next() {
+        x.parse::<u32>().map_err(|_| bad(format!("halfmove clock {x:?} is not a number")))?;
+    }
+    if let Some(x) = fields.next() {
+        // 0 is read too, as python-chess and the rules' FEN reader read it.
+        x.parse::<u32>().map_err(|_| bad(format!("fullmove number {x:?} is not a number")))?;
+    }
+    if let Some(x) = fields.next() {
+        return Err(bad(format!("unexpected extra field {x:?}")));
+    }
     let rows: Vec<&str> = placement.split('/').collect();
     if rows.len() != usize::from(board.ranks) {
         return Err(bad(format!("{} ranks, the table's board {board} has {}", rows.len(), board.ranks)));
@@ -135,4 +161,27 @@ pub fn parse_fen(family: &Family, fen: &str) -> Result<ProbePosition, EgtError> 
         men.iter().map(|x| x.0).collect::<String>(),
         names.join(", ")
     )))
+}
+
+/// Parses a FEN as [`parse_fen`] does and refuses a position chess does not allow: the side not to
+/// move in check. The tables hold such positions too (docs/RULES.md, "King capture and mate": the
+/// side to move wins by capturing the royal), but a probe answers only positions of real games,
+/// as `perft` and the Syzygy tables of lichess do.
+///
+/// # Errors
+///
+/// What [`parse_fen`] refuses, and [`EgtError::IllegalPosition`] when the side not to move is in
+/// check.
+pub fn parse_legal_fen(family: &Family, fen: &str) -> Result<ProbePosition, EgtError> {
+    let pos = parse_fen(family, fen)?;
+    let moves = &family.tables[pos.table].moves;
+    let (sq, them) = (&pos.squares, 1 - pos.stm);
+    if moves.in_check(sq, moves.occupied(sq), them) {
+        let side = if them == WHITE { "White" } else { "Black" };
+        return Err(EgtError::IllegalPosition {
+            fen: fen.trim().to_string(),
+            reason: format!("the side not to move ({side}) is in check"),
+        });
+    }
+    Ok(pos)
 }

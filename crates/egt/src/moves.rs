@@ -474,9 +474,10 @@ impl MoveTables {
         })
     }
 
-    /// Whether `side`'s royal cannot be captured after its man `m` moves to `to` capturing `cap`.
+    /// Whether `side`'s royal cannot be captured after its man `m` moves to `to` capturing `cap`
+    /// ([`NONE`] for a quiet move); `occ` is the occupancy before the move.
     #[inline]
-    fn leaves_royal_safe(&self, sq: &Squares, occ: u64, side: usize, m: usize, to: u8, cap: u8) -> bool {
+    pub fn leaves_royal_safe(&self, sq: &Squares, occ: u64, side: usize, m: usize, to: u8, cap: u8) -> bool {
         let occ = (occ & !(1u64 << sq[m])) | (1u64 << to);
         let royal = self.royal[side];
         let king = if m == royal { to } else { sq[royal] };

@@ -1,4 +1,4 @@
-//! Probing a family: a position's value, every move with the value it leads to (best first), an
+//! Probing a family: a position's value, its moves valued (best first, illegal ones marked), an
 //! optimal line, and the value the rules give a position from its moves (the consistency check).
 
 use serde::Serialize;
@@ -23,6 +23,12 @@ pub struct ProbeMove {
     /// The position after the move (`None` when it captures the royal: the game is over).
     #[serde(skip)]
     pub next: Option<ProbePosition>,
+    /// Whether chess allows the move: `false` when it leaves the mover's royal attacked (a pass
+    /// while in check included). The tables value such a move as lost at once (the opponent
+    /// captures the royal), and [`probe`] and [`line`] leave it out. A move that captures the
+    /// enemy royal or, under `-b`, bares Black's is legal: the game ends before the reply.
+    #[serde(skip)]
+    pub legal: bool,
 }
 
 /// The answer for one position.
@@ -32,11 +38,24 @@ pub struct ProbeResult {
     pub material: String,
     /// The position.
     pub fen: String,
+    /// `white` or `black`.
+    pub side_to_move: &'static str,
+    /// The family's metric, `DTC` or `DTM`.
+    pub metric: String,
     /// The value for the side to move, as stored.
     #[serde(serialize_with = "value_text")]
     pub value: Value,
-    /// Every move, best first (ties in generation order).
+    /// Every legal move, best first (ties in generation order).
     pub moves: Vec<ProbeMove>,
+}
+
+/// `white` or `black`, as the JSON answers name the side to move.
+pub fn side_name(stm: usize) -> &'static str {
+    if stm == WHITE {
+        "white"
+    } else {
+        "black"
+    }
 }
 
 fn value_text<S: serde::Serializer>(v: &Value, s: S) -> Result<S::Ok, S::Error> {
@@ -58,7 +77,8 @@ pub fn value(family: &Family, pos: &ProbePosition) -> Value {
     Value::from_byte(family.tables[pos.table].value_at(pos.stm, &pos.squares))
 }
 
-/// Every move of `pos` with its value, best first.
+/// Every move of `pos` with its value, best first: the pseudo-legal moves the tables are built
+/// from, those leaving the mover's royal attacked marked not [`ProbeMove::legal`].
 pub fn moves(family: &Family, pos: &ProbePosition) -> Vec<ProbeMove> {
     let t = &family.tables[pos.table];
     let sq = pos.squares;
@@ -73,13 +93,14 @@ pub fn moves(family: &Family, pos: &ProbePosition) -> Vec<ProbeMove> {
         let sep = if cap == NONE { '-' } else { 'x' };
         let text = format!("{letter}{}{sep}{}", board.name(sq[m]), board.name(to));
         let uci = format!("{}{}", board.name(sq[m]), board.name(to));
-        let (value, next) = if cap == NONE {
+        let safe = t.moves.leaves_royal_safe(&sq, o.occ, s, m, to, cap);
+        let (value, next, legal) = if cap == NONE {
             let mut c = sq;
             c[m] = to;
             let v = Value::from_byte(t.value_at(them, &c)).before();
-            (v, Some(ProbePosition { table: pos.table, squares: c, stm: them }))
+            (v, Some(ProbePosition { table: pos.table, squares: c, stm: them }), safe)
         } else if usize::from(cap) == royal {
-            (Value::Win(0), None)
+            (Value::Win(0), None, true)
         } else {
             let j = usize::from(cap);
             let ti = t.captures[j].unwrap_or(pos.table);
@@ -90,9 +111,10 @@ pub fn moves(family: &Family, pos: &ProbePosition) -> Vec<ProbeMove> {
                 (Metric::Dtc, Value::Loss(_)) => Value::Win(1),
                 (_, x) => x.before(),
             };
-            (value, Some(ProbePosition { table: ti, squares: c, stm: them }))
+            let bares = family.rules.bare_king_lost(&family.tables[ti].material);
+            (value, Some(ProbePosition { table: ti, squares: c, stm: them }), safe || bares)
         };
-        out.push(ProbeMove { text, uci, value, next });
+        out.push(ProbeMove { text, uci, value, next, legal });
         true
     });
     if family.rules.null_move && s == BLACK && t.moves.has_legal_move(&sq, s) {
@@ -102,20 +124,24 @@ pub fn moves(family: &Family, pos: &ProbePosition) -> Vec<ProbeMove> {
             uci: "0000".into(),
             value: v,
             next: Some(ProbePosition { table: pos.table, squares: sq, stm: WHITE }),
+            legal: !t.moves.in_check(&sq, o.occ, BLACK),
         });
     }
     out.sort_by_key(|m| std::cmp::Reverse(m.value.rank()));
     out
 }
 
-/// Probes a position: its value and its moves.
+/// Probes a position: its value and its legal moves (those leaving the mover's royal attacked are
+/// left out).
 pub fn probe(family: &Family, pos: &ProbePosition) -> ProbeResult {
     let t = &family.tables[pos.table];
     ProbeResult {
         material: t.material.to_string(),
         fen: to_fen(&t.material, family.board, &pos.squares, pos.stm),
+        side_to_move: side_name(pos.stm),
+        metric: family.rules.metric.to_string(),
         value: value(family, pos),
-        moves: moves(family, pos),
+        moves: moves(family, pos).into_iter().filter(|m| m.legal).collect(),
     }
 }
 
@@ -157,8 +183,8 @@ pub fn game_over(family: &Family, pos: &ProbePosition) -> Option<&'static str> {
     Some(if t.moves.in_check(&pos.squares, occ, pos.stm) { "checkmate" } else { "stalemate" })
 }
 
-/// An optimal line from `pos`: the best move each ply (first of equals) until the royal is
-/// captured, a side has no legal move, the position is drawn, or `max_plies` moves are played.
+/// An optimal line from `pos`: the best legal move each ply (first of equals) until the royal is
+/// captured, a side has no legal move, the position is drawn, or `max_plies` plies are played.
 pub fn line(family: &Family, pos: &ProbePosition, max_plies: usize) -> Vec<(ProbeMove, String)> {
     let mut out = Vec::new();
     let mut pos = pos.clone();
@@ -170,7 +196,7 @@ pub fn line(family: &Family, pos: &ProbePosition, max_plies: usize) -> Vec<(Prob
         if !t.moves.has_legal_move(&pos.squares, pos.stm) {
             break;
         }
-        let Some(best) = moves(family, &pos).into_iter().next() else { break };
+        let Some(best) = moves(family, &pos).into_iter().find(|m| m.legal) else { break };
         let next = best.next.clone();
         let fen = match &next {
             Some(n) => to_fen(&family.tables[n.table].material, family.board, &n.squares, n.stm),

@@ -53,8 +53,12 @@ pub struct LegalFractions {
 pub struct Longest {
     /// Moves of the winning side.
     pub moves: u32,
-    /// An example position (the first in index order).
+    /// An example position: the first legal one in index order (`None` when there is no such win,
+    /// or when every such position is illegal in play).
     pub fen: Option<String>,
+    /// Whether such wins exist only in positions illegal in play (the side not to move in check:
+    /// the wins in 0 by capturing the royal), so no example is given.
+    pub only_illegal: bool,
 }
 
 /// The report.
@@ -118,6 +122,9 @@ struct Acc {
     /// (moves, index) of the longest white win per side to move, and black win per side to move.
     longest_white: [(u32, u64); 2],
     longest_black: [(u32, u64); 2],
+    /// The same over legal positions only, for the examples.
+    legal_white: [(u32, u64); 2],
+    legal_black: [(u32, u64); 2],
 }
 
 impl Acc {
@@ -133,6 +140,8 @@ impl Acc {
             hist: [vec![0; HIST], vec![0; HIST]],
             longest_white: [(0, u64::MAX); 2],
             longest_black: [(0, u64::MAX); 2],
+            legal_white: [(0, u64::MAX); 2],
+            legal_black: [(0, u64::MAX); 2],
         }
     }
 
@@ -149,6 +158,8 @@ impl Acc {
             }
             self.longest_white[s] = better(self.longest_white[s], o.longest_white[s]);
             self.longest_black[s] = better(self.longest_black[s], o.longest_black[s]);
+            self.legal_white[s] = better(self.legal_white[s], o.legal_white[s]);
+            self.legal_black[s] = better(self.legal_black[s], o.legal_black[s]);
         }
         self.king_captures += o.king_captures;
         self
@@ -210,9 +221,11 @@ pub fn report_table(family: &Family, ti: usize) -> Report {
                         a.legal[s] += w;
                         if white_wins {
                             a.legal_won[s] += w;
+                            a.legal_white[s] = better(a.legal_white[s], (moves, idx));
                         }
                         if black_wins {
                             a.legal_lost[s] += w;
+                            a.legal_black[s] = better(a.legal_black[s], (moves, idx));
                         }
                     }
                 }
@@ -221,9 +234,15 @@ pub fn report_table(family: &Family, ti: usize) -> Report {
         })
         .reduce(Acc::new, Acc::merge);
     let frac = |x: u64, of: u64| if of == 0 { 0.0 } else { x as f64 / of as f64 };
-    let longest = |(moves, idx): (u32, u64), s: usize| Longest {
-        moves,
-        fen: (idx != u64::MAX).then(|| to_fen(m, family.board, &t.indexer.decode(idx), s)),
+    // The example is the first legal position among the longest; when none of them is legal (the
+    // wins in 0 of a side that can capture the royal) the length stands without an example.
+    let longest = |(moves, idx): (u32, u64), (legal_moves, legal_idx): (u32, u64), s: usize| {
+        let legal = legal_idx != u64::MAX && legal_moves == moves;
+        Longest {
+            moves,
+            fen: legal.then(|| to_fen(m, family.board, &t.indexer.decode(legal_idx), s)),
+            only_illegal: idx != u64::MAX && !legal,
+        }
     };
     let trim = |mut h: Vec<u64>| {
         while h.len() > 1 && h.last() == Some(&0) {
@@ -262,10 +281,10 @@ pub fn report_table(family: &Family, ti: usize) -> Report {
         histogram_wtm: trim(acc.hist[WHITE].clone()),
         histogram_btm: trim(acc.hist[BLACK].clone()),
         longest_win_moves: acc.longest_white[WHITE].0.max(acc.longest_white[BLACK].0),
-        longest_wtm: longest(acc.longest_white[WHITE], WHITE),
-        longest_btm: longest(acc.longest_white[BLACK], BLACK),
-        longest_black_win_btm: longest(acc.longest_black[BLACK], BLACK),
-        longest_black_win_wtm: longest(acc.longest_black[WHITE], WHITE),
+        longest_wtm: longest(acc.longest_white[WHITE], acc.legal_white[WHITE], WHITE),
+        longest_btm: longest(acc.longest_white[BLACK], acc.legal_white[BLACK], BLACK),
+        longest_black_win_btm: longest(acc.longest_black[BLACK], acc.legal_black[BLACK], BLACK),
+        longest_black_win_wtm: longest(acc.longest_black[WHITE], acc.legal_black[WHITE], WHITE),
     }
 }
 
@@ -322,19 +341,20 @@ impl Report {
         }
         let _ = writeln!(s);
         let _ = writeln!(s, "longest white win: {} moves", self.longest_win_moves);
-        for (label, l) in [("white to move", &self.longest_wtm), ("black to move", &self.longest_btm)] {
+        let mut longest = [("white to move", &self.longest_wtm), ("black to move", &self.longest_btm)].to_vec();
+        if self.two_sided {
+            longest.push(("black wins, black to move", &self.longest_black_win_btm));
+            longest.push(("black wins, white to move", &self.longest_black_win_wtm));
+        }
+        for (label, l) in longest {
             if let Some(fen) = &l.fen {
                 let _ = writeln!(s, "  {label}: {} moves, e.g. {fen}", l.moves);
-            }
-        }
-        if self.two_sided {
-            for (label, l) in [
-                ("black wins, black to move", &self.longest_black_win_btm),
-                ("black wins, white to move", &self.longest_black_win_wtm),
-            ] {
-                if let Some(fen) = &l.fen {
-                    let _ = writeln!(s, "  {label}: {} moves, e.g. {fen}", l.moves);
-                }
+            } else if l.only_illegal {
+                let _ = writeln!(
+                    s,
+                    "  {label}: {} moves, only in positions illegal in play (the side not to move in check)",
+                    l.moves
+                );
             }
         }
         let _ = writeln!(s);

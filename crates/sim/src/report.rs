@@ -38,15 +38,16 @@ impl ProportionStat {
     }
 }
 
-/// A mean with its 95 % normal interval (`lo`/`hi` are null with fewer than two samples).
+/// A mean with its 95 % normal interval (`mean` is null without samples; `sd`, `lo` and `hi`
+/// with fewer than two).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MeanStat {
     /// Samples.
     pub n: u64,
     /// Sample mean.
-    pub mean: f64,
-    /// Sample standard deviation.
-    pub sd: f64,
+    pub mean: Option<f64>,
+    /// Sample standard deviation (divisor n − 1).
+    pub sd: Option<f64>,
     /// Lower end of the 95 % interval.
     pub lo: Option<f64>,
     /// Upper end.
@@ -54,10 +55,22 @@ pub struct MeanStat {
 }
 
 impl MeanStat {
-    fn new(m: Moments) -> MeanStat {
+    /// The statistic of `m`.
+    pub fn new(m: Moments) -> MeanStat {
         let i = m.interval(Z95);
-        MeanStat { n: m.n, mean: m.mean(), sd: m.sd(), lo: i.map(|i| i.lo), hi: i.map(|i| i.hi) }
+        MeanStat {
+            n: m.n,
+            mean: (m.n > 0).then(|| m.mean()),
+            sd: (m.n > 1).then(|| m.sd()),
+            lo: i.map(|i| i.lo),
+            hi: i.map(|i| i.hi),
+        }
     }
+}
+
+/// A statistic to three decimals, or `-` where there is none.
+pub fn fixed3(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_string(), |x| format!("{x:.3}"))
 }
 
 /// The strategies of the two sides, as canonical strategy texts.
@@ -396,7 +409,7 @@ impl SimResult {
                 (Some(lo), Some(hi)) => format!("[{lo:.3}, {hi:.3}]"),
                 _ => "-".to_string(),
             };
-            let _ = writeln!(s, "{name:<24} {:>9} {:>10.3} {interval:>21}  sd {:.3}", m.n, m.mean, m.sd);
+            let _ = writeln!(s, "{name:<24} {:>9} {:>10} {interval:>21}  sd {}", m.n, fixed3(m.mean), fixed3(m.sd));
         }
         let e = &self.counts.endings;
         let _ = writeln!(
@@ -477,7 +490,7 @@ pub fn markdown_run(title: &str, r: &SimResult) -> String {
             (Some(lo), Some(hi)) => format!("[{lo:.3}, {hi:.3}]"),
             _ => "–".to_string(),
         };
-        let _ = writeln!(s, "| {name} | {} | {:.3} | {:.3} | {interval} |", m.n, m.mean, m.sd);
+        let _ = writeln!(s, "| {name} | {} | {} | {} | {interval} |", m.n, fixed3(m.mean), fixed3(m.sd));
     }
     let q = &r.required_games;
     let _ = writeln!(

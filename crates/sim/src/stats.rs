@@ -103,9 +103,16 @@ impl Proportion {
     }
 
     /// Trials needed for half-width `h` at the current estimate p̂: ⌈z²·p̂(1−p̂)/h²⌉
-    /// (at least 1).
+    /// (at least 1). With p̂ at 0 or 1 (no success, or no failure, yet) that would be 0, which
+    /// says nothing: the planning value is then the end of the Wilson interval nearer 1/2 (without
+    /// trials, 1/2 itself: the worst case).
     pub fn required_trials(&self, h: f64, z: f64) -> u64 {
-        let p = self.estimate();
+        let p = match self.successes {
+            _ if self.trials == 0 => 0.5,
+            0 => self.wilson(z).hi,
+            s if s == self.trials => self.wilson(z).lo,
+            _ => self.estimate(),
+        };
         required(z * z * p * (1.0 - p) / (h * h)).max(1)
     }
 }

@@ -44,3 +44,23 @@ fn two_run_report_with_plots() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A mean without samples has no value (not 0.0), nor a standard deviation with one sample:
+/// null in the JSON and `-` in the summary (here a result of no games).
+#[test]
+fn a_mean_without_samples_is_null() {
+    let cfg = RunConfig::new(rules::variants::by_name("gardner").expect("gardner"), 1);
+    let r = SimResult::new(&cfg, sim::tally::Tally::default(), Shard::ALL, 0, None);
+    let m = &r.plies_given_draw;
+    assert_eq!((m.n, m.mean, m.sd, m.lo, m.hi), (0, None, None, None, None));
+    let v: serde_json::Value = serde_json::from_str(&r.to_json()).expect("JSON");
+    assert_eq!(v["plies_given_draw"]["mean"], serde_json::Value::Null);
+    let line = r.summary().lines().find(|l| l.starts_with("plies_given_draw")).expect("a line").to_string();
+    assert!(line.contains(" - ") && line.ends_with("sd -"), "{line}");
+    let one = sim::report::MeanStat::new({
+        let mut m = sim::stats::Moments::default();
+        m.push(7);
+        m
+    });
+    assert_eq!((one.mean, one.sd, one.lo), (Some(7.0), None, None));
+}

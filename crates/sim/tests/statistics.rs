@@ -50,6 +50,15 @@ fn required_games_for_a_proportion() {
     assert_eq!(Proportion::required_trials_worst_case(0.05, Z95), 385);
     // From an estimate: p̂ = 0.2 needs 0.16/0.25 of the worst case.
     assert_eq!(Proportion::new(200, 1000).required_trials(0.01, Z95), 6147);
+    // No success yet: planned at the Wilson interval's upper end (0.0038 after 1000 trials),
+    // not at p̂ = 0, which would say one trial is enough.
+    let none = Proportion::new(0, 1000);
+    let hi = none.wilson(Z95).hi;
+    let expected = (Z95 * Z95 * hi * (1.0 - hi) / 1e-4).ceil() as u64;
+    assert_eq!(none.required_trials(0.01, Z95), expected);
+    assert!(expected > 100, "{expected}");
+    assert_eq!(Proportion::new(1000, 1000).required_trials(0.01, Z95), expected, "mirror image");
+    assert_eq!(Proportion::new(0, 0).required_trials(0.01, Z95), 9604, "no trials: the worst case");
 }
 
 /// A mean with known moments: 2, 4, 4, 4, 5, 5, 7, 9 (mean 5, sample variance 32/7).

@@ -131,9 +131,8 @@ impl LengthAnswer {
         let samples = m.required_samples(Q3_HALF_WIDTH, Z95);
         let share = if games == 0 { 0.0 } else { m.n as f64 / games as f64 };
         let required_games = if share > 0.0 { (samples as f64 / share).ceil() as u64 } else { u64::MAX };
-        let i = m.interval(Z95);
         LengthAnswer {
-            estimate: MeanStat { n: m.n, mean: m.mean(), sd: m.sd(), lo: i.map(|i| i.lo), hi: i.map(|i| i.hi) },
+            estimate: MeanStat::new(m),
             half_width: m.half_width(Z95),
             required_samples: samples,
             required_games,
@@ -573,10 +572,10 @@ fn report(a: &BabyArgs, base: &SimResult, q4: &SimResult, q: &Questions, timing:
         let e = &l.estimate;
         let _ = writeln!(
             s,
-            "| {name} | {} | {:.3} | {:.3} | {} | {:.4} | {} | {} |",
+            "| {name} | {} | {} | {} | {} | {:.4} | {} | {} |",
             e.n,
-            e.mean,
-            e.sd,
+            sim::report::fixed3(e.mean),
+            sim::report::fixed3(e.sd),
             mean_interval(e),
             l.half_width,
             count(l.required_samples),
@@ -587,13 +586,13 @@ fn report(a: &BabyArgs, base: &SimResult, q4: &SimResult, q: &Questions, timing:
     let lw = &q3.length_given_white_win.plies;
     let _ = writeln!(
         s,
-        "\nA game lasts {:.3} plies on average ({:.3} full moves); a game White wins lasts {:.3} plies ({:.3} full moves). \
+        "\nA game lasts {} plies on average ({} full moves); a game White wins lasts {} plies ({} full moves). \
          The sequential mode used **{} games**; a half-width of {} needs {} games for the mean length in plies and {} games \
          ({} White wins) for the mean length given a White win in plies. {}\n",
-        lp.estimate.mean,
-        q3.length.full_moves.estimate.mean,
-        lw.estimate.mean,
-        q3.length_given_white_win.full_moves.estimate.mean,
+        sim::report::fixed3(lp.estimate.mean),
+        sim::report::fixed3(q3.length.full_moves.estimate.mean),
+        sim::report::fixed3(lw.estimate.mean),
+        sim::report::fixed3(q3.length_given_white_win.full_moves.estimate.mean),
         q3.games_used,
         q3.target_half_width,
         count(lp.required_games),
