@@ -133,8 +133,8 @@ pub(crate) fn run(a: &OpeningsArgs, out: &mut impl Write) -> Result<()> {
     }
     writeln!(
         out,
-        "openings: {counted} games of {} ({no_result} without a result and {other_variant} of another variant skipped), their first {} plies",
-        pos.variant().name, a.plies
+        "openings: {counted} game{} of {} ({no_result} without a result and {other_variant} of another variant skipped), their first {} plies",
+        if counted == 1 { "" } else { "s" }, pos.variant().name, a.plies
     )?;
     writeln!(out, "position: {}", pos.fen())?;
     if rows.is_empty() {

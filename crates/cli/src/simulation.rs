@@ -167,7 +167,8 @@ fn simulate(a: &RunArgs, out: &mut impl Write) -> Result<()> {
             plan.max_games = m;
         }
         if plan.max_games < plan.min_games {
-            bail!("--max-games {} is below --min-games {}", plan.max_games, plan.min_games);
+            let given = if a.min_games.is_some() { "" } else { " (the default)" };
+            bail!("--max-games {} is below --min-games {}{given}", plan.max_games, plan.min_games);
         }
         let progress = Progress::new(0);
         let outcome = pool.install(|| run_sequential(&cfg, &plan, &progress.callback()));

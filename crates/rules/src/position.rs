@@ -161,11 +161,17 @@ impl Position {
             let ch = ['K', 'Q', 'k', 'q'][i];
             let c = variant.castling.ok_or(PositionError::BadCastlingRights(ch))?;
             let rank = variant.geometry.relative_rank_mask(color, 0).first().map_or(0, |s| s.rank());
+            // The castling partner is the rook where the variant has one (a queen on h1 gives no
+            // `K` right), else any piece but a king or a pawn.
+            let rook = variant.role_by_letter('r');
+            let partner = |role| match rook {
+                Some(r) => role == r,
+                None => Some(role) != t.king && Some(role) != t.pawn,
+            };
             let ok = match (t.king, Square::new(c.king_file, rank), Square::new(c.rook_file[side], rank)) {
                 (Some(k), Some(ks), Some(rs)) => {
                     b.piece_at(ks) == Some(Piece { color, role: k })
-                        && b.piece_at(rs)
-                            .is_some_and(|p| p.color == color && Some(p.role) != t.king && Some(p.role) != t.pawn)
+                        && b.piece_at(rs).is_some_and(|p| p.color == color && partner(p.role))
                 }
                 _ => false,
             };

@@ -391,8 +391,9 @@ impl SimResult {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "{} games of {}, white {} vs black {}, seed {}{}",
+            "{} game{} of {}, white {} vs black {}, seed {}{}",
             self.games,
+            if self.games == 1 { "" } else { "s" },
             self.variant,
             self.strategies.white,
             self.strategies.black,

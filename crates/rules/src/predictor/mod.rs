@@ -188,13 +188,39 @@ pub type OrderWord<'a> = (&'a str, UciMove);
 #[allow(clippy::type_complexity)]
 pub fn order_words(text: &str) -> Result<(OrderWord<'_>, Option<(OrderWord<'_>, OrderWord<'_>)>), OrderError> {
     let syntax = |reason: &str| OrderError::Syntax { text: text.to_string(), reason: reason.to_string() };
-    let word = |w| UciMove::parse(w).map(|m| (w, m)).map_err(|e| syntax(&e.reason));
+    fn word<'a>(text: &str, w: &'a str) -> Result<OrderWord<'a>, OrderError> {
+        UciMove::parse(w).map(|m| (w, m)).map_err(|e| OrderError::Syntax {
+            text: text.to_string(),
+            reason: match coordinates_of(w) {
+                // The seed's own notation (`e2-e4`, `Ng1-f3`, `Bc4xf7`): say what it is in UCI.
+                Some(uci) => format!("orders are written in UCI coordinates: '{uci}' for '{w}'"),
+                None => e.reason,
+            },
+        })
+    }
+    let word = |w| word(text, w);
     match text.split_whitespace().collect::<Vec<_>>().as_slice() {
         [p] => Ok((word(p)?, None)),
         [p, "if", q, "then", r] => Ok((word(p)?, Some((word(q)?, word(r)?)))),
         [] => Err(syntax("no move")),
         _ => Err(syntax("expected 'PRIMARY' or 'PRIMARY if PREDICTION then RESPONSE'")),
     }
+}
+
+/// `w` in UCI if it is a move in long algebraic notation (an optional piece letter, the start,
+/// `-` or `x`, the target, an optional promotion `=Q` or `Q`), else `None`.
+fn coordinates_of(w: &str) -> Option<String> {
+    let w = w.strip_prefix(|c: char| "KQRBN".contains(c)).unwrap_or(w);
+    let (from, rest) = (w.get(..2)?, w.get(2..)?);
+    let rest = rest.strip_prefix(['-', 'x'])?;
+    let (to, promotion) = (rest.get(..2)?, rest.get(2..)?.trim_start_matches('='));
+    let square = |t: &str| Square::parse(t).map(|_| t.to_ascii_lowercase());
+    let promotion = match promotion {
+        "" => String::new(),
+        p if p.len() == 1 && "QRBNqrbn".contains(p) => p.to_ascii_lowercase(),
+        _ => return None,
+    };
+    Some(format!("{}{}{promotion}", square(from)?, square(to)?))
 }
 
 impl Orders {
@@ -256,7 +282,13 @@ impl Orders {
         let occupied = pos.board().occupied();
         let response_legs = legs(&view, c.response);
         for leg in &response_legs {
-            if let Some(square) = (leg.path & occupied).first() {
+            // The first occupied square along the path: the nearest to the start by steps (a
+            // line's squares, and the knight's Z g2, f2, f3, are 1, 2, 3 steps away).
+            let steps = |sq: &Square| {
+                (i32::from(sq.file()) - i32::from(leg.from.file())).abs()
+                    + (i32::from(sq.rank()) - i32::from(leg.from.rank())).abs()
+            };
+            if let Some(square) = (leg.path & occupied).min_by_key(steps) {
                 return Err(OrderError::ResponsePathOccupied { uci, square });
             }
         }
@@ -518,6 +550,11 @@ mod tests {
         let p = pos(START);
         let err = |side, text: &str| Orders::parse(&p, side, text).expect_err(text);
         assert!(matches!(err(Color::White, ""), OrderError::Syntax { .. }));
+        // The seed's notation gets its UCI spelling.
+        for (written, uci) in [("e2-e4", "e2e4"), ("Ng1-f3", "g1f3"), ("e7xd8=Q", "e7d8q")] {
+            let e = err(Color::White, written).to_string();
+            assert!(e.contains(&format!("'{uci}' for '{written}'")), "{e}");
+        }
         assert!(matches!(err(Color::White, "e2e4 if e7e5"), OrderError::Syntax { .. }));
         assert!(matches!(err(Color::White, "e2e5"), OrderError::IllegalPrimary { .. }));
         assert!(matches!(err(Color::Black, "e2e4"), OrderError::IllegalPrimary { .. }), "White's move for Black");
@@ -529,6 +566,11 @@ mod tests {
         assert_eq!(
             err(Color::White, "e2e4 if e7e5 then b1c3"),
             OrderError::ResponsePathOccupied { uci: "b1c3".into(), square: sq("b2") }
+        );
+        // The knight's Z g2, f2, f3: g2 is the first square it crosses.
+        assert_eq!(
+            err(Color::White, "e2e4 if e7e5 then g1f3"),
+            OrderError::ResponsePathOccupied { uci: "g1f3".into(), square: sq("g2") }
         );
         // Responses are judged before the ply: the primary's pawn still stands on e2.
         assert!(matches!(err(Color::White, "e2e4 if d7d5 then f1c4"), OrderError::IllegalResponse { .. }));
