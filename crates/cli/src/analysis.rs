@@ -127,7 +127,7 @@ pub(crate) struct AnalyseArgs {
     /// Moves played from the position first (UCI or SAN, space-separated).
     #[arg(long, default_value = "")]
     moves: String,
-    /// Search depth in plies.
+    /// Search depth in plies (without --depth or --movetime: depth 12).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100), conflicts_with = "movetime")]
     depth: Option<u32>,
     /// Search time in milliseconds.

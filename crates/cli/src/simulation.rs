@@ -75,7 +75,7 @@ struct RunArgs {
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = positive_u64, requires = "half_width")]
     max_games: Option<u64>,
     /// The seed every game's random stream derives from.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = seed)]
     seed: u64,
     /// Worker threads (default: all cores); the results do not depend on it.
     #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = positive_u64)]
@@ -90,6 +90,10 @@ struct RunArgs {
     /// Stop a game after N plies and count it as unfinished (default: only the rules end games).
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = positive_u32)]
     max_plies: Option<u32>,
+}
+
+fn seed(s: &str) -> Result<u64, String> {
+    s.trim().parse::<u64>().map_err(|_| format!("'{s}' is not a seed (a whole number from 0 to {})", u64::MAX))
 }
 
 fn positive_u64(s: &str) -> Result<u64, String> {

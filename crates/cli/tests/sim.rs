@@ -139,6 +139,7 @@ fn sim_bad_input_is_one_error_line() {
     );
     assert_bad_input(&["sim", "--variant", "gardner", "--black", "engine:nodes=-4", "--games", "5"], "nodes=-4");
     assert_bad_input(&["sim", "--variant", "gardner", "--games", "0"], "--games");
+    assert_bad_input(&["sim", "--variant", "gardner", "--games", "5", "--seed", "-1"], "'-1' is not a seed");
     assert_bad_input(&["sim", "--variant", "gardner", "--games", "-3"], "'-3' is not a positive whole number");
     assert_bad_input(&["sim", "--variant", "gardner", "--half-width", "-0.1"], "--half-width");
     assert_bad_input(&["sim", "--variant", "gardner", "--games", "5", "--threads", "0"], "--threads");
