@@ -63,8 +63,23 @@ pub(crate) fn run(a: &OpeningsArgs, out: &mut impl Write) -> Result<()> {
         Some(p) => Some(rules::spec::load_variant_file(p).with_context(|| format!("reading {}", p.display()))?),
         None => None,
     };
-    let records = rules::record::read_records_with(&text, custom.as_slice()).context("reading the records")?;
-    let Some(first) = records.first() else { bail!("the file holds no game") };
+    // A game that does not read is skipped and counted (its number and reason told), as a
+    // database tool skips it; a file that does not split into games is refused.
+    let each = rules::record::read_records_each(&text, custom.as_slice()).context("reading the records")?;
+    let mut unreadable: Vec<String> = Vec::new();
+    let mut records = Vec::new();
+    for (i, r) in each.into_iter().enumerate() {
+        match r {
+            Ok(r) => records.push(r),
+            Err(e) => unreadable.push(format!("game {}: {e}", i + 1)),
+        }
+    }
+    let Some(first) = records.first() else {
+        match unreadable.first() {
+            Some(e) => bail!("no game of the file reads ({e})"),
+            None => bail!("the file holds no game"),
+        }
+    };
     let line_at = |fen: Option<&str>| match (custom, &a.variant) {
         (Some(v), _) => server::line::line_in(v, fen, a.play.as_deref()),
         (None, Some(name)) => server::line::line_of(name, fen, a.play.as_deref()),
@@ -125,7 +140,7 @@ pub(crate) fn run(a: &OpeningsArgs, out: &mut impl Write) -> Result<()> {
         .collect();
     let report = json!({
         "variant": pos.variant().name, "fen": pos.fen(), "games": counted, "no_result": no_result,
-        "other_variant": other_variant, "plies": a.plies, "moves": rows,
+        "other_variant": other_variant, "unreadable": unreadable, "plies": a.plies, "moves": rows,
     });
     if a.json {
         writeln!(out, "{report}")?;
@@ -136,6 +151,11 @@ pub(crate) fn run(a: &OpeningsArgs, out: &mut impl Write) -> Result<()> {
         "openings: {counted} game{} of {} ({no_result} without a result and {other_variant} of another variant skipped), their first {} plies",
         if counted == 1 { "" } else { "s" }, pos.variant().name, a.plies
     )?;
+    if let Some(e) = unreadable.first() {
+        let more = if unreadable.len() > 1 { format!(" (and {} more)", unreadable.len() - 1) } else { String::new() };
+        let what = if unreadable.len() == 1 { "game that does" } else { "games that do" };
+        writeln!(out, "skipped {} {what} not read: {e}{more}", unreadable.len())?;
+    }
     writeln!(out, "position: {}", pos.fen())?;
     if rows.is_empty() {
         writeln!(out, "no counted game played on from this position")?;

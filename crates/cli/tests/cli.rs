@@ -465,6 +465,18 @@ fn openings_tree_of_a_collection() {
         (v["variant"].as_str(), v["games"].as_u64(), v["moves"].as_array().map(Vec::len)),
         (Some("losalamos"), Some(2), Some(2))
     );
+    // A database with a bad game: the others are counted, the bad one named and skipped.
+    let mixed = temp_file("openings-mixed.pgn", "1. e4 e5 1-0\n\n1. e4 e9 0-1\n\n1. d4 d5 0-1\n");
+    let o = fairylab(&["openings", &mixed]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("openings: 2 games of chess") && out.contains("skipped 1 game that does not read: game 2: "),
+        "{out}"
+    );
+    let o = fairylab(&["openings", &mixed, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["unreadable"].as_array().map(Vec::len), Some(1), "{v}");
     for (args, mention) in [
         (vec!["openings", &la], "losalamos"),
         (vec!["openings", &file, "--play", "e2e5"], "move 1 of play, 'e2e5'"),

@@ -660,6 +660,22 @@ pub fn read_records_with(text: &str, extra: &[&'static Variant]) -> Result<Vec<R
     Ok(out)
 }
 
+/// Reads every game of a PGN text as [`read_records_with`] does, but a game whose moves or tags
+/// do not read is given as its error and the games after it are still read (a database with
+/// one bad game is still a database). A text that does not split into games (an unterminated
+/// comment or tag) is an error as a whole.
+pub fn read_records_each(
+    text: &str,
+    extra: &[&'static Variant],
+) -> Result<Vec<Result<Record, RecordError>>, RecordError> {
+    let mut reader = Reader::new(text);
+    let mut out = Vec::new();
+    while let Some(raw) = reader.next_game()? {
+        out.push(build(raw, extra));
+    }
+    Ok(out)
+}
+
 /// Reads every game of a PGN text ([`read_records`] without the tags).
 pub fn read_games(text: &str) -> Result<Vec<Game>, RecordError> {
     Ok(read_records(text)?.into_iter().map(|r| r.game).collect())
