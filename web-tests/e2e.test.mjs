@@ -446,6 +446,52 @@ test('an open seat: appears in an open lobby with a button, taken by another bro
   await Promise.all([a.close(), b.close(), c.close()]);
 });
 
+test('an invitation: the link stays on the creator\'s page, opening it there keeps the creator\'s seat, the friend joins; check is marked; a rematch keeps the settings', async () => {
+  const a = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const b = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const pa = await a.newPage();
+  const pb = await b.newPage();
+  const errors = [];
+  for (const p of [pa, pb]) p.on('pageerror', e => errors.push(e.message));
+  pb.on('dialog', d => d.accept());
+  const id = await newGame(pa, { variant: 'chess', opponent: 'invite', color: 'white', minutes: 5 });
+  const link = await pa.inputValue('#invite input');
+  assert.match(link, new RegExp(`/game/${id}\\?invite=[0-9a-f]+$`));
+  // The game reopened from the lobby still offers the link to send.
+  await pa.goto(`${base}/game/${id}`);
+  await pa.waitForSelector('#status:has-text("waiting for the invited player")');
+  assert.equal(await pa.inputValue('#invite input'), link);
+  // The creator opening the link in their own browser keeps their seat (the link is the friend's).
+  await pa.goto(link);
+  await pa.waitForSelector('#status:has-text("White: you")');
+  assert.equal((await stateOf(pa, id)).open_seat, 'black');
+  // The friend joins with it; the link goes from the creator's page.
+  await pb.goto(link);
+  await pb.waitForSelector('#status:has-text("Black: you")');
+  await pa.waitForSelector('#invite', { state: 'hidden' });
+  // 1. e4 f5 2. Qh5+: Black's king is marked in check on both boards.
+  for (const [p, m] of [[pa, 'e4'], [pb, 'f5'], [pa, 'Qh5+']]) {
+    await p.waitForSelector('#status:has-text("your move")');
+    await p.fill('#move-text', m);
+    await p.press('#move-text', 'Enter');
+    await p.waitForSelector(`ol.moves button:has-text("${m}")`);
+  }
+  for (const p of [pa, pb]) await p.waitForSelector('.cg-wrap cg-board square.check');
+  // No rematch while the game goes on; once it is over, one with the same clock, colours swapped.
+  assert.equal(await pa.locator('#rematch').isDisabled(), true);
+  await pb.click('#resign');
+  await pa.waitForSelector('#status:has-text("Game over")');
+  await pa.click('#rematch');
+  await pa.waitForURL(url => !url.pathname.endsWith(id));
+  const next = pa.url().match(/\/game\/([0-9a-f]+)/)[1];
+  const st = await stateOf(pa, next);
+  assert.deepEqual([st.variant, st.white, st.black, st.open_seat, st.clock && st.clock.initial_ms], ['chess', 'human', 'human', 'white', 300000]);
+  await pa.waitForSelector('#invite input');
+  assert.match(await pa.inputValue('#invite input'), new RegExp(`/game/${next}\\?invite=`));
+  assert.deepEqual(errors, []);
+  await Promise.all([a.close(), b.close()]);
+});
+
 test('a SnowFall game between two people: the chat opens with the game\'s SnowFall percentage, as the seed\'s chat shows it', async () => {
   const a = await desktopPage();
   const b = await desktopPage();

@@ -316,6 +316,7 @@ impl LiveGame {
             "open_seat": (self.row.status == "active").then(|| self.row.open_seat()).flatten(),
             "open_to_anyone": self.row.status == "active" && self.row.open_to_anyone(),
             "abortable": self.abortable(),
+            "movetime_ms": self.row.movetime_ms,
         })
     }
 

@@ -52,11 +52,20 @@ export function remember(id, color, token, name) {
   localStorage.setItem(KEY + id, JSON.stringify(name ? { color, token, name, at } : { color, token, at }));
 }
 
-/** Remembers a new game's seats from its creation reply: one, or both (kept together). */
+/** Remembers a new game's seats from its creation reply: one, or both (kept together); with
+ * one, the invitation code of the other seat if it has one (the link can be sent later). */
 export function rememberCreated(g) {
   const tokens = { white: g.white.token, black: g.black.token };
   if (tokens.white && tokens.black) localStorage.setItem(KEY + g.id, JSON.stringify({ color: 'both', tokens, at: Date.now() }));
-  else for (const c of ['white', 'black']) if (tokens[c]) remember(g.id, c, tokens[c]);
+  else {
+    for (const c of ['white', 'black']) {
+      if (!tokens[c]) continue;
+      const invite = g[c === 'white' ? 'black' : 'white'].invite;
+      const entry = { color: c, token: tokens[c], at: Date.now() };
+      if (invite) entry.invite = invite;
+      localStorage.setItem(KEY + g.id, JSON.stringify(entry));
+    }
+  }
 }
 
 /** The games this browser holds a seat in, as [id, seat], the latest taken first (seats

@@ -192,13 +192,16 @@ const REASONS = { kingcaptured: 'king captured', repetition: 'threefold repetiti
 
 async function gamePage(id) {
   const params = new URLSearchParams(location.search);
-  // An invitation: take the seat, then forget the code.
+  // An invitation: take the seat, then forget the code. A browser that already holds a seat
+  // of the game is its creator opening the link it is to send: it keeps its own seat.
   if (params.get('invite')) {
-    try {
-      const j = await call('POST', `/api/games/${id}/join`, { code: params.get('invite') });
-      remember(id, j.color, j.token);
-    } catch (e) {
-      if (!seat(id)) alert(e.message);
+    if (!seat(id)) {
+      try {
+        const j = await call('POST', `/api/games/${id}/join`, { code: params.get('invite') });
+        remember(id, j.color, j.token);
+      } catch (e) {
+        alert(e.message);
+      }
     }
     history.replaceState({}, '', `/game/${id}`);
   }
@@ -208,7 +211,10 @@ async function gamePage(id) {
     remember(id, member[1], member[3], decodeURIComponent(member[2]));
     history.replaceState({}, '', `/game/${id}`);
   }
-  const shared = params.get('shared');
+  // The invitation for the opponent: from the page that created the game, or kept with the
+  // seat, so that it can be sent later (until the seat is taken).
+  const kept = seat(id);
+  const shared = params.get('shared') || (kept && kept.invite) || null;
   main.innerHTML = `
     <div class="game">
       <div class="board-col"><div id="board"></div></div>
@@ -282,7 +288,15 @@ async function gamePage(id) {
   const renderControls = (active, moveField) => {
     const over = state.status !== 'active';
     const ended = state.reason === 'aborted' ? 'Game aborted: no result.' : `Game over: ${state.result} (${REASONS[state.reason] || state.reason}).`;
-    document.getElementById('status').textContent = over ? ended : active;
+    // An offer from the opponent is announced in the status, as lichess announces it.
+    const theirs = !over && mySeat && !both ? other(mySeat.color) : null;
+    const offers = [
+      theirs && state.draw_offer === theirs ? ' Your opponent offers a draw.' : '',
+      theirs && state.takeback_offer === theirs ? ' Your opponent proposes a takeback.' : '',
+    ].join('');
+    document.getElementById('status').textContent = over ? ended : active + offers;
+    // A rematch once the game is over (colours swapped, the same settings).
+    document.getElementById('rematch').disabled = !over;
     // Until both sides have moved, the game is aborted rather than resigned (as on lichess).
     const resignBtn = document.getElementById('resign');
     resignBtn.disabled = !mySeat || over;
@@ -294,8 +308,9 @@ async function gamePage(id) {
     showInvite();
     document.getElementById('move-form').hidden = !moveField || !mySeat || over;
     const drawBtn = document.getElementById('draw');
-    drawBtn.disabled = !mySeat || over;
-    drawBtn.textContent = both ? 'Agree a draw' : state.draw_offer && mySeat && state.draw_offer !== mySeat.color ? 'Accept draw' : 'Offer draw';
+    const myOffer = mySeat && !both && state.draw_offer === mySeat.color;
+    drawBtn.disabled = !mySeat || over || myOffer;
+    drawBtn.textContent = both ? 'Agree a draw' : state.draw_offer && mySeat && state.draw_offer !== mySeat.color ? 'Accept draw' : myOffer ? 'Draw offered' : 'Offer draw';
     // Takebacks: at once against the AI, proposed and accepted between people; none in games
     // with chance, clocks or sealed orders (the state's `takebacks` is false there).
     const backBtn = document.getElementById('takeback');
@@ -310,6 +325,20 @@ async function gamePage(id) {
         verdict = ok;
         render();
       });
+    }
+  };
+  // The move list scrolled to the move shown (the latest as the game goes on), as lichess keeps it.
+  const showCurrentMove = () => {
+    const list = document.querySelector('#moves ol.moves');
+    const current = list && list.querySelector('[aria-current="true"]');
+    if (!list) return;
+    if (!current) {
+      list.scrollTop = 0;
+      return;
+    }
+    const li = current.closest('li');
+    if (li.offsetTop < list.scrollTop || li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = li.offsetTop - list.clientHeight + li.offsetHeight + 4;
     }
   };
   const render = () => {
@@ -332,10 +361,13 @@ async function gamePage(id) {
       premove: live && mySeat && state.status === 'active' && state.turn !== mySeat.color ? mySeat.color : null,
       legal: myTurn ? state.legal_moves : [],
       lastMove,
+      // In check after the move shown (its SAN says so: `+` or `#`).
+      check: shown > 0 && /[+#]$/.test(state.moves[shown - 1].san),
       probabilities: panels.probabilityRows(fen),
       shapes: best && !best.includes('@') ? [{ orig: best.slice(0, 2), dest: best.slice(2, 4), brush: 'blue' }] : [],
     });
-    const who = c => (state[c] === 'human' ? (both || (mySeat && mySeat.color === c) ? 'you' : 'a person') : aiName(state[c]));
+    const who = c =>
+      state.open_seat === c ? 'nobody yet (waiting for the invited player)' : state[c] === 'human' ? (both || (mySeat && mySeat.color === c) ? 'you' : 'a person') : aiName(state[c]);
     renderControls(
       `${state.variant}: ${state.turn} to move${myTurn ? ' — your move' : state.thinking ? ' — the AI is thinking' : ''}. White: ${who('white')}; Black: ${who('black')}.`,
       true,
@@ -344,6 +376,7 @@ async function gamePage(id) {
     document.getElementById('variant-panel').innerHTML = variantPanel(state);
     fetchOdds();
     document.getElementById('moves').innerHTML = panels.moveList(state, shown, gameReview);
+    showCurrentMove();
     const verdictShown = live ? state.tablebase : reportKey === key && report && report.tablebase;
     const chance = /^(probabilistic|snowfall)/.test(state.variant);
     const helped = state.engine_help !== false;
@@ -624,7 +657,18 @@ async function gamePage(id) {
   };
   document.getElementById('rematch').onclick = async () => {
     const mine = mySeat ? other(mySeat.color) : 'white';
-    const body = { variant: state.variant, movetime_ms: 300 };
+    // The same game again, colours swapped: the variant, the AI's time, the clocks, a chosen
+    // SnowFall percentage and start position (one the seed drew is drawn again).
+    const options = state.options || {};
+    const drawn = options.drawn || [];
+    const body = { variant: state.variant, movetime_ms: state.movetime_ms || 500 };
+    if (options.toml) body.variant_toml = options.toml;
+    if (state.clock) {
+      body.clock_seconds = Math.round(state.clock.initial_ms / 1000);
+      body.increment_seconds = Math.round(state.clock.increment_ms / 1000);
+    }
+    if (options.snowfall !== undefined && !drawn.includes('snowfall')) body.snowfall = options.snowfall;
+    if (!drawn.includes('start') && !drawn.includes('map') && state.variant !== 'predictor') body.fen = state.start_fen;
     body[mine] = 'me';
     // The opponent again: a person by invitation, the same AI, yourself on a both-sides board.
     const opponent = mySeat && state[other(mySeat.color)];

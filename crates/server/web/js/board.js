@@ -161,7 +161,7 @@ export class Board {
     if (key !== this.key) this.build(dims, hands, key, boardField(view.fen));
     // The same view again (a refresh that changed nothing): leave the board alone, so that a
     // piece the player has picked up stays picked up.
-    const signature = JSON.stringify([view.fen, view.orientation, view.turn, view.movable, view.premove, view.legal, view.lastMove, view.shapes, view.probabilities]);
+    const signature = JSON.stringify([view.fen, view.orientation, view.turn, view.movable, view.premove, view.legal, view.lastMove, view.shapes, view.probabilities, view.check]);
     if (signature === this.signature && key === this.key) return;
     this.signature = signature;
     this.legal = view.legal || [];
@@ -177,6 +177,8 @@ export class Board {
       orientation: view.orientation,
       turnColor: view.turn || 'white',
       lastMove: view.lastMove || undefined,
+      // The king in check is marked, as lichess marks it.
+      check: view.check ? view.turn || 'white' : false,
       viewOnly: false,
       movable: {
         free: false,
