@@ -488,6 +488,18 @@ test('an invitation: the link stays on the creator\'s page, opening it there kee
   assert.deepEqual([st.variant, st.white, st.black, st.open_seat, st.clock && st.clock.initial_ms], ['chess', 'human', 'human', 'white', 300000]);
   await pa.waitForSelector('#invite input');
   assert.match(await pa.inputValue('#invite input'), new RegExp(`/game/${next}\\?invite=`));
+  // The opponent is offered it in the old game's chat, and takes the seat by its link.
+  const offer = pb.locator(`ol.chat li.theirs a[href*="/game/${next}?invite="]`);
+  await offer.waitFor({ timeout: 10000 });
+  await offer.click();
+  await pb.waitForURL(new RegExp(`/game/${next}$`));
+  await pb.waitForSelector('#status:has-text("White: you")');
+  await pa.waitForSelector('#invite', { state: 'hidden' });
+  // A game that does not exist: said so, without a game's controls or a stream to retry.
+  await pb.goto(`${base}/game/00000000deadbeef`);
+  await pb.waitForSelector('#error:has-text("No such game.")');
+  assert.equal(await pb.locator('#resign').count(), 0);
+  await pb.waitForTimeout(600);
   assert.deepEqual(errors, []);
   await Promise.all([a.close(), b.close()]);
 });

@@ -83,6 +83,10 @@ async function lobby() {
       body[mine] = 'me';
       body[other] = opponent;
     }
+    if (f.get('increment') && Number(f.get('increment')) > 0 && !f.get('minutes')) {
+      error.textContent = 'An increment needs a clock: give the minutes per side too.';
+      return;
+    }
     if (f.get('minutes')) body.clock_seconds = Number(f.get('minutes')) * 60;
     if (f.get('minutes') && f.get('increment')) body.increment_seconds = Number(f.get('increment'));
     if (f.get('snowfall') !== '' && body.variant === 'snowfall') body.snowfall = Number(f.get('snowfall'));
@@ -295,8 +299,9 @@ async function gamePage(id) {
       theirs && state.takeback_offer === theirs ? ' Your opponent proposes a takeback.' : '',
     ].join('');
     document.getElementById('status').textContent = over ? ended : active + offers;
-    // A rematch once the game is over (colours swapped, the same settings).
+    // A rematch once the game is over (colours swapped, the same settings), for a player.
     document.getElementById('rematch').disabled = !over;
+    document.getElementById('rematch').hidden = !mySeat && !both;
     // Until both sides have moved, the game is aborted rather than resigned (as on lichess).
     const resignBtn = document.getElementById('resign');
     resignBtn.disabled = !mySeat || over;
@@ -309,7 +314,9 @@ async function gamePage(id) {
     document.getElementById('move-form').hidden = !moveField || !mySeat || over;
     const drawBtn = document.getElementById('draw');
     const myOffer = mySeat && !both && state.draw_offer === mySeat.color;
-    drawBtn.disabled = !mySeat || over || myOffer;
+    // The AI takes no draw offers.
+    const aiOpponent = mySeat && !both && state[other(mySeat.color)] !== 'human';
+    drawBtn.disabled = !mySeat || over || myOffer || aiOpponent;
     drawBtn.textContent = both ? 'Agree a draw' : state.draw_offer && mySeat && state.draw_offer !== mySeat.color ? 'Accept draw' : myOffer ? 'Draw offered' : 'Offer draw';
     // Takebacks: at once against the AI, proposed and accepted between people; none in games
     // with chance, clocks or sealed orders (the state's `takebacks` is false there).
@@ -317,7 +324,7 @@ async function gamePage(id) {
     backBtn.hidden = !mySeat || !state.takebacks;
     const offer = state.takeback_offer;
     const vsAi = mySeat && state[mySeat.color === 'white' ? 'black' : 'white'] !== 'human';
-    backBtn.disabled = !mySeat || over || (offer && offer === mySeat.color);
+    backBtn.disabled = !mySeat || over || (offer && offer === mySeat.color) || !(state.moves && state.moves.length);
     backBtn.textContent = both ? 'Take back' : offer && mySeat && offer !== mySeat.color ? 'Accept takeback' : offer ? 'Takeback proposed' : vsAi ? 'Take back' : 'Propose takeback';
     if (both) backBtn.disabled = over || !state.moves.length;
     if (state.status === 'finished' && state.seed && verdict === undefined) {
@@ -514,6 +521,8 @@ async function gamePage(id) {
 
   const renderClocks = () => {
     const el = document.getElementById('clocks');
+    // The page no longer shows a game (no such game): nothing to tick.
+    if (!el) return;
     if (!state || !state.clock) {
       el.innerHTML = '';
       return;
@@ -560,6 +569,8 @@ async function gamePage(id) {
   let chat = null;
   // One state request at a time; a refresh asked for meanwhile runs once it is done.
   let pending = false;
+  // Stops following the live stream (set once it is followed).
+  let stopFollowing = null;
   let again = false;
   const refresh = async () => {
     if (pending) {
@@ -582,7 +593,13 @@ async function gamePage(id) {
         render();
       } while (again);
     } catch (e) {
-      error.textContent = e instanceof ApiError && e.status === 404 ? 'No such game.' : e.message;
+      if (e instanceof ApiError && e.status === 404) {
+        // No game to show or follow: the page says so, without the game's controls.
+        if (stopFollowing) stopFollowing();
+        main.innerHTML = '<p class="error" id="error" role="alert">No such game.</p><p><a href="/">Back to the lobby</a></p>';
+        return;
+      }
+      error.textContent = e.message;
     } finally {
       pending = false;
     }
@@ -676,17 +693,25 @@ async function gamePage(id) {
     try {
       const g = await call('POST', '/api/games', body);
       rememberCreated(g);
+      // A person is offered the rematch in this game's chat, with the link to take their seat.
+      const code = g[other(mine)].invite;
+      if (code && mySeat) {
+        const link = `${location.origin}/game/${g.id}?invite=${code}`;
+        await call('POST', `/api/games/${id}/chat`, { text: `Rematch: ${link}` }, mySeat.token).catch(() => {});
+      }
       location.href = `/game/${g.id}`;
     } catch (e) {
       error.textContent = e.message;
     }
   };
 
-  follow(
+  stopFollowing = follow(
     id,
     e => (e.type === 'chat' ? chat && chat.load() : refresh()),
     connected => {
-      document.getElementById('conn').textContent = connected ? '' : 'Reconnecting to the server…';
+      const conn = document.getElementById('conn');
+      if (!conn) return;
+      conn.textContent = connected ? '' : 'Reconnecting to the server…';
       if (connected) {
         refresh();
         if (chat) chat.load();

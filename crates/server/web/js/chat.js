@@ -4,6 +4,13 @@
 import { call } from './api.js';
 import { esc } from './panels.js';
 
+/** Escaped chat text with this server's game links (a rematch's invitation) made links; no
+ * other address is. */
+function linked(text) {
+  const origin = location.origin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.replace(new RegExp(`${origin}/game/[0-9a-f]+(\\?invite=[0-9a-f]+)?`, 'g'), url => `<a href="${url}">${url}</a>`);
+}
+
 export class Chat {
   /**
    * The chat of game `id`, built in `section`, for the player holding `seat` ({color, token}).
@@ -71,7 +78,7 @@ export class Chat {
     for (const m of this.messages) {
       const mine = m.by === this.seat.color;
       const who = mine ? 'You' : m.by === 'white' ? 'White' : 'Black';
-      lines.push(`<li class="${mine ? 'mine' : 'theirs'}" data-seq="${m.seq}"><b>${who}</b> ${esc(m.text)}</li>`);
+      lines.push(`<li class="${mine ? 'mine' : 'theirs'}" data-seq="${m.seq}"><b>${who}</b> ${linked(esc(m.text))}</li>`);
     }
     this.list.innerHTML = lines.join('');
     this.list.scrollTop = this.list.scrollHeight;
