@@ -266,6 +266,15 @@ async function playVariant(variant, seed, check) {
     assert.match(await page.locator('table.review-sides thead').innerText(), /luck \(win % points\)/);
     assert.match(await page.locator('table.review-sides tbody tr:first-child').innerText(), /^White\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+ %\s+[+-]?\d+$/);
   }
+  if (check.failedMark) {
+    // A move whose roll failed: its target is circled on the board when the move list shows it
+    // (a whole game of Probabilistic chess has failed rolls: the map's squares are 5 to 99 %).
+    const done = await stateOf(page, id);
+    const k = done.moves.findIndex(m => m.event === 'failed');
+    assert.ok(k >= 0, `${variant}: no failed roll in ${done.moves.length} moves`);
+    await page.click(`ol.moves button[data-ply="${k + 1}"]`);
+    await page.waitForSelector('.cg-wrap svg.cg-shapes circle', { timeout: 5000 });
+  }
   await screenshots(page, variant);
   assert.deepEqual(errors, [], `${variant}: errors on the page`);
   await context.close();
@@ -924,6 +933,7 @@ test('probabilistic: the map and the rolls', async () => {
   await playVariant('probabilistic', 6, {
     panel: async p => (await p.locator('.prob').count()) === 64 && (await p.locator('.roll').count()) > 0,
     review: true,
+    failedMark: true,
   });
 });
 

@@ -111,11 +111,16 @@ export async function analysisBoard(main) {
       error.textContent = e.message;
       if (start || line.length || variant !== 'chess') {
         if (!start && !line.length) variant = 'chess';
+        // The FEN typed stays in its field with the error, to be corrected rather than retyped.
+        const typed = start;
         start = '';
         line = [];
         shown = 0;
         full = null;
-        return load(true);
+        await load(true);
+        const input = document.getElementById('fen');
+        if (input && typed) input.value = typed;
+        return;
       }
       return;
     }

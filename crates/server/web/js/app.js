@@ -64,6 +64,11 @@ async function lobby() {
   } catch (e) {
     error.textContent = e.message;
   }
+  // The SnowFall percentage is asked for SnowFall games only.
+  const snowfallField = form.querySelector('.snowfall-only');
+  const showSnowfall = () => (snowfallField.hidden = document.getElementById('variant').value !== 'snowfall');
+  document.getElementById('variant').addEventListener('change', showSnowfall);
+  showSnowfall();
   form.addEventListener('submit', async ev => {
     ev.preventDefault();
     error.textContent = '';
@@ -371,7 +376,11 @@ async function gamePage(id) {
       // In check after the move shown (its SAN says so: `+` or `#`).
       check: shown > 0 && /[+#]$/.test(state.moves[shown - 1].san),
       probabilities: panels.probabilityRows(fen),
-      shapes: best && !best.includes('@') ? [{ orig: best.slice(0, 2), dest: best.slice(2, 4), brush: 'blue' }] : [],
+      shapes: [
+        ...(best && !best.includes('@') ? [{ orig: best.slice(0, 2), dest: best.slice(2, 4), brush: 'blue' }] : []),
+        // A move whose roll failed (Probabilistic chess): its target circled in red on the board.
+        ...(shown > 0 && state.moves[shown - 1].event === 'failed' ? [{ orig: last.slice(2, 4), brush: 'red' }] : []),
+      ],
     });
     const who = c =>
       state.open_seat === c ? 'nobody yet (waiting for the invited player)' : state[c] === 'human' ? (both || (mySeat && mySeat.color === c) ? 'you' : 'a person') : aiName(state[c]);
