@@ -486,6 +486,14 @@ test('an invitation: the link stays on the creator\'s page, opening it there kee
     await p.waitForSelector(`ol.moves button:has-text("${m}")`);
   }
   for (const p of [pa, pb]) await p.waitForSelector('.cg-wrap cg-board square.check');
+  // A draw offer: announced to the opponent, who may decline it; the offerer's button says so.
+  await pa.click('#draw');
+  await pa.waitForSelector('#draw:has-text("Draw offered")');
+  await pb.waitForSelector('#status:has-text("Your opponent offers a draw.")');
+  await pb.click('#decline:has-text("Decline draw")');
+  await pa.waitForSelector('#draw:has-text("Offer draw")');
+  await pb.waitForSelector('#decline', { state: 'hidden' });
+  assert.equal((await stateOf(pa, id)).draw_offer, null);
   // No rematch while the game goes on; once it is over, one with the same clock, colours swapped.
   assert.equal(await pa.locator('#rematch').isDisabled(), true);
   await pb.click('#resign');

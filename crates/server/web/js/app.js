@@ -236,6 +236,7 @@ async function gamePage(id) {
           <button id="resign" type="button">Resign</button>
           <button id="draw" type="button">Offer draw</button>
           <button id="takeback" type="button" hidden>Take back</button>
+          <button id="decline" type="button" hidden>Decline</button>
           <button id="rematch" type="button">Rematch</button>
           <a id="record" href="/api/games/${id}/record" download="fairylab-${id}.pgn">Download record</a>
           <a id="to-board" hidden>Analysis board</a>
@@ -304,6 +305,10 @@ async function gamePage(id) {
       theirs && state.takeback_offer === theirs ? ' Your opponent proposes a takeback.' : '',
     ].join('');
     document.getElementById('status').textContent = over ? ended : active + offers;
+    // The opponent's offer may be declined (the draw's first, then the takeback's).
+    const declineBtn = document.getElementById('decline');
+    declineBtn.hidden = !offers;
+    declineBtn.textContent = theirs && state.draw_offer === theirs ? 'Decline draw' : 'Decline takeback';
     // A rematch once the game is over (colours swapped, the same settings), for a player.
     document.getElementById('rematch').disabled = !over;
     document.getElementById('rematch').hidden = !mySeat && !both;
@@ -661,6 +666,15 @@ async function gamePage(id) {
     try {
       await call('POST', `/api/games/${id}/draw`, { action }, mySeat.token);
       if (both) await call('POST', `/api/games/${id}/draw`, { action: 'accept' }, held.tokens[other(mySeat.color)]);
+    } catch (e) {
+      error.textContent = e.message;
+    }
+    refresh();
+  };
+  document.getElementById('decline').onclick = async () => {
+    const what = state.draw_offer && state.draw_offer !== mySeat.color ? 'draw' : 'takeback';
+    try {
+      await call('POST', `/api/games/${id}/${what}`, { action: 'decline' }, mySeat.token);
     } catch (e) {
       error.textContent = e.message;
     }
