@@ -86,17 +86,8 @@ impl Position {
                 }
             }
         }
-        if let Some(limit) = v.ply_limit {
-            if self.ply() >= limit {
-                let [w, b] = [crate::Color::White, crate::Color::Black].map(|c| self.adjudication_material(c));
-                return Some(match w.cmp(&b) {
-                    std::cmp::Ordering::Greater => {
-                        Outcome::Decisive { winner: Color::White, reason: EndReason::PlyLimit }
-                    }
-                    std::cmp::Ordering::Less => Outcome::Decisive { winner: Color::Black, reason: EndReason::PlyLimit },
-                    std::cmp::Ordering::Equal => Outcome::Draw { reason: EndReason::PlyLimit },
-                });
-            }
+        if let Some(o) = self.ply_limit_outcome() {
+            return Some(o);
         }
         if !self.has_legal_move() {
             if self.is_check() && v.win == WinCondition::Checkmate {
@@ -111,6 +102,21 @@ impl Position {
             return Some(Outcome::Draw { reason: EndReason::FiftyMoves });
         }
         None
+    }
+
+    /// The variant's ply limit reached: the material adjudication (RULINGS § Probabilistic 5:
+    /// more material wins, equal is a draw), else `None`.
+    pub fn ply_limit_outcome(&self) -> Option<Outcome> {
+        let limit = self.variant.ply_limit?;
+        if self.ply() < limit {
+            return None;
+        }
+        let [w, b] = [Color::White, Color::Black].map(|c| self.adjudication_material(c));
+        Some(match w.cmp(&b) {
+            std::cmp::Ordering::Greater => Outcome::Decisive { winner: Color::White, reason: EndReason::PlyLimit },
+            std::cmp::Ordering::Less => Outcome::Decisive { winner: Color::Black, reason: EndReason::PlyLimit },
+            std::cmp::Ordering::Equal => Outcome::Draw { reason: EndReason::PlyLimit },
+        })
     }
 
     /// Whether a side's royal piece has been captured, in a variant that has one.

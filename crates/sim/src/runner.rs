@@ -289,15 +289,8 @@ fn judge(pos: &Position, no_moves: bool, history: Option<&[u64]>) -> Option<Outc
             }
         }
     }
-    if let Some(limit) = v.ply_limit {
-        if pos.ply() >= limit {
-            let [w, b] = [Color::White, Color::Black].map(|c| pos.adjudication_material(c));
-            return Some(match w.cmp(&b) {
-                std::cmp::Ordering::Greater => Outcome::Decisive { winner: Color::White, reason: EndReason::PlyLimit },
-                std::cmp::Ordering::Less => Outcome::Decisive { winner: Color::Black, reason: EndReason::PlyLimit },
-                std::cmp::Ordering::Equal => Outcome::Draw { reason: EndReason::PlyLimit },
-            });
-        }
+    if let Some(o) = pos.ply_limit_outcome() {
+        return Some(o);
     }
     if no_moves {
         if v.win == WinCondition::Checkmate && pos.is_check() {

@@ -333,9 +333,8 @@ async function gamePage(id) {
     const backBtn = document.getElementById('takeback');
     backBtn.hidden = !mySeat || !state.takebacks;
     const offer = state.takeback_offer;
-    const vsAi = mySeat && state[mySeat.color === 'white' ? 'black' : 'white'] !== 'human';
     backBtn.disabled = !mySeat || over || (offer && offer === mySeat.color) || !(state.moves && state.moves.length);
-    backBtn.textContent = both ? 'Take back' : offer && mySeat && offer !== mySeat.color ? 'Accept takeback' : offer ? 'Takeback proposed' : vsAi ? 'Take back' : 'Propose takeback';
+    backBtn.textContent = both ? 'Take back' : offer && mySeat && offer !== mySeat.color ? 'Accept takeback' : offer ? 'Takeback proposed' : aiOpponent ? 'Take back' : 'Propose takeback';
     if (both) backBtn.disabled = over || !state.moves.length;
     if (state.status === 'finished' && state.seed && verdict === undefined) {
       panels.verifySeed(state.seed, state.seed_hash).then(ok => {
