@@ -402,13 +402,19 @@ test('premoves and predrops: made while the AI thinks, played at once when it ha
   await context.close();
 });
 
-test('an open seat: appears in an open lobby with a button, taken by another browser, played', async () => {
+/** Two browsers (two people) at desktop size, with the page errors of both collected. */
+async function twoBrowsers() {
   const a = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const b = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const pa = await a.newPage();
   const pb = await b.newPage();
   const errors = [];
   for (const p of [pa, pb]) p.on('pageerror', e => errors.push(e.message));
+  return { a, b, pa, pb, errors };
+}
+
+test('an open seat: appears in an open lobby with a button, taken by another browser, played', async () => {
+  const { a, b, pa, pb, errors } = await twoBrowsers();
   // Another browser has the lobby open before the game exists: the lobby's stream brings the
   // game at once (the list's own refresh is every 30 s, longer than this test waits).
   await pb.goto(base + '/');
@@ -456,12 +462,7 @@ test('an open seat: appears in an open lobby with a button, taken by another bro
 });
 
 test('an invitation: the link stays on the creator\'s page, opening it there keeps the creator\'s seat, the friend joins; check is marked; a rematch keeps the settings', async () => {
-  const a = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const b = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const pa = await a.newPage();
-  const pb = await b.newPage();
-  const errors = [];
-  for (const p of [pa, pb]) p.on('pageerror', e => errors.push(e.message));
+  const { a, b, pa, pb, errors } = await twoBrowsers();
   pb.on('dialog', d => d.accept());
   const id = await newGame(pa, { variant: 'chess', opponent: 'invite', color: 'white', minutes: 5 });
   const link = await pa.inputValue('#invite input');
