@@ -573,6 +573,10 @@ test('a finished game reviewed: the sides\' totals, the blunder marked in the mo
   await page.waitForSelector('.review-move:has-text("3... Nf6??")');
   assert.match(await page.locator('.review-move').innerText(), /blunder \(Checkmate is now unavoidable\)\. Best was/);
   await page.waitForSelector('.browsing:has-text("after ply 6 of 7")');
+  // The mating move is named, not scored as a mate still to come.
+  await page.locator('.review-graph circle[data-ply="7"]').click();
+  await page.waitForSelector('.review-move:has-text("4. Qxf7#")');
+  assert.match(await page.locator('.review-move').innerText(), /→ checkmate\./);
   assert.equal(await page.locator('#annotated').getAttribute('href'), `/api/games/${id}/record?annotated=true`);
   await page.screenshot({ path: `${SHOTS}/review-desktop.png`, fullPage: true });
   assert.equal((await stateOf(page, id)).status, 'finished');
@@ -755,7 +759,7 @@ test('an open seat withdrawn with Abort: the game ends without a result and the 
   await page.goto(base + '/');
   await page.waitForSelector(`#games a[href="/game/${id}"]`);
   assert.equal(await page.locator(`button.join[data-id="${id}"]`).count(), 0);
-  assert.match(await page.locator(`#games tr:has(a[href="/game/${id}"])`).innerText(), /aborted/);
+  assert.match(await page.locator(`#games tr:has(a[href="/game/${id}"])`).innerText(), /chess\s+a person\s+a person\s+aborted/);
   assert.deepEqual(errors, []);
   await context.close();
 });

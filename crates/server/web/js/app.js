@@ -41,7 +41,7 @@ async function lobby() {
             <option value="watch">watch the AI play itself</option>
           </select></label>
         <label>I play <select name="color"><option value="white">White</option><option value="black">Black</option><option value="random">either</option></select></label>
-        <label>AI time per move (ms) <input name="movetime" type="number" min="10" max="10000" value="300"></label>
+        <label class="ai-only">AI time per move (ms) <input name="movetime" type="number" min="10" max="10000" value="300"></label>
         <label>Clock (minutes, empty: none) <input name="minutes" type="number" min="1" max="1440" placeholder="none"></label>
         <label>Increment (s) <input name="increment" type="number" min="0" max="3600" placeholder="0"></label>
         <label class="snowfall-only">SnowFall % (empty: drawn) <input name="snowfall" type="number" min="0" max="100"></label>
@@ -69,6 +69,12 @@ async function lobby() {
   const showSnowfall = () => (snowfallField.hidden = document.getElementById('variant').value !== 'snowfall');
   document.getElementById('variant').addEventListener('change', showSnowfall);
   showSnowfall();
+  // The AI's time per move is asked for games with the AI only.
+  const aiField = form.querySelector('.ai-only');
+  const opponentField = form.querySelector('select[name=opponent]');
+  const showAi = () => (aiField.hidden = ['invite', 'open', 'me'].includes(opponentField.value));
+  opponentField.addEventListener('change', showAi);
+  showAi();
   form.addEventListener('submit', async ev => {
     ev.preventDefault();
     error.textContent = '';
@@ -132,7 +138,9 @@ async function lobby() {
               // A seat open to anyone: a button takes it (unless this browser already holds one).
               const join = g.open_to_anyone && !seat(g.id) ? ` <button type="button" class="join" data-id="${esc(g.id)}">Join as ${esc(g.open_seat)}</button>` : '';
               const stateText = (g.result === '*' ? 'aborted' : g.result) || (g.open_seat ? `open: waiting for ${g.open_seat}` : g.status);
-              return `<tr><td><a href="/game/${esc(g.id)}">${esc(g.id)}</a></td><td>${esc(g.variant)}</td><td>${esc(g.white)}</td><td>${esc(g.black)}</td><td>${esc(stateText)}${join}</td></tr>`;
+              // Players named as the game page names them (a person, the AI and its level).
+              const player = p => (p === 'human' ? 'a person' : aiName(p));
+              return `<tr><td><a href="/game/${esc(g.id)}">${esc(g.id)}</a></td><td>${esc(g.variant)}</td><td>${esc(player(g.white))}</td><td>${esc(player(g.black))}</td><td>${esc(stateText)}${join}</td></tr>`;
             })
             .join('')}</tbody></table>`
         : '<p>No games yet.</p>';

@@ -79,7 +79,9 @@ export function review(r, busy, shown, chance, id) {
     const judged = m.judgement ? ` — ${esc(m.judgement)}${m.mate ? ` (${esc(m.mate)})` : ''}` : '';
     const best = m.best ? ` Best was ${esc(m.best)}.` : '';
     const luck = m.luck !== null && m.luck !== undefined ? ` Luck ${m.luck > 0 ? '+' : ''}${m.luck} points (after the outcome: ${evalText(m.outcome)}).` : '';
-    detail = `<p class="review-move">${n}: ${evalText(m.before)} → ${evalText(m.after)}${judged}.${best}${luck}</p>`;
+    // A move that ends the game is named, not scored (lichess: "Checkmate").
+    const after = /#$/.test(m.san) ? (chance ? 'the king captured' : 'checkmate') : evalText(m.after);
+    detail = `<p class="review-move">${n}: ${evalText(m.before)} → ${after}${judged}.${best}${luck}</p>`;
   }
   const download = `<p><a id="annotated" href="/api/games/${esc(id)}/record?annotated=true" download="fairylab-${esc(id)}-annotated.pgn">Download the annotated record</a></p>`;
   return `${head}${table}${graph}${detail}${download}`;
