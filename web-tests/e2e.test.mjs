@@ -167,7 +167,7 @@ async function screenshots(page, name) {
  * page is open. `opponent` is the form's value (`ai`, `invite`, `watch`); `fen`, `movetime` and
  * `snowfall` are filled only when given.
  */
-async function newGame(page, { variant, opponent = 'ai', color = 'white', movetime, fen, snowfall, pgn, minutes }) {
+async function newGame(page, { variant, opponent = 'ai', color = 'white', movetime, fen, snowfall, pgn, minutes, plySeconds }) {
   await page.goto(base + '/');
   await page.selectOption('#variant', variant);
   await page.selectOption('select[name=opponent]', opponent);
@@ -177,6 +177,7 @@ async function newGame(page, { variant, opponent = 'ai', color = 'white', moveti
   if (snowfall !== undefined) await page.fill('input[name=snowfall]', String(snowfall));
   if (pgn !== undefined) await page.fill('textarea[name=pgn]', pgn);
   if (minutes !== undefined) await page.fill('input[name=minutes]', String(minutes));
+  if (plySeconds !== undefined) await page.fill('input[name=ply_seconds]', String(plySeconds));
   await page.click('button[type=submit]');
   await page.waitForURL(/\/game\/[0-9a-f]+/);
   return page.url().match(/\/game\/([0-9a-f]+)/)[1];
@@ -1037,7 +1038,9 @@ test('predictor against the AI: orders given on the board, sealed in the browser
   const errors = [];
   page.on('pageerror', e => errors.push(e.message));
   page.on('dialog', d => d.accept());
-  const id = await newGame(page, { variant: 'predictor', movetime: 20 });
+  const id = await newGame(page, { variant: 'predictor', movetime: 20, plySeconds: 600 });
+  // Predictor chess is timed by the ply, from the form's own field.
+  assert.equal((await stateOf(page, id)).options.ply_seconds, 600);
   const pick = lcg(7);
   let conditionals = 0;
   let ply = 1;

@@ -42,8 +42,9 @@ async function lobby() {
           </select></label>
         <label>I play <select name="color"><option value="white">White</option><option value="black">Black</option><option value="random">either</option></select></label>
         <label class="ai-only">AI time per move (ms) <input name="movetime" type="number" min="10" max="10000" value="300"></label>
-        <label>Clock (minutes, empty: none) <input name="minutes" type="number" min="1" max="1440" placeholder="none"></label>
-        <label>Increment (s) <input name="increment" type="number" min="0" max="3600" placeholder="0"></label>
+        <label class="clock-only">Clock (minutes, empty: none) <input name="minutes" type="number" min="1" max="1440" placeholder="none"></label>
+        <label class="clock-only">Increment (s) <input name="increment" type="number" min="0" max="3600" placeholder="0"></label>
+        <label class="predictor-only">Seconds per ply (empty: no limit) <input name="ply_seconds" type="number" min="1" max="86400" placeholder="none"></label>
         <label class="snowfall-only">SnowFall % (empty: drawn) <input name="snowfall" type="number" min="0" max="100"></label>
         <label class="wide">Start position (FEN, empty: the variant's) <input name="fen" spellcheck="false" autocomplete="off"></label>
         <label class="wide">Moves to start from (PGN or SAN, empty: none; a whole game with its result, 1-0, 0-1 or 1/2-1/2, is imported finished, for its review) <textarea name="pgn" rows="2" spellcheck="false" placeholder="1. e4 e5 2. Nf3"></textarea></label>
@@ -64,9 +65,15 @@ async function lobby() {
   } catch (e) {
     error.textContent = e.message;
   }
-  // The SnowFall percentage is asked for SnowFall games only.
+  // The SnowFall percentage is asked for SnowFall games only; Predictor chess is timed by the
+  // ply, the others by clocks.
   const snowfallField = form.querySelector('.snowfall-only');
-  const showSnowfall = () => (snowfallField.hidden = document.getElementById('variant').value !== 'snowfall');
+  const showSnowfall = () => {
+    const v = document.getElementById('variant').value;
+    snowfallField.hidden = v !== 'snowfall';
+    for (const l of form.querySelectorAll('.clock-only')) l.hidden = v === 'predictor';
+    form.querySelector('.predictor-only').hidden = v !== 'predictor';
+  };
   document.getElementById('variant').addEventListener('change', showSnowfall);
   showSnowfall();
   // The AI's time per move is asked for games with the AI only.
@@ -94,12 +101,14 @@ async function lobby() {
       body[mine] = 'me';
       body[other] = opponent;
     }
-    if (f.get('increment') && Number(f.get('increment')) > 0 && !f.get('minutes')) {
+    if (body.variant !== 'predictor' && f.get('increment') && Number(f.get('increment')) > 0 && !f.get('minutes')) {
       error.textContent = 'An increment needs a clock: give the minutes per side too.';
       return;
     }
-    if (f.get('minutes')) body.clock_seconds = Number(f.get('minutes')) * 60;
-    if (f.get('minutes') && f.get('increment')) body.increment_seconds = Number(f.get('increment'));
+    if (body.variant === 'predictor') {
+      if (f.get('ply_seconds')) body.ply_seconds = Number(f.get('ply_seconds'));
+    } else if (f.get('minutes')) body.clock_seconds = Number(f.get('minutes')) * 60;
+    if (body.clock_seconds && f.get('increment')) body.increment_seconds = Number(f.get('increment'));
     if (f.get('snowfall') !== '' && body.variant === 'snowfall') body.snowfall = Number(f.get('snowfall'));
     if (f.get('fen').trim()) body.fen = f.get('fen').trim();
     if (f.get('pgn').trim()) body.pgn = f.get('pgn').trim();
