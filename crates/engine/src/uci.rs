@@ -151,6 +151,12 @@ impl Uci {
         }
     }
 
+    /// The start position of `v`, a position again after a refused one.
+    fn start_over(&mut self, v: &'static rules::Variant) {
+        self.session.reset(v);
+        self.refused = None;
+    }
+
     fn send(&self, line: &str) -> io::Result<()> {
         send(&self.out, line)
     }
@@ -199,8 +205,7 @@ impl Uci {
             "ucinewgame" => {
                 self.stop_search();
                 self.engine.clear();
-                self.session.reset(self.session.variant());
-                self.refused = None;
+                self.start_over(self.session.variant());
             }
             "position" => self.position(&rest)?,
             "go" => self.go(&rest)?,
@@ -325,8 +330,7 @@ impl Uci {
                     if variants::snowfall::percent(self.session.variant()).is_some() {
                         self.stop_search();
                         let v = variants::snowfall::variant(n);
-                        self.session.reset(v);
-                        self.refused = None;
+                        self.start_over(v);
                         self.send(&format!("info string variant {} {}", v.name, self.session.variant_info()))?;
                     }
                 }
@@ -339,8 +343,7 @@ impl Uci {
                     let switch = if self.chess960 { chess960_of(name) } else { orthodox_of(name) };
                     if let Some(v) = switch {
                         self.stop_search();
-                        self.session.reset(v);
-                        self.refused = None;
+                        self.start_over(v);
                         self.send(&format!("info string variant {} {}", v.name, self.session.variant_info()))?;
                     }
                 }
@@ -355,8 +358,7 @@ impl Uci {
                     } else {
                         v
                     };
-                    self.session.reset(v);
-                    self.refused = None;
+                    self.start_over(v);
                     self.send(&format!("info string variant {} {}", v.name, self.session.variant_info()))?;
                 }
                 Err(e) => self.error(&format!("{e}; keeping {}", self.session.variant().name))?,

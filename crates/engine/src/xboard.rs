@@ -204,6 +204,12 @@ impl XBoard {
         }
     }
 
+    /// The start position of `v`, a position again after a refused one.
+    fn start_over(&mut self, v: &'static rules::Variant) {
+        self.session.reset(v);
+        self.refused = None;
+    }
+
     fn send(&self, line: &str) -> io::Result<()> {
         send(&self.out, line)
     }
@@ -265,8 +271,7 @@ impl XBoard {
                 self.abort();
                 self.analyzing = false;
                 self.engine.clear();
-                self.session.reset(variants::all()[0]);
-                self.refused = None;
+                self.start_over(variants::all()[0]);
                 self.force = false;
                 self.engine_color = Color::Black;
                 self.clock.sd = None;
@@ -388,8 +393,7 @@ impl XBoard {
         let Some(v) = variant_from_xboard(name) else {
             return self.send(&format!("Error (unknown variant): {name}"));
         };
-        self.session.reset(v);
-        self.refused = None;
+        self.start_over(v);
         if !is_xboard_standard(v) {
             for line in setup_lines(v) {
                 self.send(&line)?;
