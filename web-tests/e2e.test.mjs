@@ -656,6 +656,8 @@ test('the analysis board: moves tried on the board, a new continuation, the engi
   await page.waitForSelector('#status:has-text("black to move")');
   await clickMove(page, 'c7c5');
   await page.waitForSelector('ol.moves button[data-ply="2"]:has-text("c5")');
+  // The line left is kept as a variation.
+  await page.waitForSelector('ul.variations button:has-text("1… e5")');
   // The explorer knows the finished game's next move: played from the explorer.
   const nc3 = page.locator('table.explorer button[data-uci="b1c3"]');
   await nc3.waitFor({ timeout: 15000 });
@@ -670,6 +672,22 @@ test('the analysis board: moves tried on the board, a new continuation, the engi
   assert.equal(await page.locator('#link').getAttribute('href'), '/analysis?variant=chess&play=e2e4%2Cc7c5%2Cb1c3');
   assert.equal(await page.locator('#fen-out').inputValue(), 'rnbqkbnr/pp1ppppp/8/2p5/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 2');
   assert.match(await page.locator('#pgn-out').inputValue(), /\n1\. e4 c5 2\. Nc3 \*/);
+  // A variation shown: the line it leaves becomes one; replaying a variation's move goes back to it, whole.
+  await page.click('ul.variations button:has-text("1… e5")');
+  await page.waitForSelector('ol.moves button[data-ply="2"][aria-current="true"]:has-text("e5")');
+  await page.waitForSelector('ul.variations button:has-text("1… c5 2. Nc3")');
+  assert.match(page.url(), /\/analysis\?variant=chess&play=e2e4%2Ce7e5$/);
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector('#status:has-text("black to move")');
+  // (The click on the variation scrolled the page: the board back in view for the mouse.)
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await clickMove(page, 'c7c5');
+  await page.waitForSelector('ol.moves button[data-ply="2"][aria-current="true"]:has-text("c5")');
+  await page.waitForSelector('ol.moves button[data-ply="3"]:has-text("Nc3")');
+  await page.waitForSelector('ul.variations button:has-text("1… e5")');
+  assert.equal(await page.locator('ul.variations li').count(), 1);
+  await page.keyboard.press('ArrowRight');
+  await page.waitForSelector('ol.moves button[data-ply="3"][aria-current="true"]');
   await page.click('#analyse');
   await page.waitForSelector('.eval strong', { timeout: 15000 });
   assert.match(await page.locator('.eval strong').innerText(), /^([+-]?\d+\.\d\d|#-?\d+)$/);

@@ -1,6 +1,7 @@
 // The analysis board at `/analysis?variant=V&fen=F&play=M1,M2` (as lichess's /analysis): any
 // built-in variant's position, moves tried on the board, the engine and the opening explorer.
-// The line lives in the URL; every position, legal move and outcome comes from the server.
+// The line shown lives in the URL, the other lines tried (variations) in the page; every
+// position, legal move and outcome comes from the server.
 
 import { call, rememberCreated } from './api.js';
 import { Board } from './board.js';
@@ -19,6 +20,9 @@ export async function analysisBoard(main) {
   let start = params.get('fen') || '';
   let line = (params.get('play') || '').split(',').filter(Boolean);
   let shown = line.length;
+  // The other lines tried from the same start, each `{ uci, san }` (lichess's variations): a
+  // line is kept when a move played in its middle starts another one.
+  let variations = [];
   let flipped = false;
   main.innerHTML = `
     <div class="game">
@@ -115,6 +119,7 @@ export async function analysisBoard(main) {
         const typed = start;
         start = '';
         line = [];
+        variations = [];
         shown = 0;
         full = null;
         await load(true);
@@ -167,7 +172,7 @@ export async function analysisBoard(main) {
     document.getElementById('status').textContent = over
       ? `${here.variant}: the game is over here, ${here.result} (${here.reason}).`
       : `${here.variant}: ${here.turn} to move.`;
-    document.getElementById('moves').innerHTML = panels.moveList(full, shown, null);
+    document.getElementById('moves').innerHTML = panels.moveList(full, shown, null) + variationList();
     document.getElementById('fen-out').value = here.fen;
     document.getElementById('pgn-out').value = full.pgn;
     const chance = /^(probabilistic|snowfall)/.test(here.variant);
@@ -210,10 +215,56 @@ export async function analysisBoard(main) {
     }
   };
 
+  /** Where two lines part: the first ply at which they differ. */
+  const parting = (a, b) => {
+    let i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i += 1;
+    return i;
+  };
+  /** The line shown, kept among the variations (its moves in SAN when they are loaded), unless
+   * another line already holds all of it. */
+  const keepLine = () => {
+    if (!line.length) return;
+    const san = full && full.query === query(line) ? full.moves.map(m => m.san) : line;
+    variations = variations.filter(v => !(v.uci.length <= line.length && parting(v.uci, line) === v.uci.length));
+    if (!variations.some(v => parting(v.uci, line) === line.length)) variations.push({ uci: line, san });
+  };
+  /** Another line becomes the one shown (at the move where it parts from the line shown),
+   * the line shown becoming a variation. */
+  const switchTo = (v, at) => {
+    variations = variations.filter(x => x !== v);
+    keepLine();
+    line = v.uci;
+    shown = Math.min(at, line.length);
+    load();
+  };
+  /** The variations, each from the move where it parts from the line shown. */
+  const variationList = () => {
+    if (!variations.length) return '';
+    const items = variations.map((v, i) => {
+      const at = parting(v.uci, line);
+      const moves = v.san.slice(at, at + 8).map((san, k) => {
+        const ply = at + k;
+        const number = ply % 2 === 0 ? `${ply / 2 + 1}. ` : k === 0 ? `${(ply + 1) / 2}… ` : '';
+        return `${number}${san}`;
+      });
+      const more = v.san.length > at + 8 ? ' …' : '';
+      return `<li><button type="button" data-variation="${i}">${esc(moves.join(' ') + more)}</button></li>`;
+    });
+    return `<h2>Variations</h2><ul class="variations" aria-label="variations">${items.join('')}</ul>`;
+  };
+
   /** A move made on the board or chosen in the explorer: the line's next move if it is that
-   * one (the rest of the line stays), else a new continuation from the position shown. */
+   * one (the rest of the line stays), a variation's if one goes on with it, else a new
+   * continuation from the position shown (the line it leaves kept as a variation). */
   const play = uci => {
-    if (line[shown] !== uci) line = [...line.slice(0, shown), uci];
+    if (line[shown] !== uci) {
+      const next = [...line.slice(0, shown), uci];
+      const known = variations.find(v => parting(v.uci, next) === next.length);
+      if (known) return switchTo(known, shown + 1);
+      if (line.length > shown) keepLine();
+      line = next;
+    }
     shown += 1;
     load();
   };
@@ -229,6 +280,7 @@ export async function analysisBoard(main) {
     variant = select.value;
     start = document.getElementById('fen').value.trim();
     line = [];
+    variations = [];
     shown = 0;
     load();
   });
@@ -260,6 +312,7 @@ export async function analysisBoard(main) {
       variant = r.variant;
       start = r.start_fen === usual.start_fen ? '' : r.start_fen;
       line = r.moves.map(m => m.uci);
+      variations = [];
       shown = line.length;
       full = null;
       load();
@@ -274,13 +327,17 @@ export async function analysisBoard(main) {
   };
   document.getElementById('clear').onclick = () => {
     line = [];
+    variations = [];
     shown = 0;
     load();
   };
   document.getElementById('moves').addEventListener('click', ev => {
     const b = ev.target.closest('button');
     if (!b) return;
-    if (b.dataset.ply !== undefined) show(Number(b.dataset.ply));
+    if (b.dataset.variation !== undefined) {
+      const v = variations[Number(b.dataset.variation)];
+      if (v) switchTo(v, parting(v.uci, line) + 1);
+    } else if (b.dataset.ply !== undefined) show(Number(b.dataset.ply));
     else if (b.dataset.step) show(b.dataset.step === '-1' ? 'back' : 'forward');
   });
   document.getElementById('explorer').addEventListener('change', ev => {
