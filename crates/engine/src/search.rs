@@ -30,6 +30,9 @@ const QUIET_CHECK: i32 = -1;
 
 /// Least depth for a singular-extension search.
 const SINGULAR_DEPTH: i32 = 7;
+/// Least depth at which a null-move cut-off is verified by a search without null moves
+/// (at any depth when the side to move has a single piece).
+const NULL_VERIFY_DEPTH: i32 = 16;
 /// Razoring margin per ply of depth.
 const RAZOR_MARGIN: Value = 300;
 /// Quiet moves at depth `d` ≤ 3 with a history score below `-HISTORY_PRUNE * d` are pruned.
@@ -87,6 +90,8 @@ pub struct Searcher<'a> {
     evals: [Value; MAX_PLY + 2],
     /// The move a singular-extension search leaves out at each ply (0: none).
     excluded: [u32; MAX_PLY + 2],
+    /// During a null-move verification search: the side that may not pass, below which ply.
+    null_verify: Option<(rules::Color, usize)>,
     /// Endgame tables that answer for this variant, probed below the root.
     pub(crate) tablebase: Option<TableView<'a>>,
     /// Gift risks already computed in this search, by position and move (fixed point, see
@@ -153,6 +158,7 @@ impl<'a> Searcher<'a> {
             moved: [PieceTo::NONE; MAX_PLY + 2],
             evals: [-INFINITE; MAX_PLY + 2],
             excluded: [0; MAX_PLY + 2],
+            null_verify: None,
             tablebase: None,
             corrections: std::collections::HashMap::new(),
             gift_outcomes: std::collections::HashMap::new(),
@@ -221,6 +227,10 @@ impl<'a> Searcher<'a> {
             (TableValue::Win(0), _) => mate_in(ply),
             (TableValue::Win(n), Metric::Dtm) if within(2 * n - 1) => mate_in(plies(n, 0) - 1),
             (TableValue::Loss(n), Metric::Dtm) if within(2 * n) => mated_in(plies(n, 0)),
+            // Beyond the clock, a DTM table says nothing (a capture on the way, which it does
+            // not show, would reset the count) unless no move can reset it.
+            (TableValue::Win(_), Metric::Dtm) if Searcher::no_reset_before_mate(pos, pos.turn()) => DRAW + 1,
+            (TableValue::Loss(_), Metric::Dtm) if Searcher::no_reset_before_mate(pos, !pos.turn()) => DRAW - 1,
             (TableValue::Win(_) | TableValue::Loss(_), Metric::Dtm) => return None,
             (TableValue::Win(n), Metric::Dtc) if within(2 * n - 1) => TB_WIN - 300 * men - plies(n, 0) as Value,
             (TableValue::Loss(n), Metric::Dtc) if within(2 * n) => -TB_WIN + 300 * men + plies(n, 0) as Value,
@@ -228,6 +238,22 @@ impl<'a> Searcher<'a> {
             (TableValue::Loss(_), Metric::Dtc) => DRAW - 1,
             (TableValue::Draw | TableValue::Invalid, _) => DRAW,
         })
+    }
+
+    /// Whether no move can reset the fifty-move count while `winner` plays for mate: the
+    /// winner has no pawns, the other side a bare king, and taking any one of the winner's
+    /// pieces leaves no mate (so a won position never allows it). A mate beyond the clock is
+    /// then a draw by the fifty-move rule (KBNK's 33 moves from 36 half-moves on).
+    fn no_reset_before_mate(pos: &Position, winner: rules::Color) -> bool {
+        let v = pos.variant();
+        let b = pos.board();
+        let Some(king) = v.king() else { return false };
+        let loser = !winner;
+        b.by_color(loser) == b.pieces(loser, king)
+            && v.pawn().is_none_or(|pawn| b.pieces(winner, pawn).is_empty())
+            && pos.hand(winner).is_empty()
+            && pos.hand(loser).is_empty()
+            && (b.by_color(winner) - b.pieces(winner, king)).all(|sq| pos.is_insufficient_material_without(sq))
     }
 
     /// Sets the node limit and the hard deadline.
@@ -495,9 +521,9 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Whether the side to move has material other than pawns and the king (null move is
-    /// unsound in pawn endings).
-    fn has_pieces(&self, pos: &Position) -> bool {
+    /// How many pieces other than pawns and the king the side to move has, on the board and
+    /// in hand (null move is unsound in pawn endings, and needs verifying with one piece).
+    fn piece_count(&self, pos: &Position) -> u32 {
         let v = pos.variant();
         let us = pos.turn();
         let b = pos.board();
@@ -508,7 +534,7 @@ impl<'a> Searcher<'a> {
         if let Some(k) = v.king() {
             other = other - b.pieces(us, k);
         }
-        other.any() || !pos.hand(us).is_empty()
+        other.count() + pos.hand(us).iter().map(|(_, n)| u32::from(n)).sum::<u32>()
     }
 
     /// The principal search node.
@@ -613,7 +639,8 @@ impl<'a> Searcher<'a> {
                 return v;
             }
         }
-        if self.params.null_move
+        let pieces = if self.params.null_move { self.piece_count(pos) } else { 0 };
+        if pieces > 0
             && !pv_node
             && null_ok
             && excluded == 0
@@ -621,7 +648,7 @@ impl<'a> Searcher<'a> {
             && depth >= 3
             && static_eval >= beta
             && beta.abs() < MATE_BOUND
-            && self.has_pieces(pos)
+            && self.null_verify.is_none_or(|(side, until)| side != pos.turn() || ply >= until)
         {
             let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
             let mut child = pos.clone();
@@ -634,7 +661,21 @@ impl<'a> Searcher<'a> {
                 return 0;
             }
             if v >= beta {
-                return if v >= MATE_BOUND { beta } else { v };
+                let v = if v >= MATE_BOUND { beta } else { v };
+                // Zugzwang: passing may beat every move, most often with a single piece left
+                // (1.Ra6! in kbK5/pp6/1P6/8/8/8/8/R7 w). Verify with this side's null moves off.
+                if self.null_verify.is_some() || (pieces > 1 && depth < NULL_VERIFY_DEPTH) {
+                    return v;
+                }
+                self.null_verify = Some((pos.turn(), ply + (3 * (depth - r) / 4).max(1) as usize));
+                let verified = self.negamax(pos, depth - r, ply, beta - 1, beta, false, false);
+                self.null_verify = None;
+                if self.aborted {
+                    return 0;
+                }
+                if verified >= beta {
+                    return v;
+                }
             }
         }
         // Internal iterative reduction: without a move to try first, search less.

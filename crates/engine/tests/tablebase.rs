@@ -9,9 +9,13 @@ use rules::{variants, Position};
 use std::sync::Arc;
 
 fn tables(metric: Metric) -> Arc<Tablebase> {
+    tables_for("KQ.KR", metric)
+}
+
+fn tables_for(material: &str, metric: Metric) -> Arc<Tablebase> {
     let pieces = PieceSet::orthodox();
     let req = Request {
-        material: Material::parse("KQ.KR", &pieces).expect("material"),
+        material: Material::parse(material, &pieces).expect("material"),
         board: BoardShape::default(),
         rules: TableRules { metric, ..TableRules::default() },
         pieces,
@@ -173,4 +177,23 @@ fn the_fifty_move_rule_bounds_a_table_win() {
     assert_eq!(score(&dtm, 31).to_string(), "mate 35");
     let beyond = score(&dtm, 40);
     assert!(!beyond.to_string().starts_with("mate"), "clock 40: {beyond}");
+}
+
+#[test]
+fn a_mate_no_move_can_hasten_is_a_draw_beyond_the_clock() {
+    // KBNK's longest mate, 33 moves (65 half-moves): nothing can reset the count (a capture of
+    // the bishop or knight draws), so from 36 half-moves on the defence holds to the fifty-move rule.
+    let chess = variants::by_name("chess").expect("chess");
+    let tb = tables_for("KBN.K", Metric::Dtm);
+    let score = |fen: &str| {
+        let pos = Position::from_fen(chess, fen).expect("fen");
+        let mut engine = Engine::new();
+        engine.set_tablebase(Some(tb.clone()));
+        engine.search(pos, &[], Limits::depth(3), |_| {}).score
+    };
+    assert_eq!(score("8/8/8/8/8/8/2k5/KNB5 w - - 30 1").to_string(), "mate 33");
+    for (fen, want) in [("8/8/8/8/8/8/2k5/KNB5 w - - 36 1", 1), ("8/8/8/8/8/8/2K5/knb5 b - - 90 1", 1)] {
+        let drawn = score(fen);
+        assert_eq!(drawn, engine::Score::Cp(want), "{fen}");
+    }
 }

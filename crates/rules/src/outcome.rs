@@ -153,8 +153,20 @@ impl Position {
 
     /// Whether neither side can ever mate, by the variant's rule.
     pub fn is_insufficient_material(&self) -> bool {
+        self.insufficient_on(&self.board)
+    }
+
+    /// Whether neither side could ever mate if the piece on `sq` were taken off (the hands
+    /// as they are): the material a capture of that piece would leave.
+    pub fn is_insufficient_material_without(&self, sq: crate::Square) -> bool {
+        let mut board = self.board;
+        board.take(sq);
+        self.insufficient_on(&board)
+    }
+
+    /// [`Position::is_insufficient_material`] for this position's hands and another board.
+    fn insufficient_on(&self, b: &crate::board::Board) -> bool {
         let v = self.variant;
-        let b = &self.board;
         let occ = b.occupied();
         let by_letter = |l: char| v.role_by_letter(l).map_or(crate::Bitboard::EMPTY, |r| b.by_role(r));
         match v.draws.insufficient {
