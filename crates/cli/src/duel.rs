@@ -269,7 +269,7 @@ pub(crate) struct Played {
 /// Plays game `number` (0-based): player A has White in even games; the chance stream of a
 /// colour-swapped pair is the same seed.
 fn play(d: &Duel, number: u32) -> Result<Played> {
-    let a_white = number % 2 == 0;
+    let a_white = number.is_multiple_of(2);
     let by_color = if a_white { [d.levels[0], d.levels[1]] } else { [d.levels[1], d.levels[0]] };
     let pair_seed = d.seed.wrapping_add(u64::from(number / 2));
     let mut rng = seeded_rng(pair_seed);

@@ -39,7 +39,7 @@ pub(crate) struct PredictorMatch {
 
 /// Plays game `number`: player A has White in even games.
 fn play(m: &PredictorMatch, number: u32) -> Result<Played> {
-    let a_white = number % 2 == 0;
+    let a_white = number.is_multiple_of(2);
     let by_color = if a_white { m.styles } else { [m.styles[1], m.styles[0]] };
     let pair_seed = m.seed.wrapping_add(u64::from(number / 2));
     let mut players = [0u64, 1].map(|c| {

@@ -135,7 +135,7 @@ impl Value {
 /// Whether a stored byte is a win for the side to move.
 #[inline]
 pub fn is_win(v: u8) -> bool {
-    v < DRAW && v % 2 == 0
+    v < DRAW && v.is_multiple_of(2)
 }
 
 /// Whether a stored byte is a loss for the side to move.

@@ -796,7 +796,7 @@ impl Match {
     /// twice, A white in the first of the two.
     pub fn schedule(&self, index: u32) -> (usize, bool) {
         let pair = (index / 2) as usize;
-        (self.order[pair % self.order.len()], index % 2 == 0)
+        (self.order[pair % self.order.len()], index.is_multiple_of(2))
     }
 
     /// Plays the next game, or returns `None` when all are played.

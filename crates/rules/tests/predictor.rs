@@ -333,7 +333,7 @@ fn random_orders(pos: &Position, seeds: &[u16; 8]) -> Option<[Orders; 2]> {
     for side in [Color::White, Color::Black] {
         let (i, e) = (side.index(), (!side).index());
         let s = &seeds[2 + 3 * i..5 + 3 * i];
-        if s[0] % 3 == 0 {
+        if s[0].is_multiple_of(3) {
             continue;
         }
         let prediction = if s[0] % 3 == 1 { primary[e] } else { pick(&own[e], s[1])? };

@@ -68,7 +68,7 @@ impl Clock {
 
 /// Who played ply `k`.
 fn mover(first: Color, k: usize) -> Color {
-    if k % 2 == 0 {
+    if k.is_multiple_of(2) {
         first
     } else {
         !first
