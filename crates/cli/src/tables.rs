@@ -5,7 +5,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use egt::fen::parse_legal_fen;
 use egt::generate::{human_bytes, memory_needed};
-use egt::probe::{describe, game_over, line, probe};
+use egt::probe::{describe_under, game_over, line, probe, ProbeMove, NOT_WON_FOR_WHITE};
 use egt::{generate, BoardShape, Family, Material, Metric, PieceSet, Progress, Request, TableRules};
 use serde::Serialize;
 use std::io::Write;
@@ -111,13 +111,16 @@ struct GenerateArgs {
     pieces: PieceArgs,
     #[command(flatten)]
     rules: RuleArgs,
-    /// Save the tables (the ending and every sub-ending) to this file, for probe, line and check.
+    /// Save the tables (the ending and every sub-ending) to this file, for probe, line and check
+    /// (`-`: standard output, which then carries only the file).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Write the statistics report as text here too (FairyGen's rep2.txt).
+    /// Write the statistics report as text here too (FairyGen's rep2.txt; `-`: standard output,
+    /// where it goes anyway).
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
-    /// Write the statistics report as JSON here (docs/FORMATS.md, "Endgame table reports").
+    /// Write the statistics report as JSON here (docs/FORMATS.md, "Endgame table reports"; `-`:
+    /// standard output, instead of the text report).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Worker threads (default: every core). The tables do not depend on it.
@@ -137,7 +140,7 @@ struct ProbeArgs {
     file: PathBuf,
     /// The position: FEN placement and side to move (`w` if omitted), on the table's board;
     /// castling and en passant, if given, must be `-`. Illegal positions (the side not to move in
-    /// check) are refused.
+    /// check) are refused, except the finished game a -b capture leaves.
     #[arg(long)]
     fen: String,
     /// Print one JSON object instead of text (docs/FORMATS.md, "Endgame table probes").
@@ -157,7 +160,7 @@ struct ProbeArgs {
 struct CheckArgs {
     /// A table file.
     file: PathBuf,
-    /// Random positions per table.
+    /// Random positions per table (at least 1).
     #[arg(long, default_value_t = 100_000)]
     samples: u64,
     /// Seed for choosing positions.
@@ -262,8 +265,18 @@ fn generate_command(a: &GenerateArgs, out: &mut impl Write) -> Result<()> {
             limit: human_bytes(max_memory),
         });
     }
-    // The files to write are checked before the work, not after it.
-    for path in [&a.out, &a.report, &a.json].into_iter().flatten() {
+    // `-` is standard output; it carries one thing. The files to write are checked before the
+    // work, not after it.
+    let to_stdout: Vec<&str> = [("--out", &a.out), ("--json", &a.json), ("--report", &a.report)]
+        .into_iter()
+        .filter(|(_, p)| p.as_deref().is_some_and(is_stdout))
+        .map(|(flag, _)| flag)
+        .collect();
+    if to_stdout.len() > 1 {
+        let all = if to_stdout.len() == 2 { "both" } else { "all" };
+        bail!("{} {all} name - (standard output); only one of them can", to_stdout.join(" and "));
+    }
+    for path in [&a.out, &a.report, &a.json].into_iter().flatten().filter(|p| !is_stdout(p)) {
         writable(path)?;
     }
     let req = Request { material: material.clone(), board, rules, pieces, max_memory };
@@ -309,15 +322,20 @@ fn generate_command(a: &GenerateArgs, out: &mut impl Write) -> Result<()> {
     }
     let report = pool.install(|| egt::stats::report(&family));
     let text = report.text();
-    out.write_all(text.as_bytes())?;
-    if let Some(path) = &a.report {
+    let json = serde_json::to_string_pretty(&report)? + "\n";
+    // Standard output carries the text report unless --json or --out claims it.
+    match (a.json.as_deref().filter(|p| is_stdout(p)), a.out.as_deref().filter(|p| is_stdout(p))) {
+        (Some(_), _) => out.write_all(json.as_bytes())?,
+        (_, Some(_)) => family.write_to(&mut *out, "standard output")?,
+        (None, None) => out.write_all(text.as_bytes())?,
+    }
+    if let Some(path) = a.report.as_deref().filter(|p| !is_stdout(p)) {
         std::fs::write(path, &text).with_context(|| format!("cannot write report {}", path.display()))?;
     }
-    if let Some(path) = &a.json {
-        let json = serde_json::to_string_pretty(&report)?;
-        std::fs::write(path, json + "\n").with_context(|| format!("cannot write JSON report {}", path.display()))?;
+    if let Some(path) = a.json.as_deref().filter(|p| !is_stdout(p)) {
+        std::fs::write(path, json).with_context(|| format!("cannot write JSON report {}", path.display()))?;
     }
-    if let Some(path) = &a.out {
+    if let Some(path) = a.out.as_deref().filter(|p| !is_stdout(p)) {
         family.save(path)?;
         if !a.quiet {
             eprintln!(
@@ -328,6 +346,11 @@ fn generate_command(a: &GenerateArgs, out: &mut impl Write) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether an output path is `-`, standard output.
+fn is_stdout(path: &std::path::Path) -> bool {
+    path.as_os_str() == "-"
 }
 
 /// Whether a file can be written at `path`: not a directory, in a directory that exists.
@@ -382,6 +405,33 @@ fn side(stm: usize) -> &'static str {
     }
 }
 
+/// A value in words for text output: as the JSON says it, a one-sided table's "not won for White"
+/// explained.
+fn words(family: &Family, v: egt::Value) -> String {
+    match describe_under(&family.rules, v) {
+        w if w == NOT_WON_FOR_WHITE => format!("{w} (one-sided table)"),
+        w => w,
+    }
+}
+
+/// The text header of `probe` and `line`: the position, its table, the side to move and its value,
+/// and how the game is over if it is.
+fn header_text(family: &Family, r: &egt::probe::ProbeResult, stm: usize) -> String {
+    let end = r.end.map_or(String::new(), |e| format!(": the game is over ({e})"));
+    format!("{} ({} {}): {} to move, {}{end}", r.fen, r.material, r.metric, side(stm), words(family, r.value))
+}
+
+/// The text note after a move that converts: `(conversion to KR.K)`, with the game's end if any.
+fn notes(conversion: Option<&str>, end: Option<&str>) -> String {
+    let notes: Vec<String> =
+        conversion.map(|c| format!("conversion to {c}")).into_iter().chain(end.map(str::to_string)).collect();
+    if notes.is_empty() {
+        String::new()
+    } else {
+        format!("  ({})", notes.join(", "))
+    }
+}
+
 fn probe_command(a: &ProbeArgs, out: &mut impl Write) -> Result<()> {
     let family = load(a)?;
     let pos = parse_legal_fen(&family, &a.fen)?;
@@ -390,17 +440,13 @@ fn probe_command(a: &ProbeArgs, out: &mut impl Write) -> Result<()> {
         writeln!(out, "{}", serde_json::to_string(&r)?)?;
         return Ok(());
     }
-    writeln!(
-        out,
-        "{} ({} {}): {} to move, {}",
-        r.fen,
-        r.material,
-        family.rules.metric,
-        side(pos.stm),
-        describe(r.value)
-    )?;
+    writeln!(out, "{}", header_text(&family, &r, pos.stm))?;
     for m in &r.moves {
-        writeln!(out, "  {:<10} {}", m.text, describe(m.value))?;
+        let value = words(&family, m.value);
+        match &m.conversion {
+            Some(_) => writeln!(out, "  {:<10} {value:<12}{}", m.text, notes(m.conversion.as_deref(), None))?,
+            None => writeln!(out, "  {:<10} {value}", m.text)?,
+        }
     }
     Ok(())
 }
@@ -412,7 +458,8 @@ struct LineJson<'a> {
     fen: &'a str,
     side_to_move: &'static str,
     metric: &'a str,
-    value: String,
+    value: &'a str,
+    end: Option<&'static str>,
     line: Vec<LineMove<'a>>,
 }
 
@@ -421,7 +468,8 @@ struct LineJson<'a> {
 struct LineMove<'a> {
     text: &'a str,
     uci: &'a str,
-    value: String,
+    value: &'a str,
+    conversion: Option<&'a str>,
     fen: Option<&'a str>,
     end: Option<&'static str>,
 }
@@ -434,8 +482,9 @@ fn line_command(a: &ProbeArgs, out: &mut impl Write) -> Result<()> {
     let pos = parse_legal_fen(&family, &a.fen)?;
     let root = probe(&family, &pos);
     let moves = line(&family, &pos, a.max_plies);
-    // How the line ends, on its last move: the royal captured, or a side left without a legal move.
-    let end = |i: usize, m: &egt::probe::ProbeMove| match &m.next {
+    // How the line ends, on its last move: the royal captured, or the game over after it
+    // (checkmate, stalemate, a bare king).
+    let end = |i: usize, m: &ProbeMove| match &m.next {
         None => Some("royal captured"),
         Some(next) if i + 1 == moves.len() => game_over(&family, next),
         Some(_) => None,
@@ -447,7 +496,8 @@ fn line_command(a: &ProbeArgs, out: &mut impl Write) -> Result<()> {
             .map(|(i, (m, fen))| LineMove {
                 text: &m.text,
                 uci: &m.uci,
-                value: describe(m.value),
+                value: &m.value_text,
+                conversion: m.conversion.as_deref(),
                 fen: (!fen.is_empty()).then_some(fen.as_str()),
                 end: end(i, m),
             })
@@ -457,36 +507,34 @@ fn line_command(a: &ProbeArgs, out: &mut impl Write) -> Result<()> {
             fen: &root.fen,
             side_to_move: root.side_to_move,
             metric: &root.metric,
-            value: describe(root.value),
+            value: &root.value_text,
+            end: root.end,
             line,
         };
         writeln!(out, "{}", serde_json::to_string(&doc)?)?;
         return Ok(());
     }
-    writeln!(
-        out,
-        "{} ({} {}): {} to move, {}",
-        root.fen,
-        root.material,
-        root.metric,
-        side(pos.stm),
-        describe(root.value)
-    )?;
+    writeln!(out, "{}", header_text(&family, &root, pos.stm))?;
     let mut stm = pos.stm;
     for (i, (m, fen)) in moves.iter().enumerate() {
-        let end = end(i, m).map_or(String::new(), |e| format!("  ({e})"));
-        writeln!(out, "{:>3}. {} {:<10} {:<12} {fen}{end}", i / 2 + 1, side(stm), m.text, describe(m.value))?;
+        let notes = notes(m.conversion.as_deref(), end(i, m));
+        let value = words(&family, m.value);
+        writeln!(out, "{:>3}. {} {:<10} {value:<12} {fen}{notes}", i / 2 + 1, side(stm), m.text)?;
         stm = 1 - stm;
     }
     Ok(())
 }
 
 fn check_command(a: &CheckArgs, out: &mut impl Write) -> Result<()> {
+    if a.samples == 0 {
+        bail!("--samples 0: nothing would be checked; give at least 1 position per table");
+    }
     let family = Family::load(&a.file)?;
     let mut bad = 0u64;
     for r in egt::probe::check(&family, a.samples, a.seed) {
         for (fen, got, want) in &r.mismatches {
-            writeln!(out, "MISMATCH {} {fen}: stored {}, moves give {}", r.material, describe(*got), describe(*want))?;
+            let (got, want) = (words(&family, *got), words(&family, *want));
+            writeln!(out, "MISMATCH {} {fen}: stored {got}, moves give {want}", r.material)?;
         }
         writeln!(out, "{}: {} positions checked, {} disagree", r.material, r.checked, r.mismatch_count)?;
         bad += r.mismatch_count;

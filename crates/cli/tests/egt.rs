@@ -255,3 +255,149 @@ fn probe_answers_legal_chess_only() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["moves"].as_array().unwrap().len(), 3, "{v}");
 }
+
+/// The audit's `-b` commands: a capture that bares Black ends the line, marked; a win in 3 is a
+/// line of three White moves; the finished position (White's king attacked, Black's bare) is
+/// answered as the game's end with no move, with either side to move; a position no capture can
+/// have left is still refused.
+#[test]
+fn a_bare_king_ends_lines_and_probes() {
+    let krkn = temp_path("egt", "krkn_b.egt");
+    let krkq = temp_path("egt", "krkq_b.egt");
+    let (f, g) = (krkn.to_str().unwrap(), krkq.to_str().unwrap());
+    assert_ok(&fairylab(&["egt", "KR.KN", "-b", "--quiet", "--out", f]));
+    assert_ok(&fairylab(&["egt", "KR.KQ", "-b", "--quiet", "--out", g]));
+    let o = fairylab(&["egt", "line", f, "--fen", "8/8/8/8/8/2k5/1n6/K6R w"]);
+    assert_ok(&o);
+    assert_eq!(
+        stdout(&o),
+        "8/8/8/8/8/2k5/1n6/K6R w - - 0 1 (KR.KN DTC): White to move, win in 1\n  \
+         1. White Ka1xb2     win in 1     8/8/8/8/8/2k5/1K6/7R b - - 0 1  (conversion to KR.K, bare king)\n"
+    );
+    let o = fairylab(&["egt", "line", f, "--fen", "8/8/8/8/8/2k5/1n6/K6R w", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let line = v["line"].as_array().unwrap();
+    assert_eq!(line.len(), 1, "{v}");
+    assert_eq!((&line[0]["end"], &line[0]["conversion"]), (&"bare king".into(), &"KR.K".into()));
+
+    let o = fairylab(&["egt", "line", g, "--fen", "8/8/8/6q1/7k/8/8/KR6 w", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["value"], "win in 3");
+    let line = v["line"].as_array().unwrap();
+    assert_eq!(line.len(), 5, "{v}");
+    assert_eq!(line[4]["end"], "bare king");
+
+    let o = fairylab(&["egt", "probe", g, "--fen", "8/8/8/6R1/8/8/8/K3k3 w"]);
+    assert_ok(&o);
+    assert_eq!(
+        stdout(&o),
+        "8/8/8/6R1/8/8/8/K3k3 w - - 0 1 (KR.K DTC): White to move, win in 0: the game is over (bare king)\n"
+    );
+    let o = fairylab(&["egt", "probe", f, "--fen", "8/8/8/8/8/2k5/1K6/7R b", "--json"]);
+    assert_ok(&o);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!((&v["value"], &v["end"]), (&"loss in 0".into(), &"bare king".into()));
+    assert_eq!(v["moves"].as_array().unwrap().len(), 0);
+    assert_bad_input(
+        &["egt", "probe", f, "--fen", "8/8/8/8/8/8/1k6/K6R b"],
+        "the side not to move (White) is in check",
+    );
+}
+
+/// A one-sided table does not know Black's wins: what it stores as a draw is printed as "not won
+/// for White" (text and JSON), never "draw".
+#[test]
+fn one_sided_tables_say_not_won_for_white() {
+    let file = temp_path("egt", "kqkr_1s.egt");
+    let f = file.to_str().unwrap();
+    let o = fairylab(&["egt", "KQ.KR", "--one-sided", "-m", "--quiet", "--out", f]);
+    assert_ok(&o);
+    assert!(!stdout(&o).contains("draw"), "{}", stdout(&o));
+    let fen = "8/8/8/8/8/8/6r1/k1K5 w";
+    for action in ["probe", "line"] {
+        let text = stdout(&fairylab(&["egt", action, f, "--fen", fen]));
+        assert!(text.contains("White to move, not won for White (one-sided table)"), "{action}: {text}");
+        assert!(!text.contains("draw"), "{action}: {text}");
+        let v: serde_json::Value =
+            serde_json::from_str(&stdout(&fairylab(&["egt", action, f, "--fen", fen, "--json"])))
+                .expect("one JSON document");
+        assert_eq!(v["value"], "not won for White", "{action}");
+    }
+}
+
+/// Format 2 covers the header by a checksum: an edited metric is refused with a clear error
+/// instead of answering under the wrong metric.
+#[test]
+fn an_edited_header_is_refused() {
+    let file = temp_path("egt", "krk-header.egt");
+    let f = file.to_str().unwrap();
+    assert_ok(&fairylab(&["egt", "KR.K", "--out", f, "--quiet"]));
+    let bytes = std::fs::read(&file).unwrap();
+    let at = bytes.windows(5).position(|w| w == b"\"dtc\"").expect("the metric");
+    let mut edited = bytes.clone();
+    edited[at + 3] = b'm';
+    let path = temp_path("egt", "krk-dtm-edited.egt");
+    std::fs::write(&path, edited).unwrap();
+    assert_bad_input(
+        &["egt", "probe", path.to_str().unwrap(), "--fen", "8/8/8/8/8/2k5/8/K6R w"],
+        "header checksum mismatch",
+    );
+    assert_bad_input(&["egt", "check", path.to_str().unwrap()], "header checksum mismatch");
+}
+
+/// The audit's minor points: `check --samples 0` checks nothing and says so; a board number too
+/// large is out of range; `-` is standard output for `--json`, `--report` and `--out`; a probe
+/// names checkmate and stalemate; a DTC line marks its conversions.
+#[test]
+fn minor_output_points() {
+    let file = temp_path("egt", "kqk-minor.egt");
+    let f = file.to_str().unwrap();
+    assert_ok(&fairylab(&["egt", "KQ.K", "--out", f, "--quiet"]));
+    assert_bad_input(&["egt", "check", f, "--samples", "0"], "nothing would be checked");
+    assert_bad_input(&["egt", "KR.K", "--board", "65536x5"], "the number of files, 65536, is out of range");
+    assert_bad_input(&["egt", "KR.K", "--board", "5x300"], "5 to 8");
+    assert_bad_input(&["egt", "KR.K", "--board", "ax5"], "not a number");
+
+    // `-` writes to standard output, no file named "-".
+    let dir = temp_path("egt", "stdout-dir");
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_fairylab")).args(args).current_dir(&dir).output().unwrap()
+    };
+    let o = run(&["egt", "KR.K", "--quiet", "--json", "-"]);
+    assert_ok(&o);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("stdout is the JSON report");
+    assert_eq!(v["material"], "KR.K");
+    let o = run(&["egt", "KR.K", "--quiet", "--report", "-"]);
+    assert!(stdout(&o).starts_with("KR.K on 8x8"), "{}", stdout(&o));
+    let o = run(&["egt", "KR.K", "--quiet", "--out", "-"]);
+    assert_ok(&o);
+    assert!(o.stdout.starts_with(b"FAIRYLAB-EGT 2\n"));
+    std::fs::write(dir.join("krk.egt"), &o.stdout).unwrap();
+    assert_ok(&run(&["egt", "probe", "krk.egt", "--fen", "8/8/8/8/8/2k5/8/K6R w"]));
+    assert!(!dir.join("-").exists(), "no file named -");
+    assert_bad_input(&["egt", "KR.K", "--quiet", "--json", "-", "--out", "-"], "--out and --json both name -");
+
+    let text = stdout(&fairylab(&["egt", "probe", f, "--fen", "k7/1Q6/1K6/8/8/8/8/8 b"]));
+    assert_eq!(
+        text,
+        "k7/1Q6/1K6/8/8/8/8/8 b - - 0 1 (KQ.K DTC): Black to move, loss in 0: the game is over (checkmate)\n"
+    );
+    let o = fairylab(&["egt", "probe", f, "--fen", "k7/2Q5/1K6/8/8/8/8/8 b", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!((&v["value"], &v["end"]), (&"draw".into(), &"stalemate".into()));
+
+    let file = temp_path("egt", "kqkr-minor.egt");
+    let g = file.to_str().unwrap();
+    assert_ok(&fairylab(&["egt", "KQ.KR", "--out", g, "--quiet"]));
+    let text = stdout(&fairylab(&["egt", "line", g, "--fen", "8/8/2k5/r7/8/8/8/K2Q4 w"]));
+    // The queen takes the rook on c8, mating at once: White's 31st move, as the value says.
+    let capture = text.lines().find(|l| l.contains("Qd8xc8")).unwrap_or_else(|| panic!("{text}"));
+    assert!(capture.starts_with(" 31. White") && capture.ends_with("(conversion to KQ.K, checkmate)"), "{text}");
+    assert_eq!(text.matches("conversion").count(), 1, "{text}");
+    let o = fairylab(&["egt", "line", g, "--fen", "8/8/2k5/r7/8/8/8/K2Q4 w", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let line = v["line"].as_array().unwrap();
+    assert!(line.iter().any(|m| m["conversion"] == "KQ.K"), "{v}");
+    assert!(line.iter().filter(|m| !m["text"].as_str().unwrap().contains('x')).all(|m| m["conversion"].is_null()));
+}

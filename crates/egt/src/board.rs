@@ -52,9 +52,20 @@ impl BoardShape {
     pub fn parse(text: &str) -> Result<BoardShape, EgtError> {
         let bad = |reason: &str| EgtError::BadBoard { board: text.to_string(), reason: reason.to_string() };
         let (f, r) = text.split_once(['x', 'X']).ok_or_else(|| bad("expected FILESxRANKS, e.g. 8x8"))?;
-        let files = f.trim().parse::<u8>().map_err(|_| bad("the number of files is not a number"))?;
-        let ranks = r.trim().parse::<u8>().map_err(|_| bad("the number of ranks is not a number"))?;
-        BoardShape::new(files, ranks)
+        // A number too large for any board is out of range, not "not a number".
+        let side = |part: &str, what: &str| -> Result<u8, EgtError> {
+            let part = part.trim();
+            if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad(&format!("the number of {what} is not a number")));
+            }
+            match part.parse::<u8>() {
+                Ok(n) if (MIN_SIDE..=MAX_SIDE).contains(&n) => Ok(n),
+                _ => Err(bad(&format!(
+                    "the number of {what}, {part}, is out of range: files and ranks must each be {MIN_SIDE} to {MAX_SIDE}"
+                ))),
+            }
+        };
+        BoardShape::new(side(f, "files")?, side(r, "ranks")?)
     }
 
     /// Number of squares.

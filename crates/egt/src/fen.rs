@@ -168,15 +168,20 @@ pub fn parse_fen(family: &Family, fen: &str) -> Result<ProbePosition, EgtError> 
 /// side to move wins by capturing the royal), but a probe answers only positions of real games,
 /// as `perft` and the Syzygy tables of lichess do.
 ///
+/// One exception, `-b`'s: Black to move with only its royal left, White in check, where White's
+/// last move can have been the capture that bared Black (a white man stands where it could have
+/// captured from an empty square, and Black was not in check before it). The rule ends the game
+/// on arrival, before the exposed royal could be taken, so the position is a finished game.
+///
 /// # Errors
 ///
 /// What [`parse_fen`] refuses, and [`EgtError::IllegalPosition`] when the side not to move is in
-/// check.
+/// check (outside that exception).
 pub fn parse_legal_fen(family: &Family, fen: &str) -> Result<ProbePosition, EgtError> {
     let pos = parse_fen(family, fen)?;
     let moves = &family.tables[pos.table].moves;
     let (sq, them) = (&pos.squares, 1 - pos.stm);
-    if moves.in_check(sq, moves.occupied(sq), them) {
+    if moves.in_check(sq, moves.occupied(sq), them) && !bared_by_last_move(family, &pos) {
         let side = if them == WHITE { "White" } else { "Black" };
         return Err(EgtError::IllegalPosition {
             fen: fen.trim().to_string(),
@@ -184,4 +189,28 @@ pub fn parse_legal_fen(family: &Family, fen: &str) -> Result<ProbePosition, EgtE
         });
     }
     Ok(pos)
+}
+
+/// Whether `pos` (Black to move, under `-b`, Black's royal alone against more) can have arisen from
+/// a White capture that bared Black: some white man could have captured onto its square from an
+/// empty square, and in the position before (that man on the origin, the captured man on its
+/// square) White could not capture Black's royal, so it was legal with White to move.
+fn bared_by_last_move(family: &Family, pos: &ProbePosition) -> bool {
+    let t = &family.tables[pos.table];
+    if pos.stm != BLACK || !family.rules.bare_king_lost(&t.material) {
+        return false;
+    }
+    let (moves, sq) = (&t.moves, &pos.squares);
+    let occ = moves.occupied(sq);
+    let black_royal = sq[t.material.royal(BLACK)];
+    (0..t.material.men().len()).filter(|&m| moves.side_of(m) == WHITE).any(|m| {
+        let mut found = false;
+        moves.for_each_uncapture_origin(m, sq[m], occ, |from| {
+            let mut before = *sq;
+            before[m] = from;
+            // The captured man still stands on sq[m]: occupancy keeps that square, adds `from`.
+            found |= !moves.side_attacks(&before, occ | 1u64 << from, WHITE, black_royal);
+        });
+        found
+    })
 }

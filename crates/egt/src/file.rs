@@ -1,10 +1,13 @@
 //! The table file: a magic line, a one-line JSON header naming the rules it was generated under
-//! (material, board, pieces, options, metric, tables, CRC-32), then the values of every table.
+//! (material, board, pieces, options, metric, tables, the payload's CRC-32), the header's CRC-32,
+//! then the values of every table.
 //!
-//! Layout (docs/FORMATS.md, "Endgame table files"): `FAIRYLAB-EGT 1\n`, the header and `\n`, then for
-//! each header table in order its White-to-move bytes and its Black-to-move bytes, one per index.
-//! Loading rebuilds indexing from the header, so a file is read back exactly as generated; a file
-//! whose rules differ from what the caller requires is refused naming the field.
+//! Layout (docs/FORMATS.md, "Endgame table files"): `FAIRYLAB-EGT 2\n`, the header and `\n`,
+//! `header-crc32 XXXXXXXX\n`, then for each header table in order its White-to-move bytes and its
+//! Black-to-move bytes, one per index. Version 1 files (no header checksum line) are still read.
+//! Loading checks the header's checksum before believing it and rebuilds indexing from it, so a
+//! file is read back exactly as generated; a file whose rules differ from what the caller requires
+//! is refused naming the field.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
@@ -23,7 +26,12 @@ use crate::symmetry::SymmetryGroup;
 use crate::table::{Family, Table};
 use crate::value::TableRules;
 
-const MAGIC: &str = "FAIRYLAB-EGT 1";
+/// The format version written: 2 adds the header's checksum line.
+pub const FORMAT: u32 = 2;
+/// The magic line's words before the version number.
+const MAGIC: &str = "FAIRYLAB-EGT";
+/// The header checksum line's word before the 8 hex digits (format 2 on).
+const HEADER_CRC: &str = "header-crc32";
 const BUFFER: usize = 1 << 20;
 
 /// One piece in a header: its letter and its moves as explicit piecedef steps.
@@ -47,7 +55,7 @@ pub struct HeaderTable {
 /// The file header.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Header {
-    /// Format version (1).
+    /// Format version ([`FORMAT`] when written; 1 is still read).
     pub format: u32,
     /// The main ending.
     pub material: String,
@@ -110,7 +118,7 @@ impl Family {
     pub fn header(&self, crc32: u32) -> Header {
         let main = &self.main().material;
         Header {
-            format: 1,
+            format: FORMAT,
             material: main.to_string(),
             board: self.board.to_string(),
             pieces: main
@@ -156,13 +164,24 @@ impl Family {
     ///
     /// [`EgtError::Io`] naming the file.
     pub fn save(&self, path: &Path) -> Result<(), EgtError> {
-        let header = self.header(self.payload_crc());
         let file = File::create(path).map_err(io(path))?;
-        let mut w = BufWriter::new(file);
+        self.write_to(BufWriter::new(file), &path.display().to_string())
+    }
+
+    /// Writes the family, as [`Family::save`] writes a file, to `w` (standard output, say); `name`
+    /// names it in errors.
+    ///
+    /// # Errors
+    ///
+    /// [`EgtError::Io`] naming `name`.
+    pub fn write_to(&self, mut w: impl Write, name: &str) -> Result<(), EgtError> {
+        let path = Path::new(name);
+        let header = self.header(self.payload_crc());
         let json = serde_json::to_string(&header)
-            .map_err(|e| EgtError::BadFile { path: path.display().to_string(), reason: e.to_string() })?;
-        writeln!(w, "{MAGIC}").map_err(io(path))?;
+            .map_err(|e| EgtError::BadFile { path: name.to_string(), reason: e.to_string() })?;
+        writeln!(w, "{MAGIC} {FORMAT}").map_err(io(path))?;
         writeln!(w, "{json}").map_err(io(path))?;
+        writeln!(w, "{HEADER_CRC} {:08x}", crc32fast::hash(json.as_bytes())).map_err(io(path))?;
         let mut buf = vec![0u8; BUFFER];
         let mut result = Ok(());
         self.for_each_block(&mut buf, |b| {
@@ -174,7 +193,8 @@ impl Family {
         w.flush().map_err(io(path))
     }
 
-    /// Reads a family from `path`, checking its magic line, header and checksum.
+    /// Reads a family from `path`, checking its magic line, the header's checksum (format 2 on),
+    /// the header and the payload's checksum.
     ///
     /// # Errors
     ///
@@ -188,15 +208,37 @@ impl Family {
         let mut line = String::new();
         r.by_ref().take(64).read_line(&mut line).map_err(io(path))?;
         let mut header_len = line.len() as u64;
-        if line.trim_end() != MAGIC {
-            return Err(bad(format!("the first line is not {MAGIC:?}")));
-        }
+        let version = match line.trim_end().strip_prefix(MAGIC).and_then(|v| v.strip_prefix(' ')) {
+            Some("1") => 1,
+            Some("2") => 2,
+            Some(v) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => {
+                return Err(bad(format!("format version {v} (this build reads 1 and {FORMAT})")));
+            }
+            _ => return Err(bad(format!("the first line is not \"{MAGIC} {FORMAT}\" (or version 1)"))),
+        };
         line.clear();
         r.by_ref().take(1 << 20).read_line(&mut line).map_err(io(path))?;
         header_len += line.len() as u64;
-        let header: Header = serde_json::from_str(line.trim_end()).map_err(|e| bad(format!("bad header: {e}")))?;
-        if header.format != 1 {
-            return Err(bad(format!("format version {} (this build reads 1)", header.format)));
+        let json = line.trim_end().to_string();
+        // Format 2 on: the header's checksum, tested before anything in the header is believed.
+        if version >= 2 {
+            line.clear();
+            r.by_ref().take(64).read_line(&mut line).map_err(io(path))?;
+            header_len += line.len() as u64;
+            let stored = line
+                .trim_end()
+                .strip_prefix(HEADER_CRC)
+                .and_then(|x| x.strip_prefix(' '))
+                .filter(|x| x.len() == 8)
+                .and_then(|x| u32::from_str_radix(x, 16).ok())
+                .ok_or_else(|| bad(format!("the third line is not \"{HEADER_CRC} \" and 8 hex digits")))?;
+            if stored != crc32fast::hash(json.as_bytes()) {
+                return Err(bad("header checksum mismatch: the header was edited or is damaged".into()));
+            }
+        }
+        let header: Header = serde_json::from_str(&json).map_err(|e| bad(format!("bad header: {e}")))?;
+        if header.format != version {
+            return Err(bad(format!("the header says format {}, the first line {version}", header.format)));
         }
         let board = BoardShape::parse(&header.board).map_err(|e| bad(e.to_string()))?;
         let mut pieces = PieceSet::orthodox();
@@ -267,7 +309,7 @@ impl Family {
             return Err(bad("data after the last table".into()));
         }
         if crc.finalize() != header.crc32 {
-            return Err(bad("checksum mismatch: the file is damaged".into()));
+            return Err(bad("payload checksum mismatch: the tables are damaged".into()));
         }
         Ok(family)
     }

@@ -8,7 +8,7 @@ use crate::generate::after_capture;
 use crate::material::{BLACK, WHITE};
 use crate::moves::NONE;
 use crate::table::Family;
-use crate::value::{Metric, Value, DRAW};
+use crate::value::{Metric, TableRules, Value, DRAW};
 
 /// One move of a probed position, valued for the side that plays it.
 #[derive(Debug, Clone, Serialize)]
@@ -18,8 +18,14 @@ pub struct ProbeMove {
     /// UCI-style squares (`d1d8`; `0000` for the pass).
     pub uci: String,
     /// The mover's value after this move.
-    #[serde(serialize_with = "value_text")]
+    #[serde(skip)]
     pub value: Value,
+    /// [`ProbeMove::value`] in words under the family's rules ([`describe_under`]).
+    #[serde(rename = "value")]
+    pub value_text: String,
+    /// The sub-ending a capture moves into (`KR.K`): a conversion, where a DTC distance ends and
+    /// the sub-ending's own count starts. `None` for a quiet move, a pass or a royal capture.
+    pub conversion: Option<String>,
     /// The position after the move (`None` when it captures the royal: the game is over).
     #[serde(skip)]
     pub next: Option<ProbePosition>,
@@ -43,9 +49,15 @@ pub struct ProbeResult {
     /// The family's metric, `DTC` or `DTM`.
     pub metric: String,
     /// The value for the side to move, as stored.
-    #[serde(serialize_with = "value_text")]
+    #[serde(skip)]
     pub value: Value,
-    /// Every legal move, best first (ties in generation order).
+    /// [`ProbeResult::value`] in words under the family's rules ([`describe_under`]).
+    #[serde(rename = "value")]
+    pub value_text: String,
+    /// How the game is over in this position, if it is ([`game_over`]): `checkmate`, `stalemate`
+    /// or `bare king`.
+    pub end: Option<&'static str>,
+    /// Every legal move, best first (ties in generation order); none when the game is over.
     pub moves: Vec<ProbeMove>,
 }
 
@@ -58,10 +70,6 @@ pub fn side_name(stm: usize) -> &'static str {
     }
 }
 
-fn value_text<S: serde::Serializer>(v: &Value, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&describe(*v))
-}
-
 /// A value in words: `win in 12`, `loss in 3`, `draw`.
 pub fn describe(v: Value) -> String {
     match v {
@@ -69,6 +77,29 @@ pub fn describe(v: Value) -> String {
         Value::Loss(n) => format!("loss in {n}"),
         Value::Draw => "draw".to_string(),
         Value::Invalid => "invalid".to_string(),
+    }
+}
+
+/// What a one-sided table's [`Value::Draw`] means: only White's wins were computed, so the
+/// position may be a draw or a win for Black.
+pub const NOT_WON_FOR_WHITE: &str = "not won for White";
+
+/// A value in words under a family's rules: as [`describe`], except that a one-sided table's
+/// [`Value::Draw`] is [`NOT_WON_FOR_WHITE`] (Black's wins were not computed).
+///
+/// ```
+/// use egt::probe::describe_under;
+/// use egt::{TableRules, Value};
+///
+/// let one_sided = TableRules { one_sided: true, ..TableRules::default() };
+/// assert_eq!(describe_under(&one_sided, Value::Draw), "not won for White");
+/// assert_eq!(describe_under(&TableRules::default(), Value::Draw), "draw");
+/// assert_eq!(describe_under(&one_sided, Value::Win(3)), "win in 3");
+/// ```
+pub fn describe_under(rules: &TableRules, v: Value) -> String {
+    match v {
+        Value::Draw if rules.one_sided => NOT_WON_FOR_WHITE.to_string(),
+        v => describe(v),
     }
 }
 
@@ -94,6 +125,7 @@ pub fn moves(family: &Family, pos: &ProbePosition) -> Vec<ProbeMove> {
         let text = format!("{letter}{}{sep}{}", board.name(sq[m]), board.name(to));
         let uci = format!("{}{}", board.name(sq[m]), board.name(to));
         let safe = t.moves.leaves_royal_safe(&sq, o.occ, s, m, to, cap);
+        let mut conversion = None;
         let (value, next, legal) = if cap == NONE {
             let mut c = sq;
             c[m] = to;
@@ -112,9 +144,11 @@ pub fn moves(family: &Family, pos: &ProbePosition) -> Vec<ProbeMove> {
                 (_, x) => x.before(),
             };
             let bares = family.rules.bare_king_lost(&family.tables[ti].material);
+            conversion = Some(family.tables[ti].material.to_string());
             (value, Some(ProbePosition { table: ti, squares: c, stm: them }), safe || bares)
         };
-        out.push(ProbeMove { text, uci, value, next, legal });
+        let value_text = describe_under(&family.rules, value);
+        out.push(ProbeMove { text, uci, value, value_text, conversion, next, legal });
         true
     });
     if family.rules.null_move && s == BLACK && t.moves.has_legal_move(&sq, s) {
@@ -123,6 +157,8 @@ pub fn moves(family: &Family, pos: &ProbePosition) -> Vec<ProbeMove> {
             text: "pass".into(),
             uci: "0000".into(),
             value: v,
+            value_text: describe_under(&family.rules, v),
+            conversion: None,
             next: Some(ProbePosition { table: pos.table, squares: sq, stm: WHITE }),
             legal: !t.moves.in_check(&sq, o.occ, BLACK),
         });
@@ -131,17 +167,24 @@ pub fn moves(family: &Family, pos: &ProbePosition) -> Vec<ProbeMove> {
     out
 }
 
-/// Probes a position: its value and its legal moves (those leaving the mover's royal attacked are
-/// left out).
+/// Probes a position: its value, how the game is over if it is, and its legal moves (those leaving
+/// the mover's royal attacked are left out; none in a finished position).
 pub fn probe(family: &Family, pos: &ProbePosition) -> ProbeResult {
     let t = &family.tables[pos.table];
+    let end = game_over(family, pos);
+    let v = value(family, pos);
     ProbeResult {
         material: t.material.to_string(),
         fen: to_fen(&t.material, family.board, &pos.squares, pos.stm),
         side_to_move: side_name(pos.stm),
         metric: family.rules.metric.to_string(),
-        value: value(family, pos),
-        moves: moves(family, pos).into_iter().filter(|m| m.legal).collect(),
+        value: v,
+        value_text: describe_under(&family.rules, v),
+        end,
+        moves: match end {
+            Some(_) => Vec::new(),
+            None => moves(family, pos).into_iter().filter(|m| m.legal).collect(),
+        },
     }
 }
 
@@ -173,9 +216,14 @@ pub fn expected_value(family: &Family, pos: &ProbePosition) -> Value {
     clamp(best.unwrap_or(Value::Draw))
 }
 
-/// `checkmate` or `stalemate` when the side to move has no legal move, else `None`.
+/// How the game is over at `pos`, if it is: `bare king` under `-b` when Black has only its royal
+/// and White more (whoever is to move: docs/RULES.md), else `checkmate` or `stalemate` when the side
+/// to move has no legal move; `None` while the game goes on.
 pub fn game_over(family: &Family, pos: &ProbePosition) -> Option<&'static str> {
     let t = &family.tables[pos.table];
+    if family.rules.bare_king_lost(&t.material) {
+        return Some(BARE_KING);
+    }
     if t.moves.has_legal_move(&pos.squares, pos.stm) {
         return None;
     }
@@ -183,8 +231,12 @@ pub fn game_over(family: &Family, pos: &ProbePosition) -> Option<&'static str> {
     Some(if t.moves.in_check(&pos.squares, occ, pos.stm) { "checkmate" } else { "stalemate" })
 }
 
+/// [`game_over`]'s word for `-b`'s end: Black has only its royal left.
+pub const BARE_KING: &str = "bare king";
+
 /// An optimal line from `pos`: the best legal move each ply (first of equals) until the royal is
-/// captured, a side has no legal move, the position is drawn, or `max_plies` plies are played.
+/// captured, the game is over ([`game_over`]: checkmate, stalemate, or `-b`'s bare king), the
+/// position is drawn, or `max_plies` plies are played.
 pub fn line(family: &Family, pos: &ProbePosition, max_plies: usize) -> Vec<(ProbeMove, String)> {
     let mut out = Vec::new();
     let mut pos = pos.clone();
@@ -192,8 +244,7 @@ pub fn line(family: &Family, pos: &ProbePosition, max_plies: usize) -> Vec<(Prob
         if family.tables[pos.table].value_at(pos.stm, &pos.squares) >= DRAW {
             break;
         }
-        let t = &family.tables[pos.table];
-        if !t.moves.has_legal_move(&pos.squares, pos.stm) {
+        if game_over(family, &pos).is_some() {
             break;
         }
         let Some(best) = moves(family, &pos).into_iter().find(|m| m.legal) else { break };

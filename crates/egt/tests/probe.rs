@@ -3,8 +3,8 @@
 //! example positions legal.
 
 use egt::fen::{parse_fen, parse_legal_fen};
-use egt::probe::{line, moves, probe, value};
-use egt::{generate, BoardShape, EgtError, Family, Material, PieceSet, Request, TableRules, Value};
+use egt::probe::{game_over, line, moves, probe, value};
+use egt::{generate, BoardShape, EgtError, Family, Material, Metric, PieceSet, Request, TableRules, Value};
 
 fn family(material: &str, rules: TableRules) -> Family {
     let pieces = PieceSet::orthodox();
@@ -123,4 +123,85 @@ fn report_examples_are_legal() {
     let text = r.text();
     assert!(text.contains("black wins, black to move: 0 moves, only in positions illegal in play"), "{text}");
     assert!(!text.contains("k7/KQ6"), "{text}");
+}
+
+/// Under -b a capture that bares Black ends the game (docs/RULES.md): the line stops there, named,
+/// and is as long as the claimed win; the finished position is answered, not refused, and offers
+/// no move; a position no capture can have left stays refused.
+#[test]
+fn a_bare_king_ends_the_game() {
+    let rules = TableRules { bare_king_loses: true, ..TableRules::default() };
+    let f = family("KR.KN", rules);
+    let pos = parse_legal_fen(&f, "8/8/8/8/8/2k5/1n6/K6R w").expect("legal");
+    let l = line(&f, &pos, 300);
+    let texts: Vec<&str> = l.iter().map(|(m, _)| m.text.as_str()).collect();
+    assert_eq!(texts, ["Ka1xb2"], "the game ends with the capture");
+    let (m, fen) = &l[0];
+    assert_eq!((m.value, m.conversion.as_deref()), (Value::Win(1), Some("KR.K")));
+    assert_eq!(fen, "8/8/8/8/8/2k5/1K6/7R b - - 0 1");
+    assert_eq!(game_over(&f, m.next.as_ref().expect("a position")), Some("bare king"));
+
+    // The position after it: White's king is attacked, but the game is over.
+    let after = parse_legal_fen(&f, "8/8/8/8/8/2k5/1K6/7R b").expect("a finished game, not illegal");
+    let r = probe(&f, &after);
+    assert_eq!((r.value, r.end, r.moves.len()), (Value::Loss(0), Some("bare king"), 0));
+    assert!(line(&f, &after, 300).is_empty());
+    // No white capture can have left these: the kings stood side by side before any of them.
+    for fen in ["8/8/8/8/8/8/1k6/K6R b", "8/8/8/8/8/2k5/1K6/7R w"] {
+        let err = parse_legal_fen(&f, fen).expect_err(fen);
+        assert!(matches!(err, EgtError::IllegalPosition { .. }), "{fen}: {err:?}");
+    }
+
+    let f = family("KR.KQ", rules);
+    let pos = parse_legal_fen(&f, "8/8/8/6q1/7k/8/8/KR6 w").expect("legal");
+    assert_eq!(value(&f, &pos), Value::Win(3));
+    let l = line(&f, &pos, 300);
+    assert_eq!(l.len(), 5, "three White moves: {:?}", l.iter().map(|(m, _)| &m.text).collect::<Vec<_>>());
+    assert_eq!(l[4].0.conversion.as_deref(), Some("KR.K"));
+    // With White to move the bare king has lost too: win in 0, no move offered.
+    let done = parse_legal_fen(&f, "8/8/8/6R1/8/8/8/K3k3 w").expect("legal");
+    let r = probe(&f, &done);
+    assert_eq!((r.value, r.end, r.moves.len()), (Value::Win(0), Some("bare king"), 0));
+}
+
+/// A one-sided table's "draw" is only "not won for White" (Black's wins are not computed): so its
+/// words say, in the JSON too. Two-sided tables keep "draw".
+#[test]
+fn one_sided_tables_say_not_won_for_white() {
+    let f = family("KQ.KR", TableRules { one_sided: true, metric: Metric::Dtm, ..TableRules::default() });
+    let pos = parse_legal_fen(&f, "8/8/8/8/8/8/6r1/k1K5 w").expect("legal");
+    let r = probe(&f, &pos);
+    assert_eq!((r.value, r.value_text.as_str()), (Value::Draw, "not won for White"));
+    assert!(r.moves.iter().all(|m| m.value_text == "not won for White"), "{:?}", r.moves);
+    let json = serde_json::to_value(&r).expect("json");
+    assert_eq!(json["value"], "not won for White");
+    assert_eq!(json["moves"][0]["value"], "not won for White");
+
+    let f = family("K.KR", TableRules::default());
+    let r = probe(&f, &parse_legal_fen(&f, "8/8/8/8/8/8/6r1/k1K5 w").expect("legal"));
+    assert!(r.value_text.starts_with("loss in "), "{}", r.value_text);
+}
+
+/// A probe names checkmate and stalemate (its `end`), and a line marks the captures that convert
+/// into a sub-ending with the sub-ending's material.
+#[test]
+fn game_ends_and_conversions_are_named() {
+    let f = family("KQ.K", TableRules::default());
+    for (fen, end, v) in [
+        ("k7/1Q6/1K6/8/8/8/8/8 b", Some("checkmate"), Value::Loss(0)),
+        ("k7/2Q5/1K6/8/8/8/8/8 b", Some("stalemate"), Value::Draw),
+        ("k7/2Q5/1K6/8/8/8/8/8 w", None, Value::Win(1)),
+    ] {
+        let r = probe(&f, &parse_legal_fen(&f, fen).expect(fen));
+        assert_eq!((r.end, r.value), (end, v), "{fen}");
+        assert_eq!(serde_json::to_value(&r).expect("json")["end"], serde_json::json!(end), "{fen}");
+    }
+
+    let f = family("KQ.KR", TableRules::default());
+    let pos = parse_legal_fen(&f, "8/8/2k5/r7/8/8/8/K2Q4 w").expect("legal");
+    let l = line(&f, &pos, 300);
+    let captures: Vec<_> = l.iter().filter(|(m, _)| m.text.contains('x')).collect();
+    assert!(!captures.is_empty());
+    assert_eq!(captures[0].0.conversion.as_deref(), Some("KQ.K"), "{}", captures[0].0.text);
+    assert!(l.iter().filter(|(m, _)| !m.text.contains('x')).all(|(m, _)| m.conversion.is_none()));
 }
