@@ -361,11 +361,11 @@ fn an_altered_setup_fails_verification() {
         std::fs::write(&path, text).expect("write");
         fairylab(&["verify-game", path.to_str().expect("utf-8")])
     };
-    // A game ended by resignation before any move: its record is its setup.
+    // A game aborted before any move: its record is its setup.
     let resigned = |body: Value| {
         let g = create(&s, body);
         let id = g["id"].as_str().expect("id").to_string();
-        s.ok("POST", &format!("/api/games/{id}/resign"), token(&g, "white").as_deref(), None);
+        s.ok("POST", &format!("/api/games/{id}/abort"), token(&g, "white").as_deref(), None);
         ureq::get(&s.url(&format!("/api/games/{id}/record"))).call().expect("record").into_string().expect("text")
     };
     let snowfall = resigned(json!({ "variant": "snowfall", "white": "me", "black": "me" }));
@@ -563,7 +563,7 @@ fn a_finished_game_is_reviewed() {
     assert_eq!(s.ok("GET", &review, None, None), r, "kept in the store: the same, made at the same time");
     let p = create(&s, json!({ "variant": "predictor", "white": "me", "black": "invite" }));
     let pid = p["id"].as_str().expect("id");
-    s.ok("POST", &format!("/api/games/{pid}/resign"), token(&p, "white").as_deref(), None);
+    s.ok("POST", &format!("/api/games/{pid}/abort"), token(&p, "white").as_deref(), None);
     let (status, v) = s.call("GET", &format!("/api/games/{pid}/review"), None, None);
     assert_eq!(status, 400, "{v}");
 }
@@ -576,7 +576,7 @@ fn game_ended(s: &Server, body: Value, moves: &[&str], end: &str) -> String {
     let (w, b) = (token(&g, "white"), token(&g, "black"));
     let ply = state(s, &id)["ply"].as_u64().expect("ply") as usize;
     for (i, m) in moves.iter().enumerate() {
-        let t = if (ply + i) % 2 == 0 { &w } else { &b };
+        let t = if (ply + i).is_multiple_of(2) { &w } else { &b };
         s.ok("POST", &format!("/api/games/{id}/moves"), t.as_deref(), Some(json!({ "move": m })));
     }
     let (path, t, body) = match end {
@@ -629,7 +629,7 @@ fn explorer(url: &str) {
     game_ended(
         &s,
         json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. c4 c5" }),
-        &["Nc3"],
+        &["Nc3", "Nc6"],
         "black resigns",
     );
     let g3 = game_ended(&s, chess.clone(), &["e4", "c5", "Nf3"], "draw");
@@ -698,13 +698,13 @@ fn explorer(url: &str) {
     game_ended(&s, chess, &["d4", "d5"], "draw");
     let v = counted(&s, "chess", 3);
     assert_eq!(v["moves"][1]["uci"], "d2d4", "{v}");
-    // A person against the AI: counted apart from games between people, and with them in all.
-    game_ended(
-        &s,
-        json!({ "variant": "chess", "white": "me", "black": "ai", "movetime_ms": 10 }),
-        &["e4"],
-        "white resigns",
-    );
+    // A person against the AI: counted apart from games between people, and with them in all
+    // (resigned once the AI has answered: before, the game is aborted instead).
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "ai", "movetime_ms": 10 }));
+    let id = g["id"].as_str().expect("id");
+    s.ok("POST", &format!("/api/games/{id}/moves"), token(&g, "white").as_deref(), Some(json!({ "move": "e4" })));
+    wait_for_ply(&s, id, 2, "the AI's answer");
+    s.ok("POST", &format!("/api/games/{id}/resign"), token(&g, "white").as_deref(), None);
     let all = counted(&s, "chess", 4);
     let moves = |v: &Value| -> Vec<(String, i64, i64)> {
         v["moves"]
@@ -1377,7 +1377,7 @@ fn lobby_events(on: &Server, watch: &Server) {
     assert_eq!(change(next()), (json!("lobby"), json!(id), json!("created")));
     let joined = on.ok("POST", &format!("/api/games/{id}/join"), None, Some(json!({})));
     assert_eq!(change(next()), (json!("lobby"), json!(id), json!("joined")));
-    on.ok("POST", &format!("/api/games/{id}/resign"), joined["token"].as_str(), None);
+    on.ok("POST", &format!("/api/games/{id}/abort"), joined["token"].as_str(), None);
     assert_eq!(change(next()), (json!("lobby"), json!(id), json!("end")));
 }
 
@@ -1433,7 +1433,7 @@ fn two_processes_share_one_postgresql() {
     // Both processes count every game that ends, on either: each is counted once.
     let chess = json!({ "variant": "chess", "white": "me", "black": "me" });
     for (i, server) in [&a, &b, &a, &b].into_iter().enumerate() {
-        game_ended(server, chess.clone(), &["e4", "e5", "Nf3"][..1 + i % 3], "white resigns");
+        game_ended(server, chess.clone(), &["e4", "e5", "Nf3"][..2 + i % 2], "white resigns");
     }
     counted(&b, "chess", 4);
     std::thread::sleep(Duration::from_millis(500));
@@ -1532,6 +1532,20 @@ fn primary(st: &Value, side: rules::Color, rng: &mut Lcg) -> String {
     rules::uci::to_uci(&view, primaries[rng.below(primaries.len())])
 }
 
+/// One ply of a Predictor game between its captains (`tokens`: White's, Black's): random
+/// primaries, committed and revealed.
+fn predictor_ply(s: &Server, id: &str, tokens: [&str; 2], rng: &mut Lcg) {
+    let st = state(s, id);
+    let ply = st["ply"].as_u64().expect("ply") as u32;
+    let sealed = rules::Color::ALL.map(|side| seal(id, ply, side, &primary(&st, side, rng)));
+    for (t, (c, _)) in tokens.iter().zip(&sealed) {
+        s.ok("POST", &format!("/api/games/{id}/commit"), Some(t), Some(json!({ "ply": ply, "commitment": c })));
+    }
+    for (t, (_, r)) in tokens.iter().zip(&sealed) {
+        s.ok("POST", &format!("/api/games/{id}/reveal"), Some(t), Some(json!({ "reveal": r })));
+    }
+}
+
 #[test]
 fn a_predictor_game_by_commitments_and_reveals() {
     for url in databases("serve-predictor") {
@@ -1563,7 +1577,10 @@ fn predictor_game(url: &str) {
     // The chat is the captains' (the seats'): a member's token is refused as such.
     let (status, v) = s.call("GET", &format!("/api/games/{id}/chat"), Some(&bo), None);
     assert_eq!(status, 403, "{v}");
-    assert!(v["error"].as_str().is_some_and(|e| e.contains("a team member's token does not open the chat")), "{v}");
+    assert!(
+        v["error"].as_str().is_some_and(|e| e.contains("only the captain (the seat's token) may open the chat")),
+        "{v}"
+    );
     let commit = format!("/api/games/{id}/commit");
     let reveal = format!("/api/games/{id}/reveal");
     // The orders check: the canonical text of valid orders, the reason for others, nothing kept.
@@ -1774,14 +1791,17 @@ fn draws_by_agreement() {
     let draw = format!("/api/games/{id}/draw");
     let moves = format!("/api/games/{id}/moves");
     assert_eq!(s.call("POST", &draw, Some(&b), Some(json!({ "action": "accept" }))).0, 409, "no offer yet");
+    // Offers once both sides have moved (before, the game is aborted instead).
+    s.ok("POST", &moves, Some(&w), Some(json!({ "move": "e2e4" })));
+    s.ok("POST", &moves, Some(&b), Some(json!({ "move": "e7e5" })));
     s.ok("POST", &draw, Some(&w), Some(json!({ "action": "offer" })));
     assert_eq!(state(&s, id)["draw_offer"], "white");
     assert_eq!(s.call("POST", &draw, Some(&w), Some(json!({ "action": "accept" }))).0, 409, "not one's own");
     s.ok("POST", &draw, Some(&b), Some(json!({ "action": "decline" })));
     // An offer lapses when the side it was made to moves.
-    s.ok("POST", &moves, Some(&w), Some(json!({ "move": "e2e4" })));
+    s.ok("POST", &moves, Some(&w), Some(json!({ "move": "g1f3" })));
     s.ok("POST", &draw, Some(&w), Some(json!({ "action": "offer" })));
-    s.ok("POST", &moves, Some(&b), Some(json!({ "move": "e7e5" })));
+    s.ok("POST", &moves, Some(&b), Some(json!({ "move": "b8c6" })));
     assert_eq!(state(&s, id)["draw_offer"], Value::Null);
     s.ok("POST", &draw, Some(&b), Some(json!({ "action": "offer" })));
     // A standing offer survives a restart.
@@ -2092,7 +2112,10 @@ fn predictor_games_against_the_ai() {
     }
     let resigned = create(&s, json!({ "variant": "predictor", "white": "me", "black": "me" }));
     let rid = resigned["id"].as_str().expect("id").to_string();
-    s.ok("POST", &format!("/api/games/{rid}/resign"), token(&resigned, "black").as_deref(), None);
+    let (rw, rb) = (token(&resigned, "white").expect("white"), token(&resigned, "black").expect("black"));
+    // Resigned once the first ply resolved (before, the game is aborted instead).
+    predictor_ply(&s, &rid, [&rw, &rb], &mut Lcg(3));
+    s.ok("POST", &format!("/api/games/{rid}/resign"), Some(&rb), None);
     let resigned_record = |s: &Server| {
         let text =
             ureq::get(&s.url(&format!("/api/games/{rid}/record"))).call().expect("record").into_string().expect("text");
@@ -2137,7 +2160,7 @@ fn analysis_and_the_endgame_tables_verdict() {
     let (status, v) = s.call("POST", &format!("/api/games/{pid}/analyse"), None, Some(json!({ "movetime_ms": 50 })));
     assert_eq!(status, 409, "{v}");
     assert!(v["error"].as_str().is_some_and(|e| e.contains("between two people")), "{v}");
-    s.ok("POST", &format!("/api/games/{pid}/resign"), token(&people, "white").as_deref(), None);
+    s.ok("POST", &format!("/api/games/{pid}/abort"), token(&people, "white").as_deref(), None);
     let st = state(&s, pid);
     assert_eq!((st["engine_help"].clone(), st["tablebase"]["result"].clone()), (json!(true), json!("win")), "{st}");
     s.ok("POST", &format!("/api/games/{pid}/analyse"), None, Some(json!({ "movetime_ms": 50 })));
@@ -2402,7 +2425,7 @@ fn takebacks(url: &str) {
     s.ok("POST", &moves, Some(&w), Some(json!({ "move": "d2d4", "ply": 0 })));
     assert_eq!(state(&s, &id)["moves"][0]["san"], "d4");
     // After the game: none.
-    s.ok("POST", &format!("/api/games/{id}/resign"), Some(&b), None);
+    s.ok("POST", &format!("/api/games/{id}/abort"), Some(&b), None);
     assert_eq!(s.call("POST", &back, Some(&w), Some(json!({ "action": "propose" }))).0, 409, "over");
     // Chance, clocks and sealed orders: none (400), and the state says so.
     for body in [
@@ -2538,7 +2561,7 @@ fn chess960_games_start_from_a_drawn_position_and_castle() {
         .as_str()
         .expect("fen")
         .starts_with("b1rb1nk1/1p3p2/p3pnpp/2ppB3/1P3P2/2PPN1P1/P3P2P/1QRBNRK1 b q "));
-    s.ok("POST", &format!("/api/games/{id}/resign"), Some(&w), None);
+    s.ok("POST", &format!("/api/games/{id}/abort"), Some(&w), None);
     let record = check_record(&s, id, "serve-960");
     assert!(record.contains("[Variant \"Chess960\"]") && record.contains("O-O"), "{record}");
 }
@@ -2645,7 +2668,7 @@ fn chat(url: &str) {
     let (status, v) = s.call("POST", &ai_path, token(&ai, "white").as_deref(), Some(json!({ "text": "hi" })));
     assert_eq!((status, v["error"].as_str().is_some_and(|e| e.contains("the AI does not chat"))), (400, true), "{v}");
     // After the game's end and a restart, the chat is kept and goes on.
-    s.ok("POST", &format!("/api/games/{id}/resign"), w.as_deref(), None);
+    s.ok("POST", &format!("/api/games/{id}/abort"), w.as_deref(), None);
     s.kill();
     let s = Server::start(url);
     let m = s.ok("POST", &path, b.as_deref(), Some(json!({ "text": "gg" })));
@@ -2675,6 +2698,289 @@ fn a_garbled_request_ends_no_game() {
         }
     }
     assert_eq!(state(&s, id)["status"], "active");
+    for (i, m) in ["e4", "e5"].into_iter().enumerate() {
+        let t = token(&g, if i == 0 { "white" } else { "black" });
+        s.ok("POST", &format!("/api/games/{id}/moves"), t.as_deref(), Some(json!({ "move": m })));
+    }
     let r = s.ok("POST", &format!("/api/games/{id}/resign"), Some(&w), Some(json!({})));
     assert_eq!(r["result"], "0-1");
+}
+
+/// A fresh SQLite database URL for a test of its own (`tag` names its directory).
+fn sqlite_url(tag: &str) -> String {
+    let db = temp_path(tag, "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    format!("sqlite://{}", db.display())
+}
+
+/// Asserts a refusal: its status and a JSON error that mentions `mention`.
+fn assert_refused((status, v): (u16, Value), want: u16, mention: &str) {
+    assert_eq!(status, want, "{v}");
+    assert!(v["error"].as_str().is_some_and(|e| e.contains(mention)), "{v} should mention {mention:?}");
+}
+
+/// A Predictor team member's token does what a member does (commitments and reveals), never
+/// what only the seat's holder, the captain, does: resign, abort, chat. Refused as a member's.
+#[test]
+fn a_team_member_can_neither_resign_nor_abort_for_the_side() {
+    let s = Server::start(&sqlite_url("serve-member-seat"));
+    let g = create(&s, json!({ "variant": "predictor", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let (wt, bt) = (token(&g, "white").expect("white"), token(&g, "black").expect("black"));
+    let m = s.ok("POST", &format!("/api/games/{id}/members"), Some(&wt), Some(json!({ "name": "bo", "rank": 2 })));
+    let bo = m["token"].as_str().expect("member token").to_string();
+    // Past the first ply, so that the game is resigned rather than aborted.
+    predictor_ply(&s, &id, [&wt, &bt], &mut Lcg(4));
+    for (path, body, what) in [
+        ("resign", None, "only the captain (the seat's token) may resign"),
+        ("abort", None, "only the captain (the seat's token) may abort"),
+        ("chat", Some(json!({ "text": "hi" })), "only the captain (the seat's token) may open the chat"),
+    ] {
+        let (status, v) = s.call("POST", &format!("/api/games/{id}/{path}"), Some(&bo), body);
+        assert_refused((status, v.clone()), 403, what);
+        assert!(v["error"].as_str().is_some_and(|e| e.contains("a team member's token (bo, white)")), "{v}");
+    }
+    assert_eq!(state(&s, &id)["status"], "active", "the member ended nothing");
+    // The seat-only endpoints of the sequential games do not take a member's token either
+    // (Predictor chess has none of them).
+    for (path, body) in [
+        ("moves", json!({ "move": "e2e4" })),
+        ("draw", json!({ "action": "offer" })),
+        ("takeback", json!({ "action": "propose" })),
+    ] {
+        let (status, v) = s.call("POST", &format!("/api/games/{id}/{path}"), Some(&bo), Some(body));
+        assert_eq!(status, 400, "{path}: {v}");
+    }
+    // The captain may.
+    let r = s.ok("POST", &format!("/api/games/{id}/resign"), Some(&wt), None);
+    assert_eq!((r["result"].as_str(), r["reason"].as_str()), (Some("0-1"), Some("resignation")));
+}
+
+/// A record whose moves go on after the game ended (here a threefold repetition, which the
+/// record's reader does not see) is refused naming the move, as a line's `play` is: on the
+/// analysis board and in a game's import.
+#[test]
+fn a_record_that_goes_on_after_the_end_is_refused() {
+    let s = Server::start(&sqlite_url("serve-after-end"));
+    let shuffle = "g1f3,g8f6,f3g1,f6g8,g1f3,g8f6,f3g1,f6g8";
+    assert_refused(
+        s.call("GET", &format!("/api/position?variant=chess&play={shuffle},e2e4"), None, None),
+        400,
+        "move 9 of play, 'e2e4': the game is over (repetition)",
+    );
+    let pgn = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 e5";
+    let said = "move 9 of the record, 'e4': the game is over (repetition)";
+    let record = format!("[Variant \"chess\"]\n\n{pgn} *");
+    assert_refused(s.call("POST", "/api/position", None, Some(json!({ "pgn": record }))), 400, said);
+    for text in [pgn.to_string(), record] {
+        let body = json!({ "variant": "chess", "white": "me", "black": "me", "pgn": text });
+        assert_refused(s.call("POST", "/api/games", None, Some(body)), 400, said);
+    }
+    // A record that ends with the repetition is a finished game.
+    let g = create(
+        &s,
+        json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8" }),
+    );
+    assert_eq!((g["state"]["ply"].as_u64(), g["state"]["reason"].as_str()), (Some(8), Some("repetition")));
+    let v = s.ok("POST", "/api/position", None, Some(json!({ "pgn": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8" })));
+    assert_eq!(v["reason"], "repetition");
+}
+
+/// A second server on the SQLite file a server uses is refused at once, naming the file: it
+/// would serve its own copies of the games while the first served stale ones. Once the first
+/// has stopped, the file is free. In-memory databases take no lock.
+#[test]
+fn a_second_server_on_one_sqlite_file_is_refused() {
+    let url = sqlite_url("serve-lock");
+    let first = Server::start(&url);
+    let mut second = Command::new(env!("CARGO_BIN_EXE_fairylab"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--database-url", &url])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the second server starts");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = second.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = second.kill();
+            let _ = second.wait();
+            panic!("a second server runs on the same SQLite file");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut second.stderr.take().expect("stderr"), &mut err).expect("stderr");
+    assert!(!status.success(), "{err}");
+    let file = url.trim_start_matches("sqlite://");
+    assert!(err.contains(file) && err.contains("in use by another fairylab server"), "{err}");
+    assert!(err.contains("PostgreSQL"), "{err}");
+    // The first serves on; once it is gone, the file is free.
+    create(&first, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    first.kill();
+    let again = Server::start(&url);
+    assert_eq!(again.ok("GET", "/api/games", None, None)["games"].as_array().map(Vec::len), Some(1));
+    drop(again);
+    // In memory: each process has its own database, nothing to lock.
+    let a = Server::start("sqlite::memory:");
+    let b = Server::start("sqlite::memory:");
+    create(&a, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    assert_eq!(b.ok("GET", "/api/games", None, None)["games"].as_array().map(Vec::len), Some(0));
+}
+
+/// The analysis workers' queue is bounded: with one worker busy and four requests waiting, the
+/// next is refused with 503 and `Retry-After` at once, not queued without end; the waiting ones
+/// are answered, and the AI, on workers of its own, moves meanwhile.
+#[test]
+fn analyses_beyond_the_queue_are_refused_while_the_ai_moves() {
+    let s = Server::start_with(&sqlite_url("serve-queue"), &["--ai-workers", "1", "--analysis-workers", "1"]);
+    let analyse = |base: String| {
+        std::thread::spawn(move || {
+            let body = json!({ "variant": "chess", "movetime_ms": 1000 });
+            match ureq::post(&format!("{base}/api/analyse")).timeout(Duration::from_secs(60)).send_json(body) {
+                Ok(r) => (r.status(), None, Value::Null),
+                Err(ureq::Error::Status(status, r)) => {
+                    let retry = r.header("retry-after").map(str::to_string);
+                    (status, retry, r.into_json().unwrap_or(Value::Null))
+                }
+                Err(e) => panic!("the analysis request: {e}"),
+            }
+        })
+    };
+    // One searches; then four wait and two more are refused.
+    let mut requests = vec![analyse(s.base.clone())];
+    std::thread::sleep(Duration::from_millis(300));
+    requests.extend((0..6).map(|_| analyse(s.base.clone())));
+    std::thread::sleep(Duration::from_millis(300));
+    let g = create(&s, json!({ "variant": "chess", "white": "ai", "black": "me", "movetime_ms": 50 }));
+    let started = Instant::now();
+    wait_for_ply(&s, g["id"].as_str().expect("id"), 1, "the AI's first move");
+    assert!(started.elapsed() < Duration::from_secs(3), "the AI waited for the analyses");
+    let answers: Vec<_> = requests.into_iter().map(|r| r.join().expect("a request")).collect();
+    let refused: Vec<_> = answers.iter().filter(|(status, ..)| *status == 503).collect();
+    assert_eq!(answers.iter().filter(|(status, ..)| *status == 200).count(), 5, "{answers:?}");
+    assert_eq!(refused.len(), 2, "{answers:?}");
+    for (_, retry, v) in refused {
+        assert!(retry.as_deref().and_then(|r| r.parse::<u64>().ok()).is_some_and(|r| r > 0), "{retry:?}");
+        assert!(v["error"].as_str().is_some_and(|e| e.contains("the analysis workers are busy")), "{v}");
+    }
+}
+
+/// Before both sides have moved a game is aborted, not resigned or drawn (as on lichess): a
+/// resignation and a draw offer are refused then, saying to abort instead.
+#[test]
+fn no_resignation_or_draw_offer_before_both_sides_have_moved() {
+    let s = Server::start(&sqlite_url("serve-early-end"));
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let (w, b) = (token(&g, "white").expect("w"), token(&g, "black").expect("b"));
+    let refusals = |s: &Server| {
+        assert_refused(s.call("POST", &format!("/api/games/{id}/resign"), Some(&w), None), 400, "abort instead");
+        let offer = Some(json!({ "action": "offer" }));
+        assert_refused(s.call("POST", &format!("/api/games/{id}/draw"), Some(&b), offer), 400, "abort instead");
+    };
+    refusals(&s);
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(&w), Some(json!({ "move": "e4" })));
+    refusals(&s);
+    assert_eq!(state(&s, &id)["status"], "active");
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(&b), Some(json!({ "move": "e5" })));
+    s.ok("POST", &format!("/api/games/{id}/draw"), Some(&w), Some(json!({ "action": "offer" })));
+    let r = s.ok("POST", &format!("/api/games/{id}/resign"), Some(&b), None);
+    assert_eq!(r["result"], "1-0");
+}
+
+/// The names `white` and `black` denote the captains: no member of either team takes them.
+#[test]
+fn a_member_may_not_take_a_captain_s_name() {
+    let s = Server::start(&sqlite_url("serve-member-name"));
+    let g = create(&s, json!({ "variant": "predictor", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let members = format!("/api/games/{id}/members");
+    for (seat, name) in [("white", "black"), ("white", "White"), ("black", "WHITE"), ("black", "Black")] {
+        let t = token(&g, seat);
+        let body = Some(json!({ "name": name, "rank": 2 }));
+        assert_refused(s.call("POST", &members, t.as_deref(), body), 400, "a captain's name");
+    }
+    s.ok("POST", &members, token(&g, "black").as_deref(), Some(json!({ "name": "whitey", "rank": 2 })));
+    let st = state(&s, &id);
+    assert_eq!(st["white_team"]["members"].as_array().map(Vec::len), Some(1), "{st}");
+}
+
+/// Every format character (Unicode's category Cf) goes from a chat message: the soft hyphen and
+/// the zero-width joiner among them.
+#[test]
+fn chat_messages_lose_every_format_character() {
+    let s = Server::start(&sqlite_url("serve-chat-cf"));
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let path = format!("/api/games/{}/chat", g["id"].as_str().expect("id"));
+    let text = "soft\u{AD}ly \u{200D}joined\u{200C} \u{E0067}tags\u{E007F} \u{2069}";
+    let m = s.ok("POST", &path, token(&g, "white").as_deref(), Some(json!({ "text": text })));
+    assert_eq!(m["text"], "softly joined tags");
+    let only = Some(json!({ "text": "\u{AD}\u{200D}\u{180E}" }));
+    assert_refused(s.call("POST", &path, token(&g, "black").as_deref(), only), 400, "empty");
+}
+
+/// Smaller refusals: quoted input is cut in error messages; a blank FEN is the variant's start;
+/// a Chess960 record without its FEN is refused; the live stream's refusal of a request that is
+/// not a WebSocket handshake is JSON; a promotion without its piece is said to be one.
+#[test]
+fn refusals_say_what_is_wrong_in_few_words() {
+    let s = Server::start(&sqlite_url("serve-refusals"));
+    // A long bad record: the error quotes a little of it, not all.
+    let junk = format!("1. {}", "Zz9".repeat(5000));
+    let (status, v) = s.call(
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "variant": "chess", "white": "me", "black": "me", "pgn": junk })),
+    );
+    assert_eq!(status, 400, "{v}");
+    let e = v["error"].as_str().expect("error");
+    assert!(e.chars().count() < 400 && e.contains('…'), "{e}");
+    let (status, v) = s.call("POST", "/api/position", None, Some(json!({ "pgn": junk })));
+    assert_eq!(status, 400, "{v}");
+    let e = v["error"].as_str().expect("error");
+    assert!(e.chars().count() < 400 && e.contains('…'), "{e}");
+    // A blank FEN is none, as on the analysis board.
+    for fen in ["", "  "] {
+        let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me", "fen": fen }));
+        assert_eq!(g["state"]["start_fen"], rules_start());
+    }
+    let g = create(&s, json!({ "variant": "chess960", "white": "me", "black": "me", "fen": " " }));
+    assert!(g["state"]["options"]["chess960"].is_u64(), "a blank FEN draws the start: {g}");
+    // A Chess960 record needs its start position.
+    for (variant, pgn) in [
+        ("chess960", "1. e4 e5 *"),
+        ("chess960", "[Variant \"Chess960\"]\n\n1. e4 e5 *"),
+        ("crazyhouse960", "1. e4 e5 *"),
+    ] {
+        let body = json!({ "variant": variant, "white": "me", "black": "me", "pgn": pgn });
+        assert_refused(s.call("POST", "/api/games", None, Some(body)), 400, "a Chess960 record needs its FEN tag");
+    }
+    let fen = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1";
+    let g = create(&s, json!({ "variant": "chess960", "white": "me", "black": "me", "fen": fen, "pgn": "1. e4 e5 *" }));
+    assert_eq!((g["state"]["start_fen"].as_str(), g["state"]["ply"].as_u64()), (Some(fen), Some(2)));
+    // The live stream without a WebSocket handshake: a JSON refusal.
+    let id = g["id"].as_str().expect("id");
+    for path in [format!("/api/games/{id}/ws"), "/api/lobby/ws".to_string()] {
+        let (status, v) = s.call("GET", &path, None, None);
+        assert!((400..500).contains(&status), "{path}: {status} {v}");
+        assert!(v["error"].as_str().is_some_and(|e| e.contains("WebSocket")), "{path}: {v}");
+    }
+    // A promotion without its piece.
+    let g = create(
+        &s,
+        json!({ "variant": "chess", "white": "me", "black": "me", "fen": "8/4P3/8/8/8/8/k7/4K3 w - - 0 1" }),
+    );
+    let moves = format!("/api/games/{}/moves", g["id"].as_str().expect("id"));
+    let body = Some(json!({ "move": "e7e8" }));
+    assert_refused(
+        s.call("POST", &moves, token(&g, "white").as_deref(), body),
+        400,
+        "a promotion needs its piece, e.g. e7e8q",
+    );
+    let line = format!("/api/position?variant=chess&fen={}&play=e7e8", urlencode("8/4P3/8/8/8/8/k7/4K3 w - - 0 1"));
+    assert_refused(s.call("GET", &line, None, None), 400, "a promotion needs its piece, e.g. e7e8q");
 }

@@ -12,10 +12,58 @@ use engine::{Engine, Limits, Score};
 use rules::uci::to_uci;
 use rules::{Move, Position};
 use serde_json::{json, Value};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 static TABLES: OnceLock<Arc<Tablebase>> = OnceLock::new();
+
+/// Analyses (and reviews, and SnowFall odds of a position) that may wait for each analysis
+/// worker: a request beyond them is refused (503) rather than queued without end behind one
+/// client's long searches.
+pub const WAITING_PER_WORKER: usize = 4;
+
+/// The analysis workers, apart from the AI's: a search takes a free one, or waits in a queue of
+/// at most [`WAITING_PER_WORKER`] requests a worker.
+pub struct Workers {
+    slots: Arc<tokio::sync::Semaphore>,
+    waiting: Arc<AtomicUsize>,
+    max_waiting: usize,
+}
+
+/// A place in the queue of [`Workers`], given up when the request gets its worker or goes away.
+struct Waiting(Arc<AtomicUsize>);
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Workers {
+    /// `workers` analysis workers (at least one).
+    pub fn new(workers: usize) -> Workers {
+        let workers = workers.max(1);
+        Workers {
+            slots: Arc::new(tokio::sync::Semaphore::new(workers)),
+            waiting: Arc::new(AtomicUsize::new(0)),
+            max_waiting: workers * WAITING_PER_WORKER,
+        }
+    }
+
+    /// A free worker, waited for; `None` at once when the queue is full. The worker is the
+    /// request's until the permit drops.
+    pub async fn acquire(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        if let Ok(permit) = self.slots.clone().try_acquire_owned() {
+            return Some(permit);
+        }
+        self.waiting
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n < self.max_waiting).then_some(n + 1))
+            .ok()?;
+        let _place = Waiting(self.waiting.clone());
+        self.slots.clone().acquire_owned().await.ok()
+    }
+}
 
 /// Installs the process's endgame tables (the first call wins).
 pub fn install_tables(tables: Tablebase) {

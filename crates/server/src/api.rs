@@ -6,6 +6,7 @@ use crate::live::{event_text, now_ms, outcome_text, variant_of, Games, LiveGame,
 use crate::seed::GameSeed;
 use crate::store::{GameRow, MoveRow, Offer, PredictorKind, PredictorRow, StoreError, OPEN_SEAT};
 use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -36,9 +37,9 @@ pub struct AppState {
     pub games: Arc<Games>,
     /// Free AI worker slots (the games' AI moves).
     pub ai_slots: Arc<Semaphore>,
-    /// Free analysis worker slots (analyses and reviews, kept apart so that they never delay
-    /// an AI's move).
-    pub analysis_slots: Arc<Semaphore>,
+    /// The analysis workers (analyses and reviews, kept apart so that they never delay an AI's
+    /// move), with their bounded queue.
+    pub analysis: Arc<crate::analysis::Workers>,
     /// Games whose AI should look again (after a deadline closed a ply); see [`nudge_loop`].
     pub nudge: tokio::sync::mpsc::UnboundedSender<String>,
     /// This process's part in sharing games with other processes (PostgreSQL only).
@@ -86,7 +87,7 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut r = (self.status, Json(json!({ "error": self.message }))).into_response();
+        let mut r = (self.status, Json(json!({ "error": shortened(&self.message) }))).into_response();
         if let Some(secs) = self.retry_after {
             r.headers_mut().insert(header::RETRY_AFTER, secs.into());
         }
@@ -117,6 +118,14 @@ impl From<crate::live::LoadError> for ApiError {
 impl From<QueryRejection> for ApiError {
     fn from(e: QueryRejection) -> ApiError {
         ApiError::bad(format!("invalid query: {}", e.body_text()))
+    }
+}
+
+/// A request to a live stream that is not a WebSocket handshake: refused as JSON, as every
+/// refusal is.
+impl From<WebSocketUpgradeRejection> for ApiError {
+    fn from(e: WebSocketUpgradeRejection) -> ApiError {
+        ApiError::new(e.status(), format!("this is a WebSocket stream: {}", e.body_text()))
     }
 }
 
@@ -170,9 +179,40 @@ async fn blocking<T: Send + 'static>(what: &str, work: impl FnOnce() -> T + Send
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("{what} failed: {e}")))
 }
 
-/// A text cut for quoting in an error message.
+/// The most characters of a request's text an error message quotes.
+const QUOTED_CHARS: usize = 80;
+
+/// A text cut for quoting in an error message: its first [`QUOTED_CHARS`] characters, and `…`
+/// where it goes on.
 pub(crate) fn clip(s: &str) -> String {
-    s.chars().take(64).collect()
+    match s.char_indices().nth(QUOTED_CHARS) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s.to_string(),
+    }
+}
+
+/// The longest error message sent, in characters.
+const MAX_MESSAGE_CHARS: usize = 1000;
+
+/// An error message as sent: each run of more than [`QUOTED_CHARS`] characters without a space
+/// cut to that and `…`, and the whole to [`MAX_MESSAGE_CHARS`]. The rules core quotes what it
+/// could not read (a record's move, a FEN field) whole, and a request's text may be 16 KiB.
+fn shortened(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(4 * MAX_MESSAGE_CHARS));
+    let (mut sent, mut run) = (0, 0);
+    for c in message.chars() {
+        run = if c.is_whitespace() { 0 } else { run + 1 };
+        if run > QUOTED_CHARS + 1 {
+            continue;
+        }
+        if sent == MAX_MESSAGE_CHARS {
+            out.push('…');
+            break;
+        }
+        out.push(if run == QUOTED_CHARS + 1 { '…' } else { c });
+        sent += 1;
+    }
+    out
 }
 
 fn random_hex(bytes: usize) -> String {
@@ -243,6 +283,8 @@ pub const OPENAPI: &str = include_str!("../../../docs/openapi.json");
 /// `/api/position`, `/api/analyse` and `/api/odds` as (method, path):
 /// the OpenAPI file must describe exactly these (tested).
 pub const ENDPOINTS: &[(&str, &str)] = &[
+    ("get", "/api"),
+    ("get", "/api/openapi.json"),
     ("get", "/api/variants"),
     ("get", "/api/games"),
     ("post", "/api/games"),
@@ -453,8 +495,6 @@ struct CreateGame {
     pgn: Option<String>,
 }
 
-/// Reads the moves a new game imports (`pgn`): the record's start position and moves. Its
-/// variant must be the game's (movetext alone is read as the game's variant from `fen`).
 /// `message` with each `line N` counted `by` lines fewer (lines added before the sender's text).
 fn shift_lines(message: &str, by: usize) -> String {
     let mut out = String::with_capacity(message.len());
@@ -473,6 +513,17 @@ fn shift_lines(message: &str, by: usize) -> String {
     out
 }
 
+/// The refusal of a Chess960 record without its start position: the reader would start it from
+/// the standard one.
+fn no_chess960_start(v: &rules::Variant) -> ApiError {
+    ApiError::bad(format!(
+        "a Chess960 record needs its FEN tag (or the game's fen): a {} game does not start from the standard position",
+        v.name
+    ))
+}
+
+/// Reads the moves a new game imports (`pgn`): the record's start position and moves. Its
+/// variant must be the game's (movetext alone is read as the game's variant from `fen`).
 fn import_record(text: &str, v: &'static rules::Variant, fen: Option<&str>) -> Result<rules::record::Record, ApiError> {
     if v.simultaneous {
         return Err(ApiError::bad("Predictor chess games cannot import moves: each ply is ordered in secret"));
@@ -491,6 +542,9 @@ fn import_record(text: &str, v: &'static rules::Variant, fen: Option<&str>) -> R
         }
         (text.to_string(), 0)
     } else {
+        if fen.is_none() && rules::variants::chess960::is_chess960(v) {
+            return Err(no_chess960_start(v));
+        }
         let mut tags = format!("[Variant \"{}\"]\n", v.name);
         if let Some(f) = fen {
             tags.push_str(&format!("[SetUp \"1\"]\n[FEN \"{f}\"]\n"));
@@ -501,9 +555,17 @@ fn import_record(text: &str, v: &'static rules::Variant, fen: Option<&str>) -> R
     let rec = rules::record::read_record_with(&text, &[v]).map_err(|e| {
         ApiError::bad(format!("the moves to import do not read: {}", shift_lines(&e.to_string(), added)))
     })?;
+    // Without a FEN the reader starts from the standard position, which is not a Chess960
+    // game's (its start was drawn).
+    if rules::variants::chess960::is_chess960(v) && rec.tag("FEN").is_none() {
+        return Err(no_chess960_start(v));
+    }
     let got = &rec.game.start().variant().name;
     if got != &v.name {
         return Err(ApiError::bad(format!("the record is a game of {got}, not {}", v.name)));
+    }
+    if let Some(e) = crate::line::move_after_end(&rec.game) {
+        return Err(ApiError::bad(format!("the moves to import do not read: {e}")));
     }
     // A result the moves contradict (a mate, a stalemate) is refused, as a Result tag that
     // contradicts the movetext's is.
@@ -581,11 +643,13 @@ async fn create_game(
         None if c.snowfall.is_some() => return Err(ApiError::bad(format!("{} has no snowfall option", base.name))),
         None => base,
     };
+    // A blank FEN is none (the variant's start, or one drawn from the seed), as a line's is.
+    let fen = c.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
     let imported = match &c.pgn {
-        Some(text) => Some(import_record(text, v, c.fen.as_deref())?),
+        Some(text) => Some(import_record(text, v, fen)?),
         None => None,
     };
-    let start = match (&imported, &c.fen, rules::variants::probabilistic::options(v)) {
+    let start = match (&imported, fen, rules::variants::probabilistic::options(v)) {
         (Some(r), _, _) => r.game.start().clone(),
         (None, Some(f), _) if f.len() > MAX_FIELD => return Err(ApiError::bad("the FEN is too long")),
         (None, Some(f), _) => Position::from_fen(v, f).map_err(|e| ApiError::bad(format!("invalid FEN: {e}")))?,
@@ -846,7 +910,7 @@ async fn odds_of_position(
     }
     let v = rules::variants::snowfall::variant(percent);
     let pos = Position::from_fen(v, q.fen.trim()).map_err(|e| ApiError::bad(format!("invalid FEN: {e}")))?;
-    let permit = app.analysis_slots.clone().acquire_owned().await;
+    let permit = analysis_worker(&app).await?;
     let report = blocking("the odds", move || crate::odds::report(&pos)).await?;
     drop(permit);
     Ok(Json(report.ok_or_else(|| ApiError::conflict("the side to move has no move"))?))
@@ -900,7 +964,7 @@ async fn review_of(app: &AppState, g: &Arc<Mutex<LiveGame>>) -> Result<Value, Ap
         g.lock().await.review = Some(Arc::new(report.clone()));
         return Ok(report);
     }
-    let permit = app.analysis_slots.clone().acquire_owned().await;
+    let permit = analysis_worker(app).await?;
     let limits = engine::review::ReviewLimits {
         per_position: engine::Limits::nodes(REVIEW_NODES),
         // One analysis worker's share of the machine.
@@ -986,7 +1050,7 @@ async fn search(
     if pos.outcome().is_some() || !pos.has_legal_move() {
         return Err(ApiError::conflict("the game is over in this position: nothing to analyse"));
     }
-    let permit = app.analysis_slots.clone().acquire_owned().await;
+    let permit = analysis_worker(app).await?;
     let report = blocking("the analysis", move || {
         crate::analysis::analyse(&pos, &hashes, Duration::from_millis(movetime), lines)
     })
@@ -994,6 +1058,18 @@ async fn search(
     drop(permit);
     Ok(report)
 }
+
+/// A free analysis worker (waited for), or 503 with `Retry-After` when
+/// [`crate::analysis::WAITING_PER_WORKER`] requests a worker wait already.
+async fn analysis_worker(app: &AppState) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+    app.analysis.acquire().await.ok_or_else(|| ApiError {
+        retry_after: Some(ANALYSIS_RETRY_SECONDS),
+        ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the analysis workers are busy; try again in a few seconds")
+    })
+}
+
+/// The wait a refusal for busy analysis workers asks for (`Retry-After`, seconds).
+const ANALYSIS_RETRY_SECONDS: u64 = 5;
 
 /// The bearer token of a request.
 fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
@@ -1024,6 +1100,18 @@ fn side_of(g: &LiveGame, token: &str) -> Result<Color, ApiError> {
     } else {
         Err(ApiError::forbidden("the token is not valid for this game"))
     }
+}
+
+/// The side whose seat token this is, for what only a seat's holder may do (`what`: `resign`,
+/// `abort the game`, ...). In Predictor chess the seat's token is the side's captain's; a team
+/// member's token is refused as such (403), not as a stranger's.
+fn seat_of(live: &LiveGame, token: &str, what: &str) -> Result<Color, ApiError> {
+    side_of(live, token).map_err(|e| match member_of(live, token) {
+        Ok((side, name)) => ApiError::forbidden(format!(
+            "a team member's token ({name}, {side}): only the captain (the seat's token) may {what}"
+        )),
+        Err(_) => e,
+    })
 }
 
 #[derive(Debug, Deserialize)]
@@ -1108,7 +1196,7 @@ async fn make_move(
                 "Predictor chess is played by commitments and reveals (POST .../commit, .../reveal)",
             ));
         }
-        let color = side_of(&live, &token)?;
+        let color = seat_of(&live, &token, "move")?;
         let Some(turn) = live.to_move() else {
             return Err(ApiError::conflict(format!(
                 "the game is over ({})",
@@ -1144,7 +1232,10 @@ async fn make_move(
         // UCI first; text that is UCI but illegal is said as such, other text is read as SAN.
         let mv = match rules::uci::parse_uci(pos, req.mv.trim()) {
             Ok(m) => Ok(m),
-            Err(e @ rules::uci::UciError::Illegal { .. }) => Err(e.to_string()),
+            Err(e @ rules::uci::UciError::Illegal { .. }) => match crate::line::promotion_of(pos, &req.mv) {
+                Some(full) => Err(format!("a promotion needs its piece, e.g. {full}")),
+                None => Err(e.to_string()),
+            },
             Err(_) => rules::san::parse_san(pos, req.mv.trim()).map_err(|e| e.to_string()),
         }
         .map_err(|e| ApiError::bad(format!("illegal or unreadable move '{}': {e}", clip(&req.mv))))?;
@@ -1229,13 +1320,16 @@ async fn resign(
     no_body(&body)?;
     let g = game(&app, &id).await?;
     let mut live = g.lock().await;
-    let color = match side_of(&live, &token) {
-        Ok(c) => c,
-        // A Predictor team member may resign for the side too.
-        Err(e) => member_of(&live, &token).map(|(c, _)| c).map_err(|_| e)?,
-    };
+    // Only the captain resigns for a Predictor side, not any member of the team.
+    let color = seat_of(&live, &token, "resign")?;
     if live.row.status != "active" {
         return Err(ApiError::conflict("the game is over"));
+    }
+    // As on lichess: until both sides have moved there is nothing to resign, only to abort.
+    if live.abortable() {
+        return Err(ApiError::bad(
+            "not both sides have moved yet, so the game cannot be resigned: abort instead (POST .../abort)",
+        ));
     }
     let result = if color == Color::White { "0-1" } else { "1-0" };
     finish(&app, &mut live, result, "resignation").await?;
@@ -1271,7 +1365,7 @@ async fn abort(
     no_body(&body)?;
     let g = game(&app, &id).await?;
     let mut live = g.lock().await;
-    side_of(&live, &token)?;
+    seat_of(&live, &token, "abort the game")?;
     if live.row.status != "active" {
         return Err(ApiError::conflict("the game is over"));
     }
@@ -1306,7 +1400,7 @@ async fn draw(
     if live.predictor.is_some() {
         return Err(ApiError::bad("draw offers are not served for Predictor chess yet"));
     }
-    let color = side_of(&live, &token)?;
+    let color = seat_of(&live, &token, "offer or answer a draw")?;
     if live.to_move().is_none() {
         return Err(ApiError::conflict("the game is over"));
     }
@@ -1335,6 +1429,12 @@ async fn draw(
         ("offer", None) => {
             if live.players[(!color).index()] != Player::Human {
                 return Err(ApiError::bad("the AI does not take draw offers"));
+            }
+            // As on lichess: before both sides have moved a game is aborted, not drawn.
+            if live.abortable() {
+                return Err(ApiError::bad(
+                    "not both sides have moved yet, so no draw can be offered: abort instead (POST .../abort)",
+                ));
             }
             set_offer(&app, &mut live, Offer::Draw, Some(color)).await?;
             announce(&app, &live, "draw_offer", json!({ "by": color.to_string() })).await;
@@ -1390,10 +1490,7 @@ async fn write_chat(
 /// The side whose seat token this is, for the chat; a Predictor team member's token is refused
 /// as such (the captain's, the seat's, opens the chat).
 fn chat_side(live: &LiveGame, token: &str) -> Result<Color, ApiError> {
-    side_of(live, token).map_err(|e| match member_of(live, token) {
-        Ok(_) => ApiError::forbidden("a team member's token does not open the chat: the captain's (the seat's) does"),
-        Err(_) => e,
-    })
+    seat_of(live, token, "open the chat")
 }
 
 /// The query of `GET .../chat`.
@@ -1445,7 +1542,7 @@ async fn takeback(
         if let Some(why) = live.takeback_refusal() {
             return Err(ApiError::bad(why));
         }
-        let color = side_of(&live, &token)?;
+        let color = seat_of(&live, &token, "take moves back")?;
         if live.to_move().is_none() {
             return Err(ApiError::conflict("the game is over"));
         }
@@ -1616,9 +1713,10 @@ async fn ai_loop(app: AppState, g: Arc<Mutex<LiveGame>>, first: AiJob) {
 async fn stream(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    ws: WebSocketUpgrade,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let g = game(&app, &id).await?;
+    let ws = ws?;
     let (state, rx) = {
         let live = g.lock().await;
         (public_state(&app, &live), live.events.subscribe())
@@ -1630,10 +1728,14 @@ async fn stream(
 /// `GET /api/lobby/ws`: the lobby's live stream. A `hello` first, then `{"type": "lobby",
 /// "data": {"game", "change"}}` whenever a game is created, a seat taken or a game over, in any
 /// process sharing the store; the page then reads the games list again.
-async fn lobby_stream(State(app): State<AppState>, ws: WebSocketUpgrade) -> Response {
+async fn lobby_stream(
+    State(app): State<AppState>,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let ws = ws?;
     let rx = app.games.watch_lobby();
     let hello = json!({ "games": "/api/games" });
-    ws.max_message_size(MAX_BODY).on_upgrade(move |socket| forward_as(socket, "hello", hello, rx))
+    Ok(ws.max_message_size(MAX_BODY).on_upgrade(move |socket| forward_as(socket, "hello", hello, rx)))
 }
 
 async fn forward(socket: WebSocket, state: Value, rx: tokio::sync::broadcast::Receiver<String>) {
@@ -1749,6 +1851,10 @@ async fn add_member(
         && m.name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
     if !name_ok {
         return Err(ApiError::bad("a member's name is 1 to 32 letters, digits, '_', '-' or '.'"));
+    }
+    // `white` and `black` name the captains (the seats' holders), on either team.
+    if Color::ALL.iter().any(|c| m.name.eq_ignore_ascii_case(&c.to_string())) {
+        return Err(ApiError::bad(format!("'{}' is a captain's name: a member needs another", m.name)));
     }
     if !(1..=1_000_000).contains(&m.rank) {
         return Err(ApiError::bad("a rank is a whole number from 1 (the highest) to 1000000"));
@@ -2215,6 +2321,19 @@ async fn predictor_ai_reveal(app: &AppState, live: &mut LiveGame) -> Result<bool
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn error_messages_quote_a_little_of_long_input() {
+        let word = "x".repeat(QUOTED_CHARS);
+        assert_eq!(shortened(&format!("move '{word}' is bad")), format!("move '{}… is bad", &word[1..]));
+        assert_eq!(shortened(&format!("a {word} b")), format!("a {word} b"));
+        let long = "ab ".repeat(2000);
+        let cut = shortened(&long);
+        assert_eq!(cut.chars().count(), MAX_MESSAGE_CHARS + 1);
+        assert!(cut.ends_with('…'));
+        assert_eq!(clip(&"é".repeat(100)), format!("{}…", "é".repeat(QUOTED_CHARS)));
+        assert_eq!(clip("short"), "short");
+    }
 
     #[test]
     fn the_openapi_file_describes_every_endpoint() {

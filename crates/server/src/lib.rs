@@ -58,6 +58,17 @@ pub enum ServerError {
     /// The endgame tables could not be loaded.
     #[error("the endgame tables: {0}")]
     Tables(#[from] egt::EgtError),
+    /// Another server process uses the SQLite file (it holds the lock file next to it).
+    #[error(
+        "the database {database} is in use by another fairylab server (it holds the lock {lock}): \
+         stop that one first; processes share a PostgreSQL database (--database-url postgres://...), not a SQLite file"
+    )]
+    InUse {
+        /// The SQLite file.
+        database: String,
+        /// Its lock file.
+        lock: String,
+    },
     /// Listening or serving failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
@@ -79,7 +90,7 @@ pub async fn app(
     let state = api::AppState {
         games: Arc::new(live::Games::new(store.clone())),
         ai_slots: Arc::new(tokio::sync::Semaphore::new(ai_workers.max(1))),
-        analysis_slots: Arc::new(tokio::sync::Semaphore::new(analysis_workers.max(1))),
+        analysis: Arc::new(analysis::Workers::new(analysis_workers)),
         nudge,
         owners: owners.clone(),
         first_move_ms,
@@ -111,6 +122,8 @@ pub async fn app(
 /// Runs the server until Ctrl-C, printing the address it listens on. On a shared store the
 /// process gives its games up as it stops, so the others take them at once.
 pub async fn run(config: Config) -> Result<(), ServerError> {
+    // Held until the process ends (the operating system releases it even on a crash).
+    let _lock = lock_sqlite(&config.database_url)?;
     if !config.tables.is_empty() {
         let paths: Vec<&std::path::Path> = config.tables.iter().map(|p| p.as_path()).collect();
         let tables = egt::tablebase::Tablebase::load(&paths)?;
@@ -141,4 +154,49 @@ pub async fn run(config: Config) -> Result<(), ServerError> {
         state.games.store().release(&owners.id).await?;
     }
     Ok(())
+}
+
+/// Takes the exclusive lock of a SQLite file's server, `<file>.lock` next to it, so that a second
+/// process on the same file is refused: it would serve from its own copies of the games while the
+/// first went on serving from stale ones (only PostgreSQL relays one process's writes to the
+/// others). `None` for an in-memory database, PostgreSQL, or a file system without locks (then
+/// a warning). The lock lasts as long as the file handle.
+pub fn lock_sqlite(database_url: &str) -> Result<Option<std::fs::File>, ServerError> {
+    let Some(rest) = database_url.strip_prefix("sqlite:") else { return Ok(None) };
+    let rest = rest.trim_start_matches("//");
+    let (name, params) = rest.split_once('?').unwrap_or((rest, ""));
+    if name.is_empty() || name == ":memory:" || params.split('&').any(|p| p == "mode=memory") {
+        return Ok(None);
+    }
+    let options = <sqlx::sqlite::SqliteConnectOptions as std::str::FromStr>::from_str(database_url)
+        .map_err(store::StoreError::from)?;
+    let database = options.get_filename().to_path_buf();
+    let mut lock = database.clone().into_os_string();
+    lock.push(".lock");
+    let lock = std::path::PathBuf::from(lock);
+    let file = match std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&lock) {
+        Ok(file) => file,
+        // No such directory: opening the database fails too, and says so.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            let why = format!("cannot open the lock file {}: {e}", lock.display());
+            return Err(std::io::Error::new(e.kind(), why).into());
+        }
+    };
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            Err(ServerError::InUse { database: database.display().to_string(), lock: lock.display().to_string() })
+        }
+        Err(std::fs::TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+            tracing::warn!(
+                "{}: the file system has no locks; make sure no other server uses this database",
+                lock.display()
+            );
+            Ok(None)
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(std::io::Error::new(e.kind(), format!("cannot lock {}: {e}", lock.display())).into())
+        }
+    }
 }

@@ -37,6 +37,17 @@ pub enum LineError {
     /// A record that does not read.
     #[error("the record does not read: {0}")]
     Record(String),
+    /// A record with a move after the game was over (the reader plays on after a draw the
+    /// game's history decides, such as a threefold repetition).
+    #[error("move {index} of the record, '{text}': the game is over ({reason})")]
+    AfterEnd {
+        /// 1 for the first.
+        index: usize,
+        /// The move as SAN.
+        text: String,
+        /// Why the game was over.
+        reason: String,
+    },
     /// A record whose moves had chance outcomes, which a line cannot replay.
     #[error("move {index} of the record {outcome}: a line replays moves without chance, so set up the position after it by its FEN")]
     Chance {
@@ -77,10 +88,27 @@ pub fn line_in(v: &'static Variant, fen: Option<&str>, play: Option<&str>) -> Re
         if let Some(o) = game.outcome() {
             return Err(refuse(format!("the game is over ({})", crate::live::outcome_text(o).1)));
         }
-        let m = rules::uci::parse_uci(game.position(), text).map_err(|e| refuse(e.to_string()))?;
+        let m =
+            rules::uci::parse_uci(game.position(), text).map_err(|e| match promotion_of(game.position(), text) {
+                Some(full) => refuse(format!("a promotion needs its piece, e.g. {full}")),
+                None => refuse(e.to_string()),
+            })?;
         game.play(m).map_err(|e| refuse(e.to_string()))?;
     }
     Ok(game)
+}
+
+/// The legal promotion a UCI move without its piece (`e7e8`) stands for, with its piece (a queen
+/// where the variant has one: `e7e8q`): the move is refused with it as the example.
+pub fn promotion_of(pos: &Position, text: &str) -> Option<String> {
+    let text = text.trim().to_ascii_lowercase();
+    let full: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| rules::uci::to_uci(pos, m))
+        .filter(|u| u.len() == text.len() + 1 && u.starts_with(&text) && u.as_bytes()[text.len()].is_ascii_alphabetic())
+        .collect();
+    full.iter().find(|u| u.ends_with('q')).or(full.first()).cloned()
 }
 
 /// The line of a PGN record (its first game, of a built-in variant): its start and moves,
@@ -100,10 +128,29 @@ pub fn line_of_pgn(text: &str) -> Result<Game, LineError> {
         Event::Gift(_) => Some((i, "brought gifts")),
         _ => Some((i, "had a chance outcome")),
     });
-    match chance {
-        Some((i, outcome)) => Err(LineError::Chance { index: i + 1, outcome }),
-        None => Ok(rec.game),
+    if let Some((i, outcome)) = chance {
+        return Err(LineError::Chance { index: i + 1, outcome });
     }
+    if let Some(e) = move_after_end(&rec.game) {
+        return Err(e);
+    }
+    Ok(rec.game)
+}
+
+/// The first move of `game` played after the game was over ([`LineError::AfterEnd`]), if any.
+/// A record's reader refuses a move where the position has none (after a mate), but not one
+/// after an end that the game's history decides (a threefold repetition): both are refused,
+/// as `play` refuses them in a line.
+pub fn move_after_end(game: &Game) -> Option<LineError> {
+    let mut replay = Game::new(game.start().clone());
+    for (i, (&m, &e)) in game.moves().iter().zip(game.events()).enumerate() {
+        if let Some(o) = replay.outcome() {
+            let text = rules::san::to_san_event(replay.position(), m, e);
+            return Some(LineError::AfterEnd { index: i + 1, text, reason: crate::live::outcome_text(o).1 });
+        }
+        replay.play_event(m, e).ok()?;
+    }
+    None
 }
 
 /// A line as the analysis board shows it: `{variant, start_fen, fen, turn, moves, legal_moves,

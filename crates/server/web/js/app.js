@@ -330,8 +330,9 @@ async function gamePage(id) {
     document.getElementById('rematch').disabled = !over;
     document.getElementById('rematch').hidden = !mySeat && !both;
     // Until both sides have moved, the game is aborted rather than resigned (as on lichess).
+    // Only a seat's holder (a Predictor team's captain, not a member) resigns or aborts.
     const resignBtn = document.getElementById('resign');
-    resignBtn.disabled = !mySeat || over;
+    resignBtn.disabled = !mySeat || over || !!(held && held.name);
     resignBtn.textContent = state.abortable ? 'Abort' : 'Resign';
     // A visitor may take a seat open to anyone.
     const joinBtn = document.getElementById('join');
@@ -343,7 +344,8 @@ async function gamePage(id) {
     const myOffer = mySeat && !both && state.draw_offer === mySeat.color;
     // The AI takes no draw offers.
     const aiOpponent = mySeat && !both && state[other(mySeat.color)] !== 'human';
-    drawBtn.disabled = !mySeat || over || myOffer || aiOpponent;
+    // No draw before both sides have moved: the game is aborted then (as on lichess).
+    drawBtn.disabled = !mySeat || over || myOffer || aiOpponent || state.abortable;
     drawBtn.textContent = both ? 'Agree a draw' : state.draw_offer && mySeat && state.draw_offer !== mySeat.color ? 'Accept draw' : myOffer ? 'Draw offered' : 'Offer draw';
     // Takebacks: at once against the AI, proposed and accepted between people; none in games
     // with chance, clocks or sealed orders (the state's `takebacks` is false there).
