@@ -1013,7 +1013,11 @@ fn random_body(rng: &mut Lcg, schema: &Value) -> Value {
         if rng.below(4) == 0 {
             continue;
         }
-        let v = match (p["enum"].as_array(), p["type"].as_str()) {
+        // A field that may be null has a list of types: the first that is not "null".
+        let kind = p["type"]
+            .as_str()
+            .or_else(|| p["type"].as_array().and_then(|t| t.iter().filter_map(Value::as_str).find(|t| *t != "null")));
+        let v = match (p["enum"].as_array(), kind) {
             (Some(e), _) if rng.below(4) != 0 => e[rng.below(e.len())].clone(),
             (_, Some("integer")) if rng.below(4) != 0 => {
                 json!([-1i64, 0, 1, 2, 10, 100, 10_001, i64::MAX][rng.below(8)])
@@ -1309,6 +1313,36 @@ fn survive_sigkill(url: &str) {
         assert!(Instant::now() < deadline, "the AI game did not resume");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+#[test]
+fn sigterm_stops_the_server_and_closes_its_streams() {
+    let db = temp_path("serve-sigterm", "games.sqlite3");
+    let mut s = Server::start(&format!("sqlite://{}", db.display()));
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id");
+    let ws_url = s.url(&format!("/api/games/{id}/ws")).replace("http://", "ws://");
+    let (mut socket, _) = tungstenite::connect(ws_url).expect("websocket");
+    socket.read().expect("state");
+    let pid = s.child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().expect("kill runs").success());
+    // The stream says goodbye (1001, going away) rather than breaking off.
+    match socket.read().expect("a close frame") {
+        tungstenite::Message::Close(Some(frame)) => assert_eq!(u16::from(frame.code), 1001, "{frame:?}"),
+        other => panic!("not a close frame: {other:?}"),
+    }
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = s.child.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the server did not stop on SIGTERM");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status}");
+    // The lock is free: the next process takes the database.
+    let again = Server::start(&format!("sqlite://{}", db.display()));
+    assert_eq!(state(&again, id)["ply"], 0);
 }
 
 #[test]
@@ -2983,4 +3017,11 @@ fn refusals_say_what_is_wrong_in_few_words() {
     );
     let line = format!("/api/position?variant=chess&fen={}&play=e7e8", urlencode("8/4P3/8/8/8/8/k7/4K3 w - - 0 1"));
     assert_refused(s.call("GET", &line, None, None), 400, "a promotion needs its piece, e.g. e7e8q");
+    // Refusals the extractors write (a path that is not UTF-8, a raw body over the limit) are
+    // JSON objects too.
+    let (status, v) = s.call("GET", "/api/games/%ff", None, None);
+    assert!(status == 400 && v["error"].as_str().is_some_and(|e| e.contains("UTF-8")), "{status} {v}");
+    let resign = format!("/api/games/{}/resign", g["id"].as_str().expect("id"));
+    let (status, v) = s.raw(&resign, &format!("{{\"x\": \"{}\"}}", "y".repeat(20_000)), token(&g, "white").as_deref());
+    assert!(status == 0 || (status == 413 && v["error"].is_string()), "{status} {v}");
 }

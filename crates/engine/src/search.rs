@@ -229,8 +229,8 @@ impl<'a> Searcher<'a> {
             (TableValue::Loss(n), Metric::Dtm) if within(2 * n) => mated_in(plies(n, 0)),
             // Beyond the clock, a DTM table says nothing (a capture on the way, which it does
             // not show, would reset the count) unless no move can reset it.
-            (TableValue::Win(_), Metric::Dtm) if Searcher::no_reset_before_mate(pos, pos.turn()) => DRAW + 1,
-            (TableValue::Loss(_), Metric::Dtm) if Searcher::no_reset_before_mate(pos, !pos.turn()) => DRAW - 1,
+            (TableValue::Win(_), Metric::Dtm) if pos.nothing_resets_the_count(pos.turn()) => DRAW + 1,
+            (TableValue::Loss(_), Metric::Dtm) if pos.nothing_resets_the_count(!pos.turn()) => DRAW - 1,
             (TableValue::Win(_) | TableValue::Loss(_), Metric::Dtm) => return None,
             (TableValue::Win(n), Metric::Dtc) if within(2 * n - 1) => TB_WIN - 300 * men - plies(n, 0) as Value,
             (TableValue::Loss(n), Metric::Dtc) if within(2 * n) => -TB_WIN + 300 * men + plies(n, 0) as Value,
@@ -238,22 +238,6 @@ impl<'a> Searcher<'a> {
             (TableValue::Loss(_), Metric::Dtc) => DRAW - 1,
             (TableValue::Draw | TableValue::Invalid, _) => DRAW,
         })
-    }
-
-    /// Whether no move can reset the fifty-move count while `winner` plays for mate: the
-    /// winner has no pawns, the other side a bare king, and taking any one of the winner's
-    /// pieces leaves no mate (so a won position never allows it). A mate beyond the clock is
-    /// then a draw by the fifty-move rule (KBNK's 33 moves from 36 half-moves on).
-    fn no_reset_before_mate(pos: &Position, winner: rules::Color) -> bool {
-        let v = pos.variant();
-        let b = pos.board();
-        let Some(king) = v.king() else { return false };
-        let loser = !winner;
-        b.by_color(loser) == b.pieces(loser, king)
-            && v.pawn().is_none_or(|pawn| b.pieces(winner, pawn).is_empty())
-            && pos.hand(winner).is_empty()
-            && pos.hand(loser).is_empty()
-            && (b.by_color(winner) - b.pieces(winner, king)).all(|sq| pos.is_insufficient_material_without(sq))
     }
 
     /// Sets the node limit and the hard deadline.

@@ -164,6 +164,21 @@ impl Position {
         self.insufficient_on(&board)
     }
 
+    /// Whether no move can reset the fifty-move count while `winner` plays for mate: the
+    /// winner has no pawns, the other side a bare king, nothing is in hand, and taking any one of
+    /// the winner's pieces leaves insufficient material (so a won position never allows it; KQK,
+    /// KRK, KBNK). A mate beyond the clock is then a draw by the fifty-move rule.
+    pub fn nothing_resets_the_count(&self, winner: Color) -> bool {
+        let v = self.variant;
+        let b = &self.board;
+        let Some(king) = v.king() else { return false };
+        let loser = !winner;
+        b.by_color(loser) == b.pieces(loser, king)
+            && v.pawn().is_none_or(|pawn| b.pieces(winner, pawn).is_empty())
+            && self.hands.iter().all(|h| h.is_empty())
+            && (b.by_color(winner) - b.pieces(winner, king)).all(|sq| self.is_insufficient_material_without(sq))
+    }
+
     /// [`Position::is_insufficient_material`] for this position's hands and another board.
     fn insufficient_on(&self, b: &crate::board::Board) -> bool {
         let v = self.variant;

@@ -134,20 +134,22 @@ pub fn verdict(pos: &Position) -> Option<Value> {
 }
 
 /// Whether the fifty-move rule, which the tables ignore, spoils a table win or loss from
-/// `pos`'s clock: `draws` if the conversion (DTC) comes after the hundredth half-move,
-/// `may_draw` if the mate (DTM) does (a capture or pawn move on the way would reset the count,
-/// and the table does not say), else `None`.
+/// `pos`'s clock: `draws` if the conversion (DTC) comes after the hundredth half-move, or the
+/// mate (DTM) does and nothing can reset the count ([`Position::nothing_resets_the_count`]),
+/// `may_draw` if the mate does otherwise (a capture or pawn move on the way would reset the
+/// count, and the table does not say), else `None`.
 fn fifty_move(pos: &Position, v: TbValue, metric: &str) -> Option<&'static str> {
     if !pos.variant().draws.fifty_move {
         return None;
     }
     let left = 100u32.saturating_sub(pos.halfmoves());
-    let needed = match v {
-        TbValue::Win(n) if n > 0 => 2 * n - 1,
-        TbValue::Loss(n) if n > 0 => 2 * n,
+    let (needed, winner) = match v {
+        TbValue::Win(n) if n > 0 => (2 * n - 1, pos.turn()),
+        TbValue::Loss(n) if n > 0 => (2 * n, !pos.turn()),
         _ => return None,
     };
-    (needed > left).then_some(if metric == "DTC" { "draws" } else { "may_draw" })
+    let certain = metric == "DTC" || pos.nothing_resets_the_count(winner);
+    (needed > left).then_some(if certain { "draws" } else { "may_draw" })
 }
 
 /// A table value as the verdict names it: `win`, `loss` or `draw`, with the distance for the
@@ -325,6 +327,21 @@ pub fn review_annotations(review: &Value) -> Vec<rules::record::Annotation> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mate_beyond_the_clock_draws_where_nothing_resets_the_count() {
+        let v = rules::variants::by_name("chess").expect("chess");
+        let at = |fen: &str| Position::from_fen(v, fen).expect("fen");
+        // KBNK's 33-move mate from a clock of 36: nothing can hasten it, so a draw.
+        assert_eq!(fifty_move(&at("8/8/8/8/8/8/2k5/KNB5 w - - 36 1"), TbValue::Win(33), "DTM"), Some("draws"));
+        assert_eq!(fifty_move(&at("8/8/8/8/8/8/2k5/KNB5 w - - 30 1"), TbValue::Win(33), "DTM"), None);
+        // The bare king's side to move, losing in 31 (62 half-moves) with 60 left.
+        assert_eq!(fifty_move(&at("8/8/8/8/8/8/2K5/knb5 w - - 40 1"), TbValue::Loss(31), "DTM"), Some("draws"));
+        assert_eq!(fifty_move(&at("8/8/8/8/8/8/2K5/knb5 w - - 38 1"), TbValue::Loss(31), "DTM"), None);
+        // KQKR: a capture of the rook on the way would reset the count.
+        assert_eq!(fifty_move(&at("8/8/2k5/r7/8/8/8/K2Q4 w - - 40 1"), TbValue::Win(35), "DTM"), Some("may_draw"));
+        assert_eq!(fifty_move(&at("8/8/2k5/r7/8/8/8/K2Q4 w - - 40 1"), TbValue::Win(35), "DTC"), Some("draws"));
+    }
 
     #[test]
     fn the_analysis_finds_a_mate_in_one_with_its_line() {

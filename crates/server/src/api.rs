@@ -46,6 +46,8 @@ pub struct AppState {
     pub owners: Option<Arc<crate::owner::Owners>>,
     /// How long a person has for a first move in a game with clocks ([`LiveGame::abort_at`]).
     pub first_move_ms: i64,
+    /// Set when the process stops: every live stream then sends its close frame ("going away").
+    pub closing: tokio::sync::watch::Sender<bool>,
 }
 
 /// Starts the AI of each game sent on the nudge channel (a timer cannot call [`schedule_ai`]
@@ -264,8 +266,25 @@ pub fn router(state: AppState) -> Router {
             ApiError::new(StatusCode::METHOD_NOT_ALLOWED, format!("{method} is not served here (see /api)"))
         })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::map_response(json_refusals))
         .layer(axum::middleware::from_fn_with_state(state.clone(), crate::owner::route))
         .with_state(state)
+}
+
+/// Every refusal is a JSON object (API.md): one an extractor wrote as plain text (a path
+/// segment that is not UTF-8, a raw body over the limit) becomes `{"error": text}`.
+async fn json_refusals(res: Response) -> Response {
+    let plain = res.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"text/plain"));
+    if !plain || !(res.status().is_client_error() || res.status().is_server_error()) {
+        return res;
+    }
+    let (mut parts, body) = res.into_parts();
+    let text = axum::body::to_bytes(body, MAX_BODY).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(header::CONTENT_TYPE, header::HeaderValue::from_static("application/json"));
+    let body = json!({ "error": shortened(text.trim()) }).to_string();
+    Response::from_parts(parts, axum::body::Body::from(body))
 }
 
 async fn api_doc() -> impl IntoResponse {
@@ -1721,10 +1740,10 @@ async fn stream(
         let live = g.lock().await;
         (public_state(&app, &live), live.events.subscribe())
     };
-    Ok(ws.max_message_size(MAX_BODY).on_upgrade(move |socket| forward(socket, state, rx)))
+    let closing = app.closing.subscribe();
+    Ok(ws.max_message_size(MAX_BODY).on_upgrade(move |socket| forward_as(socket, "state", state, rx, closing)))
 }
 
-/// Sends the state, then every event of the game, until either side closes.
 /// `GET /api/lobby/ws`: the lobby's live stream. A `hello` first, then `{"type": "lobby",
 /// "data": {"game", "change"}}` whenever a game is created, a seat taken or a game over, in any
 /// process sharing the store; the page then reads the games list again.
@@ -1735,21 +1754,31 @@ async fn lobby_stream(
     let ws = ws?;
     let rx = app.games.watch_lobby();
     let hello = json!({ "games": "/api/games" });
-    Ok(ws.max_message_size(MAX_BODY).on_upgrade(move |socket| forward_as(socket, "hello", hello, rx)))
+    let closing = app.closing.subscribe();
+    Ok(ws.max_message_size(MAX_BODY).on_upgrade(move |socket| forward_as(socket, "hello", hello, rx, closing)))
 }
 
-async fn forward(socket: WebSocket, state: Value, rx: tokio::sync::broadcast::Receiver<String>) {
-    forward_as(socket, "state", state, rx).await;
-}
-
-/// Sends `{"type": kind, "data": first}`, then every event of `rx`, until the client leaves.
-async fn forward_as(mut socket: WebSocket, kind: &str, first: Value, mut rx: tokio::sync::broadcast::Receiver<String>) {
+/// Sends `{"type": kind, "data": first}`, then every event of `rx`, until the client leaves or
+/// the server stops (then with a close frame, 1001 "going away", so clients reconnect).
+async fn forward_as(
+    mut socket: WebSocket,
+    kind: &str,
+    first: Value,
+    mut rx: tokio::sync::broadcast::Receiver<String>,
+    mut closing: tokio::sync::watch::Receiver<bool>,
+) {
     let first = json!({ "type": kind, "data": first }).to_string();
     if socket.send(Message::Text(first.into())).await.is_err() {
         return;
     }
     loop {
         tokio::select! {
+            // (The guard `wait_for` returns is dropped inside, so the future stays `Send`.)
+            _ = async { closing.wait_for(|stopping| *stopping).await.is_ok() } => {
+                let bye = axum::extract::ws::CloseFrame { code: 1001, reason: "the server is stopping".into() };
+                let _ = socket.send(Message::Close(Some(bye))).await;
+                return;
+            }
             event = rx.recv() => match event {
                 Ok(text) => {
                     if socket.send(Message::Text(text.into())).await.is_err() {

@@ -94,6 +94,7 @@ pub async fn app(
         nudge,
         owners: owners.clone(),
         first_move_ms,
+        closing: tokio::sync::watch::channel(false).0,
     };
     tokio::spawn(api::nudge_loop(state.clone(), nudged));
     explorer::spawn_indexer(state.games.clone());
@@ -145,15 +146,39 @@ pub async fn run(config: Config) -> Result<(), ServerError> {
             tracing::warn!("TCP_NODELAY: {e}");
         }
     });
+    let closing = state.closing.clone();
     axum::serve(listener, router)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
+        .with_graceful_shutdown(async move {
+            stop_signal().await;
+            closing.send_replace(true);
         })
         .await?;
     if let Some(owners) = &state.owners {
         state.games.store().release(&owners.id).await?;
     }
     Ok(())
+}
+
+/// Ctrl-C, or SIGTERM (how service managers stop a process) on Unix.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(e) => {
+                tracing::warn!("SIGTERM not handled: {e}");
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = tokio::signal::ctrl_c().await;
 }
 
 /// Takes the exclusive lock of a SQLite file's server, `<file>.lock` next to it, so that a second
