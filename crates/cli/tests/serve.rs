@@ -1316,6 +1316,33 @@ fn survive_sigkill(url: &str) {
 }
 
 #[test]
+fn a_body_that_does_not_arrive_is_refused_in_seconds() {
+    use std::io::{Read, Write};
+    let s = Server::start(&sqlite_url("serve-slow-body"));
+    let addr = s.base.trim_start_matches("http://").to_string();
+    let mut tcp = std::net::TcpStream::connect(&addr).expect("connect");
+    tcp.set_read_timeout(Some(Duration::from_secs(30))).expect("timeout");
+    let head = format!(
+        "POST /api/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{"
+    );
+    tcp.write_all(head.as_bytes()).expect("write");
+    let started = Instant::now();
+    // The answer, up to its JSON body's end (the connection may stay open).
+    let (mut answer, mut chunk) = (String::new(), [0u8; 4096]);
+    while !answer.split_once("\r\n\r\n").is_some_and(|(_, body)| body.trim_end().ends_with('}')) {
+        match tcp.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => answer.push_str(&String::from_utf8_lossy(&chunk[..n])),
+        }
+    }
+    assert!(started.elapsed() < Duration::from_secs(20), "held {:?}", started.elapsed());
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(answer.contains("application/json") && answer.contains("\"error\""), "{answer}");
+    // The server goes on serving.
+    create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+}
+
+#[test]
 fn sigterm_stops_the_server_and_closes_its_streams() {
     let db = temp_path("serve-sigterm", "games.sqlite3");
     let mut s = Server::start(&format!("sqlite://{}", db.display()));

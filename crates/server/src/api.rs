@@ -227,6 +227,10 @@ fn sha256_hex(text: &str) -> String {
     hex::encode(Sha256::digest(text.as_bytes()))
 }
 
+/// How long a request's body may take to arrive: a client that sends its headers and then
+/// trickles (or stops) is refused after this, so it cannot hold a connection and a handler.
+const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// The router of the whole API.
 pub fn router(state: AppState) -> Router {
     Router::new()
@@ -266,6 +270,7 @@ pub fn router(state: AppState) -> Router {
             ApiError::new(StatusCode::METHOD_NOT_ALLOWED, format!("{method} is not served here (see /api)"))
         })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(BODY_TIMEOUT))
         .layer(axum::middleware::map_response(json_refusals))
         .layer(axum::middleware::from_fn_with_state(state.clone(), crate::owner::route))
         .with_state(state)
