@@ -1316,6 +1316,56 @@ fn survive_sigkill(url: &str) {
 }
 
 #[test]
+fn the_games_list_comes_in_pages() {
+    for url in databases("serve-pages") {
+        games_list_pages(&url);
+    }
+}
+
+fn games_list_pages(url: &str) {
+    let s = Server::start(url);
+    let mut made = Vec::new();
+    let mut first = None;
+    for _ in 0..5 {
+        let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+        made.push(g["id"].as_str().expect("id").to_string());
+        first.get_or_insert(g);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // The first created is finished (aborted).
+    let first = first.expect("a game");
+    s.ok("POST", &format!("/api/games/{}/abort", made[0]), token(&first, "white").as_deref(), None);
+    let ids = |page: &Value| -> Vec<String> {
+        page["games"].as_array().expect("games").iter().map(|g| g["id"].as_str().expect("id").to_string()).collect()
+    };
+    // Pages of two, newest first, each from the last one's `next`, to the end.
+    let mut seen = Vec::new();
+    let mut next = Some("/api/games?limit=2".to_string());
+    while let Some(path) = next {
+        let page = s.ok("GET", &path, None, None);
+        seen.extend(ids(&page));
+        next = page["next"].as_str().map(str::to_string);
+        assert!(seen.len() <= 6, "{page}");
+    }
+    let mut newest_first = made.clone();
+    newest_first.reverse();
+    assert_eq!(seen, newest_first);
+    // One status only.
+    let finished = s.ok("GET", "/api/games?status=finished", None, None);
+    assert_eq!((ids(&finished), finished["next"].clone()), (vec![made[0].clone()], Value::Null));
+    assert_eq!(ids(&s.ok("GET", "/api/games?status=active&limit=3", None, None)), newest_first[..3].to_vec());
+    for (query, says) in [
+        ("limit=0", "1 to 100"),
+        ("limit=101", "1 to 100"),
+        ("status=over", "active or finished"),
+        ("after=nosuch", "no game 'nosuch'"),
+        ("page=2", "unknown field"),
+    ] {
+        assert_refused(s.call("GET", &format!("/api/games?{query}"), None, None), 400, says);
+    }
+}
+
+#[test]
 fn a_body_that_does_not_arrive_is_refused_in_seconds() {
     use std::io::{Read, Write};
     let s = Server::start(&sqlite_url("serve-slow-body"));

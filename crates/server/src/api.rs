@@ -457,22 +457,50 @@ fn summary(g: &GameRow) -> Value {
     })
 }
 
-/// `GET /api/games` takes no query: one is refused rather than ignored.
+/// The query of `GET /api/games`: a page of the games, newest first.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NoQuery {}
+struct GamesQuery {
+    /// Games on the page, 1 to 100 (default 100).
+    limit: Option<i64>,
+    /// The page after this game (the last of the page before: its `next`).
+    after: Option<String>,
+    /// Only `active` or only `finished` games.
+    status: Option<String>,
+}
 
 async fn list_games(
     State(app): State<AppState>,
-    query: Result<Query<NoQuery>, QueryRejection>,
+    query: Result<Query<GamesQuery>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    query?;
-    let rows = app.games.store().recent(100).await?;
-    Ok(Json(json!({ "games": rows.iter().map(summary).collect::<Vec<_>>() })))
+    let Query(q) = query?;
+    let limit = q.limit.unwrap_or(100);
+    if !(1..=100).contains(&limit) {
+        return Err(ApiError::bad(format!("limit {limit}: a page holds 1 to 100 games")));
+    }
+    let status = q.status.as_deref();
+    if status.is_some_and(|s| s != "active" && s != "finished") {
+        return Err(ApiError::bad(format!("status '{}': active or finished", clip(status.unwrap_or_default()))));
+    }
+    let store = app.games.store();
+    let after = match &q.after {
+        Some(id) => match store.game(id).await? {
+            Some(g) => Some((g.created_at, g.id)),
+            None => return Err(ApiError::bad(format!("after: no game '{}' to page from", clip(id)))),
+        },
+        None => None,
+    };
+    let rows = store.recent(limit, after.as_ref().map(|(t, id)| (*t, id.as_str())), status).await?;
+    // The next page's address, while this one is full.
+    let next = (rows.len() as i64 == limit).then(|| rows.last()).flatten().map(|last| {
+        let status = status.map_or(String::new(), |s| format!("&status={s}"));
+        format!("/api/games?after={}&limit={limit}{status}", last.id)
+    });
+    Ok(Json(json!({ "games": rows.iter().map(summary).collect::<Vec<_>>(), "next": next })))
 }
 
 async fn lobby(State(app): State<AppState>) -> Result<Html<String>, ApiError> {
-    let rows = app.games.store().recent(100).await?;
+    let rows = app.games.store().recent(100, None, None).await?;
     let esc = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
     let mut items = String::new();
     for g in &rows {

@@ -254,8 +254,15 @@ pub trait Store: Send + Sync + 'static {
     async fn add_predictor(&self, id: &str, kind: PredictorKind, row: &PredictorRow) -> Result<(), StoreError>;
     /// A game's Predictor rows of one kind, in order (members by joining, the rest by ply).
     async fn predictor_rows(&self, id: &str, kind: PredictorKind) -> Result<Vec<PredictorRow>, StoreError>;
-    /// The most recent games, newest first.
-    async fn recent(&self, limit: i64) -> Result<Vec<GameRow>, StoreError>;
+    /// The most recent games, newest first (by creation, then id), at most `limit`: those
+    /// after the game `after` (its creation time and id) in that order if given, and of one
+    /// `status` if given.
+    async fn recent(
+        &self,
+        limit: i64,
+        after: Option<(i64, &str)>,
+        status: Option<&str>,
+    ) -> Result<Vec<GameRow>, StoreError>;
     /// The ids of unfinished games.
     async fn active(&self) -> Result<Vec<String>, StoreError>;
     /// Records an unfinished game's standing draw offer or takeback proposal (`None`: none
@@ -870,12 +877,25 @@ macro_rules! sql_store {
                     .map_err(StoreError::from)
             }
 
-            async fn recent(&self, limit: i64) -> Result<Vec<GameRow>, StoreError> {
-                let rows =
-                    sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games ORDER BY created_at DESC, id LIMIT $1"))
-                        .bind(limit)
-                        .fetch_all(&self.pool)
-                        .await?;
+            async fn recent(
+                &self,
+                limit: i64,
+                after: Option<(i64, &str)>,
+                status: Option<&str>,
+            ) -> Result<Vec<GameRow>, StoreError> {
+                // Without a cursor, one after every game (a creation time beyond any).
+                let (created, id) = after.unwrap_or((i64::MAX, ""));
+                let rows = sqlx::query(&format!(
+                    "SELECT {GAME_COLUMNS} FROM games \
+                     WHERE (created_at < $1 OR (created_at = $1 AND id > $2)) AND ($3 = '' OR status = $3) \
+                     ORDER BY created_at DESC, id LIMIT $4"
+                ))
+                .bind(created)
+                .bind(id)
+                .bind(status.unwrap_or(""))
+                .bind(limit)
+                .fetch_all(&self.pool)
+                .await?;
                 rows.iter().map(|r| game_row(r)).collect::<Result<_, _>>().map_err(StoreError::from)
             }
 
