@@ -12,8 +12,7 @@ use common::{fairylab, temp_path};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 const SPEC: &str = include_str!("../../../docs/openapi.json");
@@ -250,21 +249,7 @@ struct Server {
 
 impl Server {
     fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fairylab"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--ai-workers", "1", "--analysis-workers", "1"])
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the server starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("the address line");
-        let base = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
+        let (child, base) = common::spawn_server(&[&["--ai-workers", "1", "--analysis-workers", "1"], args].concat());
         Server { child, base }
     }
 }

@@ -7,7 +7,6 @@ mod common;
 
 use common::{fairylab, stdout, temp_path};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -53,22 +52,7 @@ impl Server {
     fn start_with(url: &str, more: &[&str]) -> Server {
         // Two AI workers unless `more` says otherwise.
         let workers: &[&str] = if more.contains(&"--ai-workers") { &[] } else { &["--ai-workers", "2"] };
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fairylab"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--database-url", url])
-            .args(workers)
-            .args(more)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the server starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("the address line");
-        let base = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
+        let (child, base) = common::spawn_server(&[&["--database-url", url], workers, more].concat());
         Server { child, base }
     }
 

@@ -6,6 +6,28 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+/// Starts `fairylab serve --listen 127.0.0.1:0` with more `args`: the process and the base
+/// URL it printed (`http://127.0.0.1:PORT`).
+pub fn spawn_server(args: &[&str]) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fairylab"))
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the server starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("the address line");
+    let base = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    (child, base)
+}
+
 /// Runs `fairylab` with `args`.
 pub fn fairylab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_fairylab")).args(args).output().expect("the binary runs")
