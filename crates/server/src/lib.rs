@@ -153,6 +153,12 @@ pub async fn run(config: Config) -> Result<(), ServerError> {
             closing.send_replace(true);
         })
         .await?;
+    // The live streams are upgraded connections, which the graceful shutdown does not wait for:
+    // give them a moment to send their close frames (each holds a receiver until it ends).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    while state.closing.receiver_count() > 0 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
     if let Some(owners) = &state.owners {
         state.games.store().release(&owners.id).await?;
     }
