@@ -496,24 +496,33 @@ test('an invitation: the link stays on the creator\'s page, opening it there kee
   await pa.waitForSelector('#draw:has-text("Offer draw")');
   await pb.waitForSelector('#decline', { state: 'hidden' });
   assert.equal((await stateOf(pa, id)).draw_offer, null);
-  // No rematch while the game goes on; once it is over, one with the same clock, colours swapped.
+  // No rematch while the game goes on; once it is over, one offered to the opponent, who may
+  // decline it or accept it: both players go to the same game, with the same clock, colours
+  // swapped.
   assert.equal(await pa.locator('#rematch').isDisabled(), true);
   await pb.click('#resign');
   await pa.waitForSelector('#status:has-text("Game over")');
   await pa.click('#rematch');
-  await pa.waitForURL(url => !url.pathname.endsWith(id));
-  const next = pa.url().match(/\/game\/([0-9a-f]+)/)[1];
-  const st = await stateOf(pa, next);
-  assert.deepEqual([st.variant, st.white, st.black, st.open_seat, st.clock && st.clock.initial_ms], ['chess', 'human', 'human', 'white', 300000]);
-  await pa.waitForSelector('#invite input');
-  assert.match(await pa.inputValue('#invite input'), new RegExp(`/game/${next}\\?invite=`));
-  // The opponent is offered it in the old game's chat, and takes the seat by its link.
-  const offer = pb.locator(`ol.chat li.theirs a[href*="/game/${next}?invite="]`);
-  await offer.waitFor({ timeout: 10000 });
-  await offer.click();
-  await pb.waitForURL(new RegExp(`/game/${next}$`));
+  await pa.waitForSelector('#rematch:has-text("Rematch offered")');
+  await pb.waitForSelector('#status:has-text("Your opponent offers a rematch.")');
+  await pb.click('#decline:has-text("Decline rematch")');
+  await pa.waitForSelector('#rematch:has-text("Rematch"):not(:has-text("offered"))');
+  assert.equal(await pa.locator('#rematch').isDisabled(), false);
+  await pb.waitForSelector('#decline', { state: 'hidden' });
+  await pa.click('#rematch');
+  await pb.click('#rematch:has-text("Accept rematch")');
+  await pb.waitForURL(url => !url.pathname.endsWith(id));
+  const next = pb.url().match(/\/game\/([0-9a-f]+)/)[1];
+  await pa.waitForURL(new RegExp(`/game/${next}$`));
+  await pa.waitForSelector('#status:has-text("Black: you")');
   await pb.waitForSelector('#status:has-text("White: you")');
-  await pa.waitForSelector('#invite', { state: 'hidden' });
+  const st = await stateOf(pa, next);
+  assert.deepEqual([st.variant, st.white, st.black, st.open_seat, st.clock && st.clock.initial_ms], ['chess', 'human', 'human', null, 300000]);
+  assert.equal((await stateOf(pa, id)).rematch, next);
+  // The new game is played with the new seats: White (the former Black) moves.
+  await pb.fill('#move-text', 'd4');
+  await pb.press('#move-text', 'Enter');
+  await pa.waitForSelector('ol.moves button:has-text("d4")');
   // A game that does not exist: said so, without a game's controls or a stream to retry.
   await pb.goto(`${base}/game/00000000deadbeef`);
   await pb.waitForSelector('#error:has-text("No such game.")');

@@ -640,6 +640,22 @@ fn the_openapi_file_describes_what_the_server_answers() {
     let r = api.call("POST", resign, &g2, Some(&b2), Body::Raw("application/json", "{}".into()), 200);
     assert_eq!(r["result"], "1-0", "{r}");
     api.state(&g2);
+    // Its rematch: offered, declined, offered again, accepted; each player's seat in it.
+    let rematch = "/api/games/{id}/rematch";
+    api.post(rematch, &g2, Some(&w2), json!({ "action": "accept" }), 409);
+    api.post(rematch, &g2, Some(&w2), json!({ "action": "offer" }), 200);
+    api.state(&g2);
+    api.post(rematch, &g2, Some(&w2), json!({ "action": "offer" }), 409);
+    api.post(rematch, &g2, Some(&b2), json!({ "action": "decline" }), 200);
+    api.post(rematch, &g2, Some(&b2), json!({ "action": "nope" }), 400);
+    api.bad_tokens("POST", rematch, &g2, &w2, json!({ "action": "offer" }));
+    api.bad_bodies(rematch, &g2, Some(&w2));
+    api.post(rematch, &g2, Some(&b2), json!({ "action": "offer" }), 200);
+    let made = api.post(rematch, &g2, Some(&w2), json!({ "action": "accept" }), 200);
+    assert_eq!(made["color"], "black", "{made}");
+    api.post(rematch, &g2, Some(&b2), json!({ "action": "accept" }), 200);
+    api.state(&g2);
+    api.post(rematch, "ffffffffffffffff", Some(&w2), json!({ "action": "offer" }), 404);
 
     // A seat open to anyone.
     let (g3, w3, _, _) = api.create(json!({ "variant": "chess", "white": "me", "black": "open" }));

@@ -1525,6 +1525,16 @@ fn two_processes_share_one_postgresql() {
         let second = b.call("POST", &format!("/api/games/{id}/moves"), Some(tok), Some(body)).0;
         assert_eq!((first, second), (200, 409));
     }
+    // A rematch offered on A is accepted on B; A hands White's player the same new game.
+    if state(&a, id)["status"] == "active" {
+        a.ok("POST", &format!("/api/games/{id}/resign"), Some(&w), None);
+    }
+    let rematch = format!("/api/games/{id}/rematch");
+    a.ok("POST", &rematch, Some(&w), Some(json!({ "action": "offer" })));
+    let made = b.ok("POST", &rematch, Some(&bt), Some(json!({ "action": "accept" })));
+    let mine = a.ok("POST", &rematch, Some(&w), Some(json!({ "action": "accept" })));
+    assert_eq!((mine["game"].clone(), mine["color"].clone()), (made["game"].clone(), json!("black")), "{made} {mine}");
+    assert_eq!(state(&a, id)["rematch"], made["game"]);
     // Both processes count every game that ends, on either: each is counted once.
     let chess = json!({ "variant": "chess", "white": "me", "black": "me" });
     for (i, server) in [&a, &b, &a, &b].into_iter().enumerate() {
@@ -3085,4 +3095,102 @@ fn refusals_say_what_is_wrong_in_few_words() {
     let resign = format!("/api/games/{}/resign", g["id"].as_str().expect("id"));
     let (status, v) = s.raw(&resign, &format!("{{\"x\": \"{}\"}}", "y".repeat(20_000)), token(&g, "white").as_deref());
     assert!(status == 0 || (status == 413 && v["error"].is_string()), "{status} {v}");
+}
+
+/// A rematch, as on lichess: once the game is over a player offers it, the opponent accepts or
+/// declines; accepted, it is the same game with the colours swapped (clocks and start kept),
+/// each player seated by a token the server hands them (the one who offered asks again), and
+/// only one is made. Against the AI it is made at once; a seat nobody took has nobody to ask.
+#[test]
+fn rematches_between_people_and_against_the_ai() {
+    for url in databases("serve-rematch") {
+        rematches(&url);
+    }
+}
+
+fn rematches(url: &str) {
+    let s = Server::start(url);
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let g = create(
+        &s,
+        json!({ "variant": "chess", "white": "me", "black": "invite", "fen": fen, "clock_seconds": 300, "increment_seconds": 2 }),
+    );
+    let id = g["id"].as_str().expect("id").to_string();
+    let code = g["black"]["invite"].as_str().expect("a code");
+    let joined = s.ok("POST", &format!("/api/games/{id}/join"), None, Some(json!({ "code": code })));
+    let (w, b) = (token(&g, "white").expect("w"), joined["token"].as_str().expect("b").to_string());
+    let rematch = format!("/api/games/{id}/rematch");
+    let act = |t: &str, action: &str| s.call("POST", &rematch, Some(t), Some(json!({ "action": action })));
+    assert_refused(act(&w, "offer"), 409, "not over");
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(&w), Some(json!({ "move": "O-O" })));
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(&b), Some(json!({ "move": "O-O-O" })));
+    s.ok("POST", &format!("/api/games/{id}/resign"), Some(&b), None);
+    assert_refused(act(&w, "accept"), 409, "no rematch offer");
+    assert_refused(act(&w, "rematch"), 400, "unknown action");
+    assert_refused(s.call("POST", &rematch, Some("0123"), Some(json!({ "action": "offer" }))), 403, "not valid");
+    assert_eq!(s.ok("POST", &rematch, Some(&w), Some(json!({ "action": "offer" })))["rematch_offer"], "white");
+    assert_eq!(state(&s, &id)["rematch_offer"], "white");
+    assert_refused(act(&w, "offer"), 409, "stands already");
+    assert_refused(act(&w, "decline"), 409, "your own offer");
+    assert_eq!(s.ok("POST", &rematch, Some(&b), Some(json!({ "action": "decline" })))["rematch_offer"], Value::Null);
+    assert_eq!(state(&s, &id)["rematch_offer"], Value::Null);
+    s.ok("POST", &rematch, Some(&b), Some(json!({ "action": "offer" })));
+    let made = s.ok("POST", &rematch, Some(&w), Some(json!({ "action": "accept" })));
+    let new = made["game"].as_str().expect("the rematch's id").to_string();
+    assert_eq!(made["color"], "black", "{made}");
+    let st = state(&s, &id);
+    assert_eq!((st["rematch"].as_str(), st["rematch_offer"].clone()), (Some(new.as_str()), Value::Null), "{st}");
+    // The player who offered gets their seat by asking again; a decline comes too late.
+    let theirs = s.ok("POST", &rematch, Some(&b), Some(json!({ "action": "offer" })));
+    assert_eq!((theirs["game"].as_str(), theirs["color"].as_str()), (Some(new.as_str()), Some("white")));
+    assert_eq!(s.ok("POST", &rematch, Some(&w), Some(json!({ "action": "accept" })))["token"], made["token"]);
+    assert_refused(act(&b, "decline"), 409, "made already");
+    let ns = state(&s, &new);
+    assert_eq!(
+        (ns["start_fen"].as_str(), ns["white"].as_str(), ns["black"].as_str()),
+        (Some(fen), Some("human"), Some("human"))
+    );
+    assert_eq!(ns["options"]["clock"], json!({ "initial_ms": 300_000, "increment_ms": 2000 }), "{ns}");
+    // The colours are swapped: the former Black moves White's pieces, and not Black's.
+    let (nw, nb) = (theirs["token"].as_str().expect("t"), made["token"].as_str().expect("t"));
+    assert_refused(
+        s.call("POST", &format!("/api/games/{new}/moves"), Some(nb), Some(json!({ "move": "Kd1" }))),
+        409,
+        "white's turn",
+    );
+    s.ok("POST", &format!("/api/games/{new}/moves"), Some(nw), Some(json!({ "move": "O-O" })));
+    s.ok("POST", &format!("/api/games/{new}/moves"), Some(nb), Some(json!({ "move": "O-O-O" })));
+    assert_refused(
+        s.call("POST", &format!("/api/games/{new}/moves"), Some(&w), Some(json!({ "move": "Ra2" }))),
+        403,
+        "",
+    );
+
+    // Against the AI: made at once, the AI playing the other colour, the SnowFall percentage kept.
+    let g = create(
+        &s,
+        json!({ "variant": "snowfall", "snowfall": 12, "white": "me", "black": "ai:level1", "movetime_ms": 10 }),
+    );
+    let id = g["id"].as_str().expect("id").to_string();
+    let w = token(&g, "white").expect("w");
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(&w), Some(json!({ "move": "e4" })));
+    wait_for_ply(&s, &id, 2, "the AI's reply");
+    s.ok("POST", &format!("/api/games/{id}/resign"), Some(&w), None);
+    let made = s.ok("POST", &format!("/api/games/{id}/rematch"), Some(&w), Some(json!({ "action": "offer" })));
+    let new = made["game"].as_str().expect("made at once");
+    let ns = wait_for_ply(&s, new, 1, "the AI's first move as White");
+    assert_eq!(
+        (made["color"].as_str(), ns["white"].as_str(), ns["black"].as_str()),
+        (Some("black"), Some("ai:level1"), Some("human"))
+    );
+    assert_eq!((ns["options"]["snowfall"].as_u64(), ns["movetime_ms"].as_u64()), (Some(12), Some(10)), "{ns}");
+    assert_eq!(ns["ply"], 1, "{ns}");
+
+    // A seat never taken: nobody to offer the rematch to.
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "invite" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let w = token(&g, "white").expect("w");
+    s.ok("POST", &format!("/api/games/{id}/abort"), Some(&w), None);
+    let r = s.call("POST", &format!("/api/games/{id}/rematch"), Some(&w), Some(json!({ "action": "offer" })));
+    assert_refused(r, 409, "nobody took black's seat");
 }

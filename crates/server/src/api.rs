@@ -249,6 +249,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/abort", post(abort))
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/takeback", post(takeback))
+        .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/members", post(add_member))
         .route("/api/games/{id}/commit", post(commit_orders))
         .route("/api/games/{id}/orders/check", post(check_orders))
@@ -319,6 +320,7 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     ("post", "/api/games/{id}/abort"),
     ("post", "/api/games/{id}/draw"),
     ("post", "/api/games/{id}/takeback"),
+    ("post", "/api/games/{id}/rematch"),
     ("post", "/api/games/{id}/members"),
     ("post", "/api/games/{id}/commit"),
     ("post", "/api/games/{id}/orders/check"),
@@ -545,6 +547,9 @@ struct CreateGame {
     /// The game's first moves, imported: PGN movetext (SAN or UCI, numbers and comments
     /// allowed) from `fen` or the variant's start, or a whole PGN record of the variant.
     pgn: Option<String>,
+    /// A rematch's game id and seat tokens, set by the server (`rematch`), never by a request.
+    #[serde(skip)]
+    preset: Option<(String, [Option<String>; 2])>,
 }
 
 /// `message` with each `line N` counted `by` lines fewer (lines added before the sender's text).
@@ -638,6 +643,12 @@ async fn create_game(
     body: Result<JsonBody<CreateGame>, ApiError>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let JsonBody(c) = body?;
+    Ok((StatusCode::CREATED, Json(new_game(&app, c).await?)))
+}
+
+/// Creates a game (`POST /api/games`, or a rematch with its preset id and tokens) and answers
+/// its id, seats and state.
+async fn new_game(app: &AppState, c: CreateGame) -> Result<Value, ApiError> {
     for (name, text) in [("variant", &c.variant), ("white", &c.white), ("black", &c.black)] {
         if text.len() > MAX_FIELD {
             return Err(ApiError::bad(format!("{name} is longer than {MAX_FIELD} bytes")));
@@ -766,8 +777,9 @@ async fn create_game(
         // The seat's holder: a token for the creator, an invitation code for a friend, the
         // open-seat mark for anyone, or nothing for the AI; what is stored is the token's and
         // the code's SHA-256.
+        let preset = c.preset.as_ref().and_then(|(_, tokens)| tokens[color.index()].clone());
         let (player, token, invite, stored_invite) = match who.as_str() {
-            "me" => (Player::Human, Some(random_hex(32)), None, None),
+            "me" => (Player::Human, Some(preset.unwrap_or_else(|| random_hex(32))), None, None),
             "invite" => {
                 let code = random_hex(16);
                 let hash = sha256_hex(&code);
@@ -789,7 +801,7 @@ async fn create_game(
         });
         seats.push((player, token, stored_invite));
     }
-    let id = random_hex(8);
+    let id = c.preset.as_ref().map_or_else(|| random_hex(8), |(id, _)| id.clone());
     let now = now_ms();
     let row = GameRow {
         id: id.clone(),
@@ -813,6 +825,8 @@ async fn create_game(
         draw_offer: None,
         takeback_offer: None,
         takebacks: 0,
+        rematch_offer: None,
+        rematch: None,
     };
     app.games.store().create_game(&row).await?;
     if let Some(owners) = &app.owners {
@@ -825,8 +839,8 @@ async fn create_game(
         // whose token nobody holds.
         for (color, (player, token, _)) in Color::ALL.into_iter().zip(&seats) {
             match (player, token) {
-                (_, Some(t)) => add_captain(&app, &row.id, color, &sha256_hex(t), now).await?,
-                (Player::Ai(_), None) => add_captain(&app, &row.id, color, &sha256_hex(&random_hex(32)), now).await?,
+                (_, Some(t)) => add_captain(app, &row.id, color, &sha256_hex(t), now).await?,
+                (Player::Ai(_), None) => add_captain(app, &row.id, color, &sha256_hex(&random_hex(32)), now).await?,
                 _ => {}
             }
         }
@@ -840,21 +854,21 @@ async fn create_game(
         if live.row.status != "active" {
             break;
         }
-        commit_move(&app, &mut live, m).await?;
+        commit_move(app, &mut live, m).await?;
     }
     let result = imported.as_ref().and_then(|r| r.tag("Result")).filter(|r| ["1-0", "0-1", "1/2-1/2"].contains(r));
     if let Some(result) = result.filter(|_| live.row.status == "active") {
-        finish(&app, &mut live, result, "imported").await?;
+        finish(app, &mut live, result, "imported").await?;
     }
     reply["id"] = json!(id);
     reply["seed_hash"] = json!(live.row.seed_hash);
-    reply["state"] = public_state(&app, &live);
+    reply["state"] = public_state(app, &live);
     // The lobby hears of it (here and, relayed, in the other processes).
-    announce(&app, &live, "created", summary(&live.row)).await;
+    announce(app, &live, "created", summary(&live.row)).await;
     let g = app.games.insert(live);
-    schedule_ai(&app, &g).await;
-    schedule_deadline(&app, &g).await;
-    Ok((StatusCode::CREATED, Json(reply)))
+    schedule_ai(app, &g).await;
+    schedule_deadline(app, &g).await;
+    Ok(reply)
 }
 
 async fn game(app: &AppState, id: &str) -> Result<Arc<Mutex<LiveGame>>, ApiError> {
@@ -1494,6 +1508,155 @@ async fn draw(
         }
         _ => Err(ApiError::bad(format!("unknown action '{}' (offer, accept or decline)", clip(&req.action)))),
     }
+}
+
+/// A player's token in a game's rematch, derived from their token's SHA-256 in the game and
+/// the rematch's id: the server can hand it to either player again (to the one who offered,
+/// when the other accepts) without keeping it.
+fn rematch_token(token_hash: &str, rematch: &str) -> String {
+    sha256_hex(&format!("fairylab rematch {token_hash} {rematch}"))
+}
+
+/// What a player gets of a rematch that was made: `{game, color, token}` (the colour they play).
+fn rematch_seat(rematch: &str, color: Color, token_hash: &str) -> Value {
+    json!({ "game": rematch, "color": color.to_string(), "token": rematch_token(token_hash, rematch) })
+}
+
+/// The new game a rematch of `live` creates, as `POST /api/games` would: the colours swapped,
+/// the same variant, options, AI, clocks and times, and the same start position unless the seed
+/// drew it (a seed-drawn start or SnowFall percentage is drawn anew); the people's seats taken
+/// by tokens derived from theirs ([`rematch_token`]).
+fn rematch_settings(live: &LiveGame, id: &str) -> Result<CreateGame, ApiError> {
+    let row = &live.row;
+    let options: Value = serde_json::from_str(&row.options).unwrap_or(Value::Null);
+    let drawn = |what: &str| options["drawn"].as_array().is_some_and(|d| d.iter().any(|x| x == what));
+    let simultaneous = live.predictor.is_some();
+    let mut seats = [String::new(), String::new()];
+    let mut tokens = [None, None];
+    for color in Color::ALL {
+        // Who played the other colour plays this one.
+        let (player, hash) = match !color {
+            Color::White => (&row.white_player, &row.white_token),
+            Color::Black => (&row.black_player, &row.black_token),
+        };
+        seats[color.index()] = match (Player::parse(player), hash) {
+            (Some(Player::Human), Some(h)) => {
+                tokens[color.index()] = Some(rematch_token(h, id));
+                "me".to_string()
+            }
+            (Some(Player::Human), None) => {
+                return Err(ApiError::conflict(format!(
+                    "nobody took {}'s seat in this game: create a new game instead",
+                    !color
+                )))
+            }
+            _ => player.clone(),
+        };
+    }
+    let clock = (!options["clock"].is_null()).then(|| {
+        let ms = |k: &str| options["clock"][k].as_u64().unwrap_or(0);
+        (ms("initial_ms") / 1000, ms("increment_ms") / 1000)
+    });
+    let [white, black] = seats;
+    Ok(CreateGame {
+        variant: row.variant.clone(),
+        white,
+        black,
+        fen: (!simultaneous && !drawn("start") && !drawn("map")).then(|| row.start_fen.clone()),
+        snowfall: options["snowfall"].as_u64().filter(|_| !drawn("snowfall")).map(|n| n as u8),
+        movetime_ms: Some(row.movetime_ms as u64),
+        ply_seconds: options["ply_seconds"].as_u64(),
+        clock_seconds: clock.map(|c| c.0),
+        increment_seconds: clock.map(|c| c.1),
+        variant_toml: options["toml"].as_str().map(str::to_string),
+        pgn: None,
+        preset: Some((id.to_string(), tokens)),
+    })
+}
+
+/// `POST /api/games/{id}/rematch` (`offer`, `accept` or `decline`): once the game is over, a
+/// player offers the opponent the same game again with the colours swapped, or answers the
+/// opponent's offer; against the AI the rematch is made at once. Making it answers the caller's
+/// seat in the new game, `{game, color, token}`, and announces `rematch` `{game}`; `offer` or
+/// `accept` afterwards answers the caller's seat again (how the player who offered gets theirs).
+async fn rematch(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<JsonBody<OfferRequest>, ApiError>,
+) -> Result<Json<Value>, ApiError> {
+    let token = bearer(&headers)?;
+    let JsonBody(req) = body?;
+    let g = game(&app, &id).await?;
+    let mut live = g.lock().await;
+    let color = seat_of(&live, &token, "offer or answer a rematch")?;
+    let action = req.action.as_str();
+    if !["offer", "accept", "decline"].contains(&action) {
+        return Err(ApiError::bad(format!("unknown action '{}' (offer, accept or decline)", clip(action))));
+    }
+    if live.row.status == "active" {
+        return Err(ApiError::conflict("the game is not over: a rematch is offered once it is"));
+    }
+    // The stored row decides: another server process may have taken an offer or made the rematch.
+    let row = app.games.store().game(&id).await?.ok_or_else(|| ApiError::not_found(&id))?;
+    (live.row.rematch_offer, live.row.rematch) = (row.rematch_offer, row.rematch);
+    let mine = sha256_hex(&token);
+    if let Some(made) = &live.row.rematch {
+        if action == "decline" {
+            return Err(ApiError::conflict(format!("the rematch was made already: game {made}")));
+        }
+        return Ok(Json(rematch_seat(made, !color, &mine)));
+    }
+    let ai = live.players[(!color).index()] != Player::Human;
+    let standing = crate::live::offer_of(live.row.rematch_offer.as_deref());
+    match (action, standing) {
+        ("offer", Some(c)) if c == color => return Err(ApiError::conflict("your rematch offer stands already")),
+        ("accept" | "decline", Some(c)) if c == color => {
+            return Err(ApiError::conflict("you cannot answer your own offer"))
+        }
+        ("decline", None) => return Err(ApiError::conflict("there is no rematch offer to answer")),
+        ("accept", None) if !ai => return Err(ApiError::conflict("there is no rematch offer to answer")),
+        ("decline", Some(_)) => {
+            app.games.store().offer_rematch(&id, None).await?;
+            live.row.rematch_offer = None;
+            announce(&app, &live, "rematch_declined", json!({ "by": color.to_string() })).await;
+            return Ok(Json(json!({ "rematch_offer": null })));
+        }
+        ("offer", None) if !ai => {
+            // Checked now, not when the opponent accepts: a seat nobody took has no one to ask.
+            rematch_settings(&live, "")?;
+            if !app.games.store().offer_rematch(&id, Some(&color.to_string())).await? {
+                return Err(ApiError::conflict("the rematch was made already"));
+            }
+            live.row.rematch_offer = Some(color.to_string());
+            announce(&app, &live, "rematch_offer", json!({ "by": color.to_string() })).await;
+            return Ok(Json(json!({ "rematch_offer": color.to_string() })));
+        }
+        // The opponent's offer accepted (or matched by one), or the AI's rematch.
+        _ => {}
+    }
+    let made = random_hex(8);
+    let settings = rematch_settings(&live, &made)?;
+    let created = new_game(&app, settings).await?;
+    let by = standing.filter(|_| !ai).map(|c| c.to_string());
+    if !app.games.store().make_rematch(&id, by.as_deref(), &made).await? {
+        // Another process made the rematch (or the offer was withdrawn) meanwhile: the game
+        // made here is aborted before anyone knows of it.
+        if let Some(g) = app.games.get(&made).await? {
+            let mut orphan = g.lock().await;
+            finish(&app, &mut orphan, "*", "aborted").await?;
+        }
+        let row = app.games.store().game(&id).await?.ok_or_else(|| ApiError::not_found(&id))?;
+        return match row.rematch {
+            Some(other) => Ok(Json(rematch_seat(&other, !color, &mine))),
+            None => Err(ApiError::conflict("the rematch offer was withdrawn")),
+        };
+    }
+    (live.row.rematch_offer, live.row.rematch) = (None, Some(made.clone()));
+    announce(&app, &live, "rematch", json!({ "game": made })).await;
+    let mut seat = rematch_seat(&made, !color, &mine);
+    seat["state"] = created["state"].clone();
+    Ok(Json(seat))
 }
 
 /// `POST /api/games/{id}/chat`'s body.

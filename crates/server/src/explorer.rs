@@ -264,6 +264,8 @@ mod tests {
             draw_offer: None,
             takeback_offer: None,
             takebacks: 0,
+            rematch_offer: None,
+            rematch: None,
         };
         let moves = moves
             .iter()

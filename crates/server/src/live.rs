@@ -317,6 +317,9 @@ impl LiveGame {
             "open_to_anyone": self.row.status == "active" && self.row.open_to_anyone(),
             "abortable": self.abortable(),
             "movetime_ms": self.row.movetime_ms,
+            // Once the game is over: the side whose rematch offer stands, and the rematch made.
+            "rematch_offer": self.row.rematch_offer.as_deref().filter(|_| self.row.status == "finished"),
+            "rematch": self.row.rematch,
         })
     }
 
@@ -513,7 +516,7 @@ pub fn moves_json(game: &Game) -> Vec<Value> {
 }
 
 /// The side whose stored offer (a draw or a takeback) stands.
-fn offer_of(by: Option<&str>) -> Option<Color> {
+pub fn offer_of(by: Option<&str>) -> Option<Color> {
     by.and_then(|s| rules::predictor::commit::parse_side(s).ok())
 }
 

@@ -100,6 +100,10 @@ pub struct GameRow {
     pub takeback_offer: Option<String>,
     /// How many takebacks the game has had (a copy with fewer is out of date).
     pub takebacks: i64,
+    /// A finished game's standing rematch offer: the side that made it (`white` or `black`).
+    pub rematch_offer: Option<String>,
+    /// The rematch's game id, once it was made.
+    pub rematch: Option<String>,
 }
 
 /// The stored invitation of a seat open to anyone (`"open"` when creating the game): any
@@ -272,6 +276,14 @@ pub trait Store: Send + Sync + 'static {
     /// clears the standing offers; [`StoreError::Stale`] if the game is over or gone or another
     /// process owns it.
     async fn take_back(&self, id: &str, keep: i64, now: i64) -> Result<(), StoreError>;
+    /// Records a finished game's standing rematch offer (`None`: none stands); false, changing
+    /// nothing, if the game is not finished or its rematch was made already.
+    async fn offer_rematch(&self, id: &str, by: Option<&str>) -> Result<bool, StoreError>;
+    /// Makes a finished game's rematch: records the new game's id and clears the offer, if the
+    /// offer of side `by` stands (`None`: whatever stands, for a rematch against the AI). False,
+    /// changing nothing, if it does not or the rematch was made already (by this process or
+    /// another): only one rematch is made.
+    async fn make_rematch(&self, id: &str, by: Option<&str>, game: &str) -> Result<bool, StoreError>;
     /// A finished game's kept review (JSON), if it has one.
     async fn review(&self, id: &str) -> Result<Option<String>, StoreError>;
     /// Keeps a finished game's review, made searching `nodes` nodes a position (a review kept
@@ -343,7 +355,7 @@ pub fn process_tag() -> &'static str {
 
 const GAME_COLUMNS: &str = "id, variant, options, start_fen, white_player, black_player, white_token, black_token, \
      white_invite, black_invite, seed, seed_hash, movetime_ms, status, result, reason, created_at, updated_at, draw_offer, \
-     takeback_offer, takebacks";
+     takeback_offer, takebacks, rematch_offer, rematch";
 
 fn game_row<R: Row>(r: &R) -> Result<GameRow, sqlx::Error>
 where
@@ -374,6 +386,8 @@ where
         draw_offer: r.try_get("draw_offer")?,
         takeback_offer: r.try_get("takeback_offer")?,
         takebacks: r.try_get("takebacks")?,
+        rematch_offer: r.try_get("rematch_offer")?,
+        rematch: r.try_get("rematch")?,
     })
 }
 
@@ -478,7 +492,7 @@ macro_rules! run_write {
             Write::Game(g) => {
                 sqlx::query(&format!(
                     "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-                     ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)"
+                     ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)"
                 ))
                 .bind(&g.id)
                 .bind(&g.variant)
@@ -501,6 +515,8 @@ macro_rules! run_write {
                 .bind(&g.draw_offer)
                 .bind(&g.takeback_offer)
                 .bind(g.takebacks)
+                .bind(&g.rematch_offer)
+                .bind(&g.rematch)
                 .execute($exec)
                 .await
             }
@@ -922,6 +938,30 @@ macro_rules! sql_store {
                 Ok(row.map(|r| r.try_get("review")).transpose()?)
             }
 
+            async fn offer_rematch(&self, id: &str, by: Option<&str>) -> Result<bool, StoreError> {
+                let done = sqlx::query(
+                    "UPDATE games SET rematch_offer = $1 WHERE id = $2 AND status = 'finished' AND rematch IS NULL",
+                )
+                .bind(by)
+                .bind(id)
+                .execute(&self.pool)
+                .await?;
+                Ok(done.rows_affected() == 1)
+            }
+
+            async fn make_rematch(&self, id: &str, by: Option<&str>, game: &str) -> Result<bool, StoreError> {
+                let done = sqlx::query(
+                    "UPDATE games SET rematch = $1, rematch_offer = NULL WHERE id = $2 AND status = 'finished' \
+                     AND rematch IS NULL AND ($3 = '' OR rematch_offer = $3)",
+                )
+                .bind(game)
+                .bind(id)
+                .bind(by.unwrap_or(""))
+                .execute(&self.pool)
+                .await?;
+                Ok(done.rows_affected() == 1)
+            }
+
             async fn save_review(&self, id: &str, nodes: i64, review: &str, now: i64) -> Result<(), StoreError> {
                 sqlx::query(
                     "INSERT INTO reviews (game_id, nodes, review, created_at) VALUES ($1, $2, $3, $4) \
@@ -1257,6 +1297,8 @@ mod tests {
             draw_offer: None,
             takeback_offer: None,
             takebacks: 0,
+            rematch_offer: None,
+            rematch: None,
         }
     }
 

@@ -52,11 +52,16 @@ export function remember(id, color, token, name) {
   localStorage.setItem(KEY + id, JSON.stringify(name ? { color, token, name, at } : { color, token, at }));
 }
 
+/** Remembers that this browser holds both seats of a game (`tokens`: {white, black}). */
+export function rememberBoth(id, tokens) {
+  localStorage.setItem(KEY + id, JSON.stringify({ color: 'both', tokens, at: Date.now() }));
+}
+
 /** Remembers a new game's seats from its creation reply: one, or both (kept together); with
  * one, the invitation code of the other seat if it has one (the link can be sent later). */
 export function rememberCreated(g) {
   const tokens = { white: g.white.token, black: g.black.token };
-  if (tokens.white && tokens.black) localStorage.setItem(KEY + g.id, JSON.stringify({ color: 'both', tokens, at: Date.now() }));
+  if (tokens.white && tokens.black) rememberBoth(g.id, tokens);
   else {
     for (const c of ['white', 'black']) {
       if (!tokens[c]) continue;

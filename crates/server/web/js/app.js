@@ -2,7 +2,7 @@
 // moves, clocks, controls, the variant's panel), kept current by the live stream, and the
 // analysis board at `/analysis` (analysis.js).
 
-import { call, seat, remember, rememberCreated, heldGames, follow, followLobby, ApiError } from './api.js';
+import { call, seat, remember, rememberBoth, rememberCreated, heldGames, follow, followLobby, ApiError } from './api.js';
 import { Board, pockets } from './board.js';
 import * as panels from './panels.js';
 import { PredictorDesk } from './predictor.js';
@@ -255,6 +255,7 @@ async function gamePage(id) {
           <button id="takeback" type="button" hidden>Take back</button>
           <button id="decline" type="button" hidden>Decline</button>
           <button id="rematch" type="button">Rematch</button>
+          <a id="to-rematch" hidden>Watch the rematch</a>
           <a id="record" href="/api/games/${id}/record" download="fairylab-${id}.pgn">Download record</a>
           <a id="to-board" hidden>Analysis board</a>
         </div>
@@ -321,14 +322,28 @@ async function gamePage(id) {
       theirs && state.draw_offer === theirs ? ' Your opponent offers a draw.' : '',
       theirs && state.takeback_offer === theirs ? ' Your opponent proposes a takeback.' : '',
     ].join('');
-    document.getElementById('status').textContent = over ? ended : active + offers;
+    // Once the game is over, the opponent's rematch offer (as lichess shows it).
+    const opponent = mySeat && !both ? other(mySeat.color) : null;
+    const rematchOffered = over && !state.rematch && opponent && state.rematch_offer === opponent;
+    document.getElementById('status').textContent = over
+      ? ended + (rematchOffered ? ' Your opponent offers a rematch.' : '')
+      : active + offers;
     // The opponent's offer may be declined (the draw's first, then the takeback's).
     const declineBtn = document.getElementById('decline');
-    declineBtn.hidden = !offers;
-    declineBtn.textContent = theirs && state.draw_offer === theirs ? 'Decline draw' : 'Decline takeback';
-    // A rematch once the game is over (colours swapped, the same settings), for a player.
-    document.getElementById('rematch').disabled = !over;
-    document.getElementById('rematch').hidden = !mySeat && !both;
+    declineBtn.hidden = !offers && !rematchOffered;
+    declineBtn.textContent = rematchOffered
+      ? 'Decline rematch'
+      : theirs && state.draw_offer === theirs ? 'Decline draw' : 'Decline takeback';
+    // A rematch once the game is over (colours swapped, the same settings), for a player; a
+    // spectator is shown the way to it once it is made.
+    const rematchBtn = document.getElementById('rematch');
+    const myRematch = over && !both && mySeat && state.rematch_offer === mySeat.color;
+    rematchBtn.disabled = !over || !!myRematch;
+    rematchBtn.hidden = !mySeat && !both;
+    rematchBtn.textContent = state.rematch ? 'Go to the rematch' : rematchOffered ? 'Accept rematch' : myRematch ? 'Rematch offered' : 'Rematch';
+    const watch = document.getElementById('to-rematch');
+    watch.hidden = !state.rematch || !!mySeat || both;
+    if (state.rematch) watch.href = `/game/${state.rematch}`;
     // Until both sides have moved, the game is aborted rather than resigned (as on lichess).
     // Only a seat's holder (a Predictor team's captain, not a member) resigns or aborts.
     const resignBtn = document.getElementById('resign');
@@ -690,7 +705,8 @@ async function gamePage(id) {
     refresh();
   };
   document.getElementById('decline').onclick = async () => {
-    const what = state.draw_offer && state.draw_offer !== mySeat.color ? 'draw' : 'takeback';
+    const what =
+      state.status !== 'active' ? 'rematch' : state.draw_offer && state.draw_offer !== mySeat.color ? 'draw' : 'takeback';
     try {
       await call('POST', `/api/games/${id}/${what}`, { action: 'decline' }, mySeat.token);
     } catch (e) {
@@ -713,42 +729,52 @@ async function gamePage(id) {
     }
     refresh();
   };
-  document.getElementById('rematch').onclick = async () => {
-    const mine = mySeat ? other(mySeat.color) : 'white';
-    // The same game again, colours swapped: the variant, the AI's time, the clocks, a chosen
-    // SnowFall percentage and start position (one the seed drew is drawn again).
-    const options = state.options || {};
-    const drawn = options.drawn || [];
-    const body = { variant: state.variant, movetime_ms: state.movetime_ms || 500 };
-    if (options.toml) body.variant_toml = options.toml;
-    if (state.clock) {
-      body.clock_seconds = Math.round(state.clock.initial_ms / 1000);
-      body.increment_seconds = Math.round(state.clock.increment_ms / 1000);
-    }
-    if (options.snowfall !== undefined && !drawn.includes('snowfall')) body.snowfall = options.snowfall;
-    if (!drawn.includes('start') && !drawn.includes('map') && state.variant !== 'predictor') body.fen = state.start_fen;
-    body[mine] = 'me';
-    // The opponent again: a person by invitation, the same AI, yourself on a both-sides board.
-    const opponent = mySeat && state[other(mySeat.color)];
-    body[other(mine)] = both ? 'me' : !mySeat ? 'ai' : opponent === 'human' ? 'invite' : opponent;
-    try {
-      const g = await call('POST', '/api/games', body);
-      rememberCreated(g);
-      // A person is offered the rematch in this game's chat, with the link to take their seat.
-      const code = g[other(mine)].invite;
-      if (code && mySeat) {
-        const link = `${location.origin}/game/${g.id}?invite=${code}`;
-        await call('POST', `/api/games/${id}/chat`, { text: `Rematch: ${link}` }, mySeat.token).catch(() => {});
+  /** Takes this browser's seat in the rematch once it is made (`made`: the server's answer
+   * giving it, or null to ask for it) and goes there. */
+  const toRematch = async made => {
+    if (both) {
+      // One person with both seats: the seat of each colour in the new game.
+      const tokens = {};
+      for (const c of ['white', 'black']) {
+        const s = await call('POST', `/api/games/${id}/rematch`, { action: 'accept' }, held.tokens[c]);
+        tokens[s.color] = s.token;
+        made = s;
       }
-      location.href = `/game/${g.id}`;
+      rememberBoth(made.game, tokens);
+    } else {
+      made = made || (await call('POST', `/api/games/${id}/rematch`, { action: 'accept' }, mySeat.token));
+      remember(made.game, made.color, made.token);
+    }
+    location.href = `/game/${made.game}`;
+  };
+  document.getElementById('rematch').onclick = async () => {
+    error.textContent = '';
+    try {
+      if (state.rematch) return await toRematch(null);
+      // The same game again, colours swapped, made by the server: at once against the AI,
+      // offered to a person, who accepts or declines; with both seats, offered and accepted.
+      const first = both ? held.tokens.white : mySeat.token;
+      const action = state.rematch_offer && !both && state.rematch_offer !== mySeat.color ? 'accept' : 'offer';
+      const r = await call('POST', `/api/games/${id}/rematch`, { action }, first);
+      if (r.game && !both) return await toRematch(r);
+      if (both) {
+        if (!r.game) await call('POST', `/api/games/${id}/rematch`, { action: 'accept' }, held.tokens.black);
+        return await toRematch(null);
+      }
     } catch (e) {
       error.textContent = e.message;
     }
+    refresh();
   };
 
   stopFollowing = follow(
     id,
-    e => (e.type === 'chat' ? chat && chat.load() : refresh()),
+    e => {
+      if (e.type === 'chat') return chat && chat.load();
+      // The rematch was accepted: its players go to it, as on lichess.
+      if (e.type === 'rematch' && (mySeat || both)) return toRematch(null).catch(() => refresh());
+      refresh();
+    },
     connected => {
       const conn = document.getElementById('conn');
       if (!conn) return;
