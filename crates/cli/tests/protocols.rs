@@ -52,6 +52,55 @@ fn xboard_session_on_stdin() {
     assert!(out.contains(&"pong 1".to_string()), "{out:?}");
 }
 
+/// CECP's order: a `ping` sent while the engine thinks is answered after its move; bare moves
+/// (after `rejected usermove`) that are not legal are illegal moves, other words unknown commands.
+#[test]
+fn xboard_pong_follows_the_move_and_bare_moves_are_moves() {
+    let o = session("xboard", "xboard\nprotover 2\nrejected usermove\nnew\nst 0.3\ne2e4\nping 1\n");
+    assert!(o.status.success(), "{o:?}");
+    let out = lines(&o);
+    assert!(out[0].contains(" playother=1 ") && out[0].contains(" nps=1 "), "{out:?}");
+    let at = |prefix: &str| out.iter().position(|l| l.starts_with(prefix));
+    assert!(at("move ").is_some() && at("move ") < at("pong 1"), "{out:?}");
+    let o = session("xboard", "xboard\nprotover 2\nnew\nforce\ne1e2\nfoo\nKe2\n");
+    assert_eq!(lines(&o)[1..], ["Illegal move: e1e2", "Error (unknown command): foo", "Illegal move: Ke2"]);
+}
+
+/// python-chess's node limit over XBoard (`nps 1`, `st 5000`): 5000 nodes, not 5000 seconds,
+/// and none of the engine's features rejected; skipped with a notice when python-chess is missing.
+#[test]
+fn python_chess_limits_xboard_by_nodes() {
+    if !python_chess("the python-chess node limit over XBoard") {
+        return;
+    }
+    // A node limit has no time-out in python-chess: the alarm ends a search that ignores it.
+    let script = "import chess, chess.engine, logging, signal, sys, time\n\
+                  def timeout(*_): raise TimeoutError('no move within 60 s')\n\
+                  signal.signal(signal.SIGALRM, timeout)\n\
+                  signal.alarm(60)\n\
+                  logging.basicConfig(level=logging.WARNING)\n\
+                  e = chess.engine.SimpleEngine.popen_xboard([sys.argv[1], 'xboard'])\n\
+                  try:\n    \
+                      start = time.time()\n    \
+                      r = e.play(chess.Board(), chess.engine.Limit(nodes=5000), info=chess.engine.INFO_ALL)\n    \
+                      print(r.move, r.info.get('nodes'), time.time() - start)\n\
+                  finally:\n    \
+                      e.quit()\n";
+    let o =
+        Command::new("python3").args(["-c", script, env!("CARGO_BIN_EXE_fairylab")]).output().expect("python3 runs");
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{out}{err}");
+    // python-chess logs a warning for each feature it rejects or misses (sigterm=0, no nps).
+    assert!(!err.contains("WARNING"), "{err}");
+    let fields: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!(fields.len(), 3, "{out}");
+    let nodes: u64 = fields[1].parse().expect("the nodes of the last thinking line");
+    let seconds: f64 = fields[2].parse().expect("seconds");
+    eprintln!("python-chess node limit: {} after {nodes} nodes in {seconds:.2} s", fields[0]);
+    // Well under a second alone; the margin is for a loaded machine.
+    assert!(nodes <= 5000 && seconds < 10.0, "{out}");
+}
+
 /// python-chess plays 10 chess and 10 crazyhouse games against the engine through UCI and
 /// analyses a position of each with MultiPV and searchmoves (`scripts/uci_python_games.py`);
 /// skipped with a notice when python-chess is missing.

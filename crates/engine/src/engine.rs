@@ -429,7 +429,42 @@ impl Engine {
         self.params = params;
     }
 
+    /// Resizes the hash table to `mb` MiB as [`Engine::set_hash`] does, or keeps the one it has
+    /// if that much memory cannot be had.
+    ///
+    /// # Errors
+    ///
+    /// The memory cannot be had: says so and what the table keeps.
+    pub fn try_set_hash(&mut self, mb: usize) -> Result<(), String> {
+        self.wait();
+        let mb = mb.max(1);
+        if let Some(s) = self.state.as_mut() {
+            // The old table goes first (both may not fit); should the new one not fit, a table
+            // of the old size is had again.
+            s.tt = Tt::new(1);
+            match Tt::try_new(mb) {
+                Ok(t) => s.tt = t,
+                Err(_) => {
+                    match Tt::try_new(self.hash_mb) {
+                        Ok(t) => s.tt = t,
+                        Err(_) => (s.tt, self.hash_mb) = (Tt::new(DEFAULT_MB), DEFAULT_MB),
+                    }
+                    return Err(format!(
+                        "{mb} MiB of memory cannot be had for the hash table: it keeps {} MiB",
+                        self.hash_mb
+                    ));
+                }
+            }
+        }
+        self.hash_mb = mb;
+        Ok(())
+    }
+
     /// Resizes the table (waits for a running search).
+    ///
+    /// # Panics
+    ///
+    /// If the memory cannot be had ([`Engine::try_set_hash`] says so instead).
     pub fn set_hash(&mut self, mb: usize) {
         self.wait();
         self.hash_mb = mb.max(1);

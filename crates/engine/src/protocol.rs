@@ -167,6 +167,19 @@ impl Session {
         Ok(())
     }
 
+    /// Sets the position from a GUI's FEN, dropping the castling rights and en-passant square
+    /// it cannot have ([`Position::from_fen_lenient`]); returns what was dropped, in words.
+    ///
+    /// # Errors
+    ///
+    /// The FEN does not read, or the position is illegal for another reason; the game is
+    /// unchanged.
+    pub fn set_fen_lenient(&mut self, fen: &str) -> Result<Vec<String>, ParseFenError> {
+        let (pos, dropped) = Position::from_fen_lenient(self.variant(), fen)?;
+        self.game = Game::new(pos);
+        Ok(dropped.iter().map(ToString::to_string).collect())
+    }
+
     /// Plays one move in UCI notation (drops as `P@e4`).
     ///
     /// # Errors

@@ -63,12 +63,26 @@ pub const DEFAULT_MB: usize = 16;
 
 impl Tt {
     /// A table of about `mb` MiB (at least one bucket).
+    ///
+    /// # Panics
+    ///
+    /// If the memory cannot be had (see [`Tt::try_new`]).
     pub fn new(mb: usize) -> Tt {
-        let buckets = (mb.max(1) * 1024 * 1024 / 32).max(1);
-        let mut slots = Vec::with_capacity(buckets * 2);
+        Tt::try_new(mb).unwrap_or_else(|e| panic!("a hash table of {mb} MiB: {e}"))
+    }
+
+    /// A table of about `mb` MiB (at least one bucket), or the allocator's refusal.
+    ///
+    /// # Errors
+    ///
+    /// The memory cannot be had (more than the machine has, or than its overcommit allows).
+    pub fn try_new(mb: usize) -> Result<Tt, std::collections::TryReserveError> {
+        let buckets = (mb.max(1).saturating_mul(1024 * 1024) / 32).max(1);
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(buckets.saturating_mul(2))?;
         advise_huge_pages(&slots);
         slots.resize_with(buckets * 2, Slot::default);
-        Tt { slots, buckets, age: 0 }
+        Ok(Tt { slots, buckets, age: 0 })
     }
 
     /// Forgets everything.

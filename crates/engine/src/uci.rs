@@ -31,7 +31,12 @@
 //!   its `bestmove`); `position` and `isready` do not disturb it.
 //! - At the end of input a running search finishes and prints its move, so `echo "go depth 6" |
 //!   fairylab uci` answers; a search that would only end at `stop` (`go infinite`, or no limit
-//!   for the side to move) is stopped. `quit` stops at once.
+//!   for the side to move) is stopped, and so is one whose output finds the pipe closed (the
+//!   GUI is gone). `quit` stops at once.
+//! - A bound's `info` line (`lowerbound`, `upperbound`) repeats its line's last `pv`, and a
+//!   search stopped in the middle of an iteration ends with an `info` line of its true totals
+//!   before `bestmove`, as Stockfish's do. `movestogo 0` is none given; `go perft` counts to
+//!   depth 64 at most.
 //! - `Threads N` searches with N threads (Lazy SMP: helpers share the table; the result is then
 //!   not reproducible node for node); MultiPV searches on one thread.
 //! - `Skill Level L` (0 to 20, default 20: full strength) weakens the play as Stockfish's
@@ -74,6 +79,10 @@ use std::time::Duration;
 
 /// The largest `Hash` value accepted, in MiB.
 const MAX_HASH_MB: usize = 65536;
+
+/// The deepest `go perft` counted (deeper would never end, and its recursion would not fit the
+/// stack).
+const MAX_PERFT_DEPTH: u32 = 64;
 
 /// Runs the UCI loop on `input` until `quit` or the end of input, writing replies to `output`.
 ///
@@ -127,6 +136,8 @@ struct Uci {
     overhead: Duration,
     /// A `go perft` counting on its own thread, and the flag that stops it (`stop`, `quit`).
     perft: Option<(std::thread::JoinHandle<()>, std::sync::Arc<std::sync::atomic::AtomicBool>)>,
+    /// Set by the search's reports when the output is closed (the GUI is gone).
+    closed: std::sync::Arc<std::sync::atomic::AtomicBool>,
     /// Why the last `position` was refused: until a position is set again (`position`,
     /// `ucinewgame`, `UCI_Variant`), `go` answers `bestmove (none)` rather than a move of a
     /// position the GUI did not send.
@@ -147,6 +158,7 @@ impl Uci {
             chess960: false,
             overhead: DEFAULT_OVERHEAD,
             perft: None,
+            closed: Default::default(),
             refused: None,
         }
     }
@@ -173,10 +185,18 @@ impl Uci {
         self.end_perft(true);
     }
 
-    /// Lets a running search end by its limits (stopping it if it would only end at `stop`).
+    /// Lets a running search end by its limits (stopping it if it would only end at `stop`, or
+    /// as soon as its output finds nobody reading: a `go depth 60` of a GUI that is gone).
     fn finish_search(&mut self) {
         if self.endless {
             self.engine.stop();
+        }
+        while self.engine.is_searching() {
+            if self.closed.load(std::sync::atomic::Ordering::Relaxed) {
+                self.engine.stop();
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
         }
         self.engine.wait();
         self.endless = false;
@@ -211,6 +231,9 @@ impl Uci {
             "go" => self.go(&rest)?,
             "stop" => {
                 self.engine.stop();
+                // It ends now: options may be set as soon as it has (a GUI sends them right
+                // after the `bestmove`, which may come before the search thread is gone).
+                self.endless = false;
                 if let Some((_, flag)) = &self.perft {
                     flag.store(true, std::sync::atomic::Ordering::Relaxed);
                 }
@@ -277,7 +300,9 @@ impl Uci {
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
                     self.stop_search();
-                    self.engine.set_hash(mb);
+                    if let Err(e) = self.engine.try_set_hash(mb) {
+                        self.error(&format!("Hash {mb}: {e}"))?;
+                    }
                 }
                 _ => self.error(&format!("bad value '{value}' for Hash (1 to {MAX_HASH_MB} MiB)"))?,
             },
@@ -377,13 +402,21 @@ impl Uci {
             Some(&"startpos") if moves_at == 1 => next.reset(next.variant()),
             Some(&"fen") if moves_at > 1 => {
                 let fen = args[1..moves_at].join(" ");
-                if let Err(e) = next.set_fen(&fen) {
-                    let why = format!("bad FEN '{fen}' for {}: {e}", next.variant().name);
-                    self.error(&format!(
-                        "{why}; no position until the next 'position' ('go' answers bestmove (none))"
-                    ))?;
-                    self.refused = Some(why);
-                    return Ok(());
+                match next.set_fen_lenient(&fen) {
+                    // A stale castling right or en-passant square is dropped, as Stockfish does.
+                    Ok(dropped) => {
+                        for what in dropped {
+                            self.send(&format!("info string warning: FEN '{fen}': {what}: ignored"))?;
+                        }
+                    }
+                    Err(e) => {
+                        let why = format!("bad FEN '{fen}' for {}: {e}", next.variant().name);
+                        self.error(&format!(
+                            "{why}; no position until the next 'position' ('go' answers bestmove (none))"
+                        ))?;
+                        self.refused = Some(why);
+                        return Ok(());
+                    }
                 }
             }
             _ => return self.error("position needs 'startpos' or 'fen <FEN>', then optionally 'moves ...'"),
@@ -439,12 +472,21 @@ impl Uci {
                 self.endless = self.endless_after_hit || limits.ponder;
                 let out = self.out.clone();
                 let root = pos.clone();
+                let closed = self.closed.clone();
+                let mut lines = Lines::default();
                 self.engine.start(pos, self.session.history(), limits, move |report| {
-                    // The search thread cannot do anything useful about a closed output.
-                    let _ = match report {
-                        Report::Info(i) => send(&out, &info_line(&root, &i)),
-                        Report::Done(r) => send_bestmove(&out, &root, &r),
+                    let sent = match report {
+                        Report::Info(i) => send(&out, &lines.info(&root, i)),
+                        Report::Done(r) => lines
+                            .last(&root, &r)
+                            .map_or(Ok(()), |l| send(&out, &l))
+                            .and_then(|()| send_bestmove(&out, &root, &r)),
                     };
+                    // Nobody reads the output any more (the GUI closed the pipe): the loop stops
+                    // the search at the end of input (`finish_search`).
+                    if sent.is_err() {
+                        closed.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
                 });
                 Ok(())
             }
@@ -497,14 +539,21 @@ fn parse_go(args: &[&str]) -> Result<Go, String> {
             "winc" => limits.inc[0] = Some(millis(token, it.next())?),
             "binc" => limits.inc[1] = Some(millis(token, it.next())?),
             "movetime" => limits.movetime = Some(millis(token, it.next())?),
-            "movestogo" => limits.movestogo = Some(parse_number(token, it.next())?),
+            // As Stockfish, 0 moves to go is none given (a sudden-death clock).
+            "movestogo" => limits.movestogo = Some(parse_number::<u32>(token, it.next())?).filter(|&n| n > 0),
             "nodes" => limits.nodes = Some(parse_number(token, it.next())?),
             // As Stockfish, a depth below 1 gives a move at once (a search to depth 1).
             "depth" => limits.depth = Some(parse_number::<i64>(token, it.next())?.clamp(1, i64::from(u32::MAX)) as u32),
             "mate" => limits.mate = Some(parse_number::<u32>(token, it.next())?.max(1)),
             "infinite" => limits.infinite = true,
             "ponder" => limits.ponder = true,
-            "perft" => return Ok(Go::Perft(parse_number(token, it.next())?)),
+            "perft" => {
+                let depth = parse_number(token, it.next())?;
+                if depth > MAX_PERFT_DEPTH {
+                    return Err(format!("perft depth {depth} is more than {MAX_PERFT_DEPTH}"));
+                }
+                return Ok(Go::Perft(depth));
+            }
             "searchmoves" => {
                 // The moves: everything up to the next keyword.
                 while let Some(m) = it.next_if(|t| !is_go_keyword(t)) {
@@ -534,6 +583,58 @@ fn is_go_keyword(t: &str) -> bool {
             | "perft"
             | "searchmoves"
     )
+}
+
+/// What a search has reported so far, for the lines still to come: a bound's line repeats the
+/// last principal variation of its line (as Stockfish's do), and a search stopped in the middle
+/// of an iteration ends with a line of its true totals.
+#[derive(Default)]
+struct Lines {
+    /// The last principal variation of each MultiPV line (index `multipv - 1`).
+    pvs: Vec<Vec<rules::Move>>,
+    /// The nodes of the last line sent.
+    nodes: u64,
+}
+
+impl Lines {
+    /// The line of an iteration's report.
+    fn info(&mut self, root: &Position, mut i: Info) -> String {
+        let k = i.multipv.max(1) as usize - 1;
+        if self.pvs.len() <= k {
+            self.pvs.resize(k + 1, Vec::new());
+        }
+        if i.pv.is_empty() && i.lower_bound.is_some() {
+            i.pv = self.pvs[k].clone();
+        } else if !i.pv.is_empty() {
+            self.pvs[k] = i.pv.clone();
+        }
+        self.nodes = i.nodes;
+        info_line(root, &i)
+    }
+
+    /// The closing line of a search whose totals differ from those of its last line (it was
+    /// stopped in the middle of an iteration): the result's depth, score, nodes, time and line.
+    /// None with several lines (MultiPV): a line without `multipv` would be read as the first
+    /// line's alone.
+    fn last(&self, root: &Position, r: &SearchResult) -> Option<String> {
+        if r.nodes == self.nodes || r.best.is_none() || self.pvs.len() > 1 {
+            return None;
+        }
+        let mut line = format!(
+            "info depth {} score {} nodes {} nps {} time {}",
+            r.depth.max(1),
+            r.score,
+            r.nodes,
+            (r.nodes as u128 * 1000 / r.time.as_millis().max(1)) as u64,
+            r.time.as_millis()
+        );
+        let pv = uci_line(root, &r.pv);
+        if !pv.is_empty() {
+            line.push_str(" pv ");
+            line.push_str(&pv);
+        }
+        Some(line)
+    }
 }
 
 /// `info depth ... pv ...` for one iteration.

@@ -13,12 +13,22 @@
 //!   Betza suffixes), so XBoard can draw and check it.
 //! - Without `st`, a clock (`level`, `time`) or `sd`, the engine thinks one second per move;
 //!   `sd` combines with either.
-//! - Bad input never ends the loop: `Error (unknown command): foo`, `Illegal move: e2e5`,
+//! - `nps N` (N > 0, until `new` or `nps 0`) counts time in nodes: the time the engine would
+//!   give a move (`st`, or its share of the clock) becomes a budget of that many seconds × N
+//!   nodes, and the search is bounded by nodes alone (`nps 1` with `st 5000`: 5000 nodes, as
+//!   python-chess asks for a node limit).
+//! - `ping N` is answered at once, except while the engine thinks about its own move: then
+//!   `pong N` follows the `move` (and the result claim) the earlier commands led to.
+//! - Moves are taken with or without `usermove`, in coordinates or SAN. Bad input never ends
+//!   the loop: `Error (unknown command): foo`, `Illegal move: e2e5` (for any word that reads
+//!   as a move, bare or not),
 //!   `tellusererror Illegal position: ...` (then, until a position is set, `go` gets `Error
 //!   (illegal position: ...)` and moves `Illegal move`: the GUI's board is not the engine's), `Error (unknown
 //!   variant): x`, `Error (bad holdings): ...`, `Error (bad argument): ...`.
 //! - When a move ends the game by fairylab's rules and the engine is playing (not in force
 //!   mode), it claims the result: `1-0 {White mates}`, `1/2-1/2 {Stalemate}`, ...
+//! - A `setboard` FEN without the fields fairylab adds after the sixth (Probabilistic chess's
+//!   square map, which XBoard neither sends nor keeps) takes them from the current position.
 //! - `holding [PN] [b]` replaces both hands (crazyhouse from an ICS); `undo` takes back one
 //!   ply, `remove` two. In chance variants every move is played as if it succeeded.
 //! - At the end of input a running search finishes and its move is printed (a ponder search
@@ -102,6 +112,7 @@ pub fn run<R: BufRead + Send + 'static>(input: R, output: Output) -> io::Result<
             // Nobody will play the expected reply.
             xb.abort();
         }
+        xb.flush_pongs()?;
         if input_ended && xb.search.is_none() {
             return Ok(());
         }
@@ -139,6 +150,8 @@ struct Clock {
     /// The engine's and the opponent's clocks (`time`, `otim`).
     mine: Option<Duration>,
     theirs: Option<Duration>,
+    /// Nodes per second (`nps N`, N > 0): time is counted in nodes.
+    nps: Option<u64>,
 }
 
 /// A search in the background.
@@ -179,6 +192,8 @@ struct XBoard {
     /// Why the last `setboard` was refused: until a position is set again (`setboard`, `new`,
     /// `variant`), the engine neither moves nor takes moves (the GUI's board is not its own).
     refused: Option<String>,
+    /// `pong N` answers held back until the move the engine is thinking about is sent.
+    pongs: Vec<String>,
 }
 
 impl XBoard {
@@ -201,6 +216,7 @@ impl XBoard {
             overhead: DEFAULT_OVERHEAD,
             skill_seed: protocol::session_seed(),
             refused: None,
+            pongs: Vec::new(),
         }
     }
 
@@ -219,6 +235,23 @@ impl XBoard {
         self.search.as_ref().and_then(|r| r.ponder)
     }
 
+    /// Whether the engine is thinking about its own move (not pondering, not analysing).
+    fn thinking(&self) -> bool {
+        self.search.is_some() && self.pondering().is_none() && !self.analyzing
+    }
+
+    /// Sends the held-back `pong`s once the engine no longer thinks about its own move: after
+    /// its move, or after the command that ended the search without one.
+    fn flush_pongs(&mut self) -> io::Result<()> {
+        if self.thinking() {
+            return Ok(());
+        }
+        for pong in std::mem::take(&mut self.pongs) {
+            self.send(&pong)?;
+        }
+        Ok(())
+    }
+
     /// Ends a running search without playing its move.
     fn abort(&mut self) {
         if self.search.take().is_some() {
@@ -234,8 +267,9 @@ impl XBoard {
         let args: Vec<&str> = rest.split_whitespace().collect();
         match command {
             // Accepted silently: nothing to do for an engine that does not talk.
+            // After `rejected usermove` moves come bare, which are taken as well.
             "" | "xboard" | "accepted" | "rejected" | "computer" | "name" | "rating" | "random" | "ics" | "bk"
-            | "nps" | "draw" | "white" | "black" | "." => {}
+            | "draw" | "white" | "black" | "." => {}
             // From the engine's next move on.
             "hard" => self.ponder = true,
             "easy" => {
@@ -266,6 +300,9 @@ impl XBoard {
             }
             "option" => self.option(rest)?,
             "protover" => self.features()?,
+            // CECP: the pong comes after everything the commands before the ping led to, so
+            // after the move the engine is thinking about (a ponder or analysis has none).
+            "ping" if self.thinking() => self.pongs.push(format!("pong {rest}")),
             "ping" => self.send(&format!("pong {rest}"))?,
             "new" => {
                 self.abort();
@@ -277,6 +314,8 @@ impl XBoard {
                 self.clock.sd = None;
                 self.clock.mine = None;
                 self.clock.theirs = None;
+                // CECP: `new` goes back to the wall clock.
+                self.clock.nps = None;
             }
             "variant" => self.variant(rest)?,
             "force" | "result" => {
@@ -302,7 +341,7 @@ impl XBoard {
                     self.engine.stop();
                 }
             }
-            "level" | "st" | "sd" | "time" | "otim" => {
+            "level" | "st" | "sd" | "time" | "otim" | "nps" => {
                 if let Err(e) = self.time_control(command, &args) {
                     self.send(&format!("Error (bad argument): {line}: {e}"))?;
                 }
@@ -332,14 +371,24 @@ impl XBoard {
             "memory" => match args.first().and_then(|a| a.parse::<usize>().ok()).filter(|&mb| mb >= 1) {
                 Some(mb) => {
                     self.abort();
-                    self.engine.set_hash(mb);
+                    if let Err(e) = self.engine.try_set_hash(mb) {
+                        self.send(&format!("Error (cannot allocate {mb} MB): {e}"))?;
+                    }
                 }
                 None => self.send(&format!("Error (bad argument): {line}"))?,
             },
             "setboard" => {
                 self.abort();
-                self.refused = match self.session.set_fen(rest) {
-                    Ok(()) => None,
+                let fen = complete_fen(rest, &self.session.position().fen());
+                // A castling right or en-passant square the position cannot have is dropped
+                // (said in a comment line, which the GUI ignores), as the UCI loop does.
+                self.refused = match self.session.set_fen_lenient(&fen) {
+                    Ok(dropped) => {
+                        for what in dropped {
+                            self.send(&format!("# setboard: {what}: ignored"))?;
+                        }
+                        None
+                    }
                     Err(e) => {
                         self.send(&format!("tellusererror Illegal position: {}", reason(&e)))?;
                         Some(reason(&e))
@@ -356,8 +405,9 @@ impl XBoard {
             "usermove" => self.user_move(rest)?,
             "quit" => return Ok(Flow::Quit),
             other => {
-                // A bare move (protocol 1 style) is accepted when it is legal here.
-                if args.is_empty() && rules::uci::parse_uci(self.session.position(), other).is_ok() {
+                // A bare move (protocol 1 style, or after `rejected usermove`): whatever reads as
+                // a move is played or answered `Illegal move`, as `usermove` would be.
+                if args.is_empty() && reads_as_move(other) {
                     self.user_move(other)?;
                 } else {
                     self.send(&format!("Error (unknown command): {other}"))?;
@@ -377,9 +427,12 @@ impl XBoard {
                 }
             }
         }
+        // No `sigterm=0`: the GUIs send SIGTERM only to end the engine after `quit` (python-chess
+        // rejects the feature), and ending is then what the engine should do. `sigint=0`: input
+        // is read while thinking, so no interrupt is needed.
         self.send(&format!(
-            "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 \
-             colors=0 memory=1 smp=1 egt=\"fairylab\" option=\"MultiPV -spin 1 1 {MAX_MULTIPV}\" \
+            "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 reuse=1 analyze=1 playother=1 \
+             nps=1 colors=0 memory=1 smp=1 egt=\"fairylab\" option=\"MultiPV -spin 1 1 {MAX_MULTIPV}\" \
              option=\"Move Overhead -spin {} 0 {MAX_OVERHEAD_MS}\" \
              option=\"Skill Level -spin {MAX_SKILL} 0 {MAX_SKILL}\" myname=\"fairylab {}\" variants=\"{}\" done=1",
             DEFAULT_OVERHEAD.as_millis(),
@@ -487,6 +540,11 @@ impl XBoard {
                 self.clock.sd = Some(d.max(1));
             }
             "time" => self.clock.mine = Some(centis(args.first())?),
+            "nps" => {
+                let text = args.first().ok_or("missing number")?;
+                let n: u64 = text.parse().map_err(|_| format!("bad number '{text}'"))?;
+                self.clock.nps = (n > 0).then_some(n);
+            }
             _ => self.clock.theirs = Some(centis(args.first())?),
         }
         Ok(())
@@ -519,11 +577,11 @@ impl XBoard {
             return self.send(&format!("Illegal move (no legal position set): {text}"));
         }
         let pos = self.session.position();
-        // Coordinates, or castling as XBoard writes it in fischerandom (`O-O`, `O-O-O`).
-        let castling = matches!(text, "O-O" | "O-O-O" | "0-0" | "0-0-0");
+        // Coordinates, else SAN: castling as XBoard writes it in fischerandom (`O-O`, `O-O-O`),
+        // or a GUI that sends SAN though the engine asked for coordinates (`san=0`).
         let played = rules::uci::parse_uci(pos, text)
             .ok()
-            .or_else(|| castling.then(|| rules::san::parse_san(pos, text).ok()).flatten())
+            .or_else(|| rules::san::parse_san(pos, text).ok())
             .filter(|m| pos.is_legal(*m));
         let pondered = self.pondering();
         if pondered.is_some() && played.is_none() {
@@ -580,6 +638,7 @@ impl XBoard {
 
     /// Starts a search of `session`'s position (`ponder`: the reply it comes after).
     fn start(&mut self, session: &Session, limits: Limits, ponder: Option<rules::Move>) {
+        let limits = self.in_nodes(limits, session.turn());
         let id = self.next_id;
         self.next_id += 1;
         let pos = session.position().clone();
@@ -631,6 +690,22 @@ impl XBoard {
         limits
     }
 
+    /// With `nps N`, the time `limits` give the side to move `us` as a node budget (seconds ×
+    /// N), the search then bounded by nodes only: `st` exactly (CECP: `st 8` and `nps 10000`
+    /// never search more than 80,000 nodes), a clock by the time the engine plans for the move
+    /// (its soft budget, which it would otherwise pass only to finish an iteration). Limits
+    /// without time (an analysis, a depth alone) are kept.
+    fn in_nodes(&self, limits: Limits, us: Color) -> Limits {
+        let Some(nps) = self.clock.nps else { return limits };
+        let time = match (limits.movetime, limits.budget(us)) {
+            (Some(st), _) => st,
+            (None, Some((soft, _))) => soft,
+            (None, None) => return limits,
+        };
+        let nodes = u64::try_from(time.as_micros() * u128::from(nps) / 1_000_000).unwrap_or(u64::MAX).max(1);
+        Limits { nodes: Some(nodes), movetime: None, time: [None; 2], inc: [None; 2], movestogo: None, ..limits }
+    }
+
     fn report(&mut self, id: u64, report: Report) -> io::Result<()> {
         let Some(running) = self.search.as_ref().filter(|r| r.id == id) else { return Ok(()) };
         match report {
@@ -677,7 +752,11 @@ impl XBoard {
             return self.send(&format!("telluser fairylab: lost track of the position; {text} not played"));
         }
         self.send(&format!("move {text}"))?;
-        self.spent = r.time;
+        // With `nps`, the clock runs in nodes.
+        self.spent = match self.clock.nps {
+            Some(nps) => Duration::from_secs_f64(r.nodes as f64 / nps as f64),
+            None => r.time,
+        };
         if let Some(o) = self.session.outcome() {
             return self.send(&result_line(&o));
         }
@@ -772,7 +851,11 @@ fn piece_to_char(v: &Variant) -> String {
 /// `setup (PIECETOCHAR) WxH+P_parent FEN` and `piece L& BETZA` lines for a variant XBoard
 /// does not know (pieces defined other than in Betza get no `piece` line).
 fn setup_lines(v: &Variant) -> Vec<String> {
-    let mut lines = vec![format!("setup ({}) {} {}", piece_to_char(v), size_name(v), v.start_fen)];
+    // XBoard reads a FEN's six fields and cannot use more: the fields fairylab adds (Probabilistic
+    // chess's square map) stay with the engine, which keeps them when XBoard's `setboard` comes
+    // without them (`complete_fen`).
+    let fen = v.start_fen.split_whitespace().take(6).collect::<Vec<_>>().join(" ");
+    let mut lines = vec![format!("setup ({}) {} {fen}", piece_to_char(v), size_name(v))];
     for p in &v.pieces {
         if parse_betza(&p.source).is_err() {
             continue;
@@ -781,8 +864,12 @@ fn setup_lines(v: &Variant) -> Vec<String> {
         if p.pawn && v.double_step[0] {
             betza.push_str("ifmnD");
         }
+        // XBetza's `On` is castling with the king moving n squares towards the corner piece:
+        // orthodox castling only. Chess960 castling (crazyhouse960) has no XBetza, so it is
+        // left to XBoard, which castles Fischer-random style itself, as in `fischerandom`
+        // (or with its -fischerCastling option); the engine writes it `O-O` / `O-O-O` there too.
         if p.royal {
-            if let Some(c) = v.castling {
+            if let Some(c) = v.castling.filter(|c| !c.chess960) {
                 betza.push_str(&format!("O{}", (c.king_to[0].abs_diff(c.king_to[1])) / 2));
             }
         }
@@ -796,6 +883,50 @@ fn setup_lines(v: &Variant) -> Vec<String> {
         lines.push(format!("piece {}& {betza}", p.letter.to_ascii_uppercase()));
     }
     lines
+}
+
+/// `fen` with the fields after the sixth taken from `current` when it has only six (XBoard
+/// keeps no more; Probabilistic chess's square map is the seventh), else `fen` as it is.
+fn complete_fen(fen: &str, current: &str) -> String {
+    let extra: Vec<&str> = current.split_whitespace().skip(6).collect();
+    if fen.split_whitespace().count() != 6 || extra.is_empty() {
+        return fen.to_string();
+    }
+    format!("{} {}", fen.trim(), extra.join(" "))
+}
+
+/// Whether `text` has the shape of a move, legal or not: coordinates (`e2e4`, `e7e8q`, `P@e4`,
+/// `0000`), castling (`O-O`) or SAN (`Nf3`, `exd5`, `e8=Q+`, `@e4`). Such a word is answered
+/// `Illegal move` when it is not legal; any other unknown word is an unknown command.
+fn reads_as_move(text: &str) -> bool {
+    if rules::uci::UciMove::parse(text).is_ok() {
+        return true;
+    }
+    let t = text.trim_end_matches(['+', '#', '!', '?']);
+    if !t.is_ascii() {
+        return false;
+    }
+    if matches!(t, "O-O" | "O-O-O" | "0-0" | "0-0-0") {
+        return true;
+    }
+    // An optional piece letter, then a drop (`@e4`) or [file][rank][x]square[=piece].
+    let rest = t.strip_prefix(|c: char| c.is_ascii_uppercase()).unwrap_or(t);
+    if let Some(square) = rest.strip_prefix('@') {
+        return rules::Square::parse(square).is_some();
+    }
+    let rest = match rest.split_once('=') {
+        Some((head, piece)) if piece.len() == 1 && piece.chars().all(|c| c.is_ascii_alphabetic()) => head,
+        Some(_) => return false,
+        // A promotion without '=' (`e8Q`).
+        None if rest.len() > 2 => rest.strip_suffix(|c: char| c.is_ascii_uppercase()).unwrap_or(rest),
+        None => rest,
+    };
+    let Some(split) = rest.len().checked_sub(2) else { return false };
+    let (from, to) = rest.split_at(split);
+    let from = from.strip_suffix('x').unwrap_or(from);
+    let file = from.strip_prefix(|c: char| ('a'..='h').contains(&c)).unwrap_or(from);
+    let rank = file.strip_prefix(|c: char| ('1'..='8').contains(&c)).unwrap_or(file);
+    rules::Square::parse(to).is_some() && rank.is_empty()
 }
 
 /// The result claim for a finished game.
@@ -879,6 +1010,93 @@ mod tests {
         let chess = variants::by_name("chess").unwrap();
         let pos = Position::from_fen(chess, "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
         assert_eq!(move_text(&pos, rules::uci::parse_uci(&pos, "e1c1").unwrap()), "e1c1");
+    }
+
+    /// Runs the loop on `input` to its end: the lines it wrote.
+    fn session(input: &str) -> Vec<String> {
+        let out = std::sync::Arc::new(std::sync::Mutex::new(Vec::<u8>::new()));
+        run(std::io::Cursor::new(input.to_string()), out.clone()).unwrap();
+        let text = String::from_utf8(out.lock().unwrap().clone()).unwrap();
+        text.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn nps_turns_the_time_into_nodes() {
+        let mut xb = XBoard::new(protocol::output(Vec::new()), mpsc::channel().0);
+        let session = xb.session.clone();
+        // `st 5000` with `nps 1` (python-chess's node limit): 5000 nodes, no time limit.
+        xb.time_control("st", &["5000"]).unwrap();
+        xb.time_control("nps", &["1"]).unwrap();
+        let limits = xb.in_nodes(xb.limits(&session), Color::White);
+        assert_eq!((limits.nodes, limits.movetime, limits.budget(Color::White)), (Some(5000), None, None));
+        // A clock: the time the engine plans for the move, in nodes.
+        xb.clock.st = None;
+        xb.time_control("level", &["40", "5", "0"]).unwrap();
+        xb.time_control("nps", &["1000"]).unwrap();
+        let timed = xb.limits(&session);
+        let (soft, _) = timed.budget(Color::White).unwrap();
+        let limits = xb.in_nodes(timed, Color::White);
+        assert_eq!(limits.nodes, Some(soft.as_millis() as u64));
+        assert_eq!((limits.time, limits.inc, limits.movestogo), ([None; 2], [None; 2], None));
+        // `nps 0`: the wall clock again; a depth alone or an analysis has no time to convert.
+        xb.time_control("nps", &["0"]).unwrap();
+        assert_eq!(xb.in_nodes(timed, Color::White), timed);
+        xb.time_control("nps", &["10"]).unwrap();
+        let infinite = Limits { infinite: true, ..Limits::default() };
+        assert_eq!(xb.in_nodes(infinite, Color::White), infinite);
+        assert!(xb.time_control("nps", &["-1"]).is_err());
+    }
+
+    #[test]
+    fn a_ping_while_thinking_is_answered_after_the_move() {
+        let out = session("xboard\nprotover 2\nnew\nst 0.3\ngo\nping 7\n");
+        let at = |prefix: &str| out.iter().position(|l| l.starts_with(prefix));
+        let (mv, pong) = (at("move "), at("pong 7"));
+        assert!(mv.is_some() && pong.is_some() && mv < pong, "{out:?}");
+        // In force mode (nothing to think about) the pong comes at once.
+        assert_eq!(session("xboard\nforce\nping 3\n"), vec!["pong 3".to_string()]);
+    }
+
+    #[test]
+    fn words_that_read_as_moves_are_illegal_moves() {
+        for m in
+            ["e1e2", "e7e8q", "P@e4", "0000", "O-O", "O-O-O+", "Nf3", "exd5", "e8=Q#", "e8Q", "Nbd7", "R1a3", "@e4"]
+        {
+            assert!(reads_as_move(m), "{m}");
+        }
+        for w in ["foo", "Hello", "book", "e", "ab12", "e9", "Nf3x", "e8=QQ", "é4"] {
+            assert!(!reads_as_move(w), "{w}");
+        }
+        let out = session("xboard\nprotover 2\nrejected usermove\nnew\nforce\ne1e2\nfoo\ne2e4\nNf6\nping 1\n");
+        assert_eq!(out[1..], ["Illegal move: e1e2", "Error (unknown command): foo", "pong 1"]);
+    }
+
+    #[test]
+    fn the_feature_line_declares_what_the_engine_does() {
+        let out = session("xboard\nprotover 2\n");
+        let features = &out[0];
+        for f in [" ping=1 ", " playother=1 ", " nps=1 ", " usermove=1 "] {
+            assert!(features.contains(f), "{f} in {features}");
+        }
+        assert!(!features.contains("sigterm"), "{features}");
+    }
+
+    #[test]
+    fn setups_are_what_xboard_reads() {
+        // Chess960 castling has no XBetza: the king gets none, XBoard castles Fischer-random style.
+        let zh960 = setup_lines(variants::by_name("crazyhouse960").unwrap());
+        assert!(zh960.contains(&"piece K& K@8".to_string()), "{zh960:?}");
+        assert!(setup_lines(variants::by_name("crazyhouse").unwrap()).contains(&"piece K& KO2@8".to_string()));
+        // Probabilistic chess: a six-field FEN, the square map stays with the engine.
+        let prob = variants::by_name("probabilistic").unwrap();
+        assert!(prob.start_fen.split_whitespace().count() > 6);
+        let setup = &setup_lines(prob)[0];
+        assert!(setup.ends_with(" 8x8+0_fairy rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), "{setup}");
+        let six = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1";
+        assert_eq!(complete_fen(six, &prob.start_fen), format!("{six} {}", prob.start_fen.split(' ').nth(6).unwrap()));
+        assert_eq!(complete_fen(six, "8/8/8/8/8/8/8/8 w - - 0 1"), six);
+        let out = session(&format!("xboard\nnew\nvariant probabilistic\nsetboard {six}\nsd 1\ngo\n"));
+        assert!(out.last().is_some_and(|l| l.starts_with("move ")), "{out:?}");
     }
 
     #[test]

@@ -570,3 +570,70 @@ setoption name UCI_Variant value crazyhouse
     assert!(out.last().is_some_and(|l| l.starts_with("info string variant crazyhouse960 ")), "{out:?}");
     assert!(!out.iter().any(|l| l.contains("error")), "{out:?}");
 }
+
+/// A GUI's FEN with a castling right or en-passant square the position cannot have (an opening
+/// book's stale flags) is played with them dropped, each named in a warning, as Stockfish reads
+/// it; a FEN wrong otherwise is still refused.
+#[test]
+fn stale_castling_rights_and_en_passant_squares_are_dropped_with_a_warning() {
+    let out = uci("position fen 4k3/8/8/8/8/8/8/R3K3 w KQ - 0 1\nd\n\
+         position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1\nd\n\
+         position fen r3k3/8/8/8/8/8/8/4K2R b Kkq - 3 9 moves a8a1\nd\ngo depth 1\n");
+    let warnings: Vec<&String> = out.iter().filter(|l| l.starts_with("info string warning: FEN ")).collect();
+    assert_eq!(warnings.len(), 3, "{out:?}");
+    assert!(warnings[0].contains("castling right 'K'") && warnings[0].ends_with(": ignored"), "{}", warnings[0]);
+    assert!(warnings[1].contains("invalid en-passant square e6"), "{}", warnings[1]);
+    assert!(warnings[2].contains("castling right 'k'"), "{}", warnings[2]);
+    let fens: Vec<&String> = out.iter().filter(|l| l.starts_with("Fen: ")).collect();
+    assert_eq!(fens[0], "Fen: 4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
+    assert_eq!(fens[1], "Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert_eq!(fens[2], "Fen: 4k3/8/8/8/8/8/8/r3K2R w K - 4 10");
+    assert!(!out.iter().any(|l| l.starts_with("info string error")), "{out:?}");
+    assert!(out.last().is_some_and(|l| l.starts_with("bestmove ") && l != "bestmove (none)"), "{out:?}");
+}
+
+/// A search stopped in the middle of an iteration ends with a line of its true totals (the
+/// nodes of `go nodes N`), and `movestogo 0` is a clock without moves to go, not one move.
+#[test]
+fn a_stopped_search_reports_its_totals_and_movestogo_0_is_none() {
+    let out = uci("position startpos\ngo nodes 5000\n");
+    let last_info = out.iter().rev().find(|l| l.starts_with("info depth")).expect("an info line");
+    assert!(last_info.contains(" nodes 5000 ") && last_info.contains(" pv "), "{out:?}");
+    assert!(out.last().is_some_and(|l| l.starts_with("bestmove ")));
+    // A budget of a twentieth of 60 s would be a whole move's 3 s; 60 s over "0 moves" is not.
+    let started = std::time::Instant::now();
+    let out = uci("position startpos\ngo wtime 2000 btime 2000 movestogo 0\n");
+    assert!(out.last().is_some_and(|l| l.starts_with("bestmove ")));
+    assert!(started.elapsed() < std::time::Duration::from_millis(1500), "{:?}", started.elapsed());
+}
+
+/// `go perft` deeper than 64 is refused (it would never end, nor fit the stack).
+#[test]
+fn an_absurd_perft_depth_is_refused() {
+    let out = uci("go perft 1000\nisready\n");
+    assert_eq!(out, ["info string error: go: perft depth 1000 is more than 64; nothing counted", "readyok"]);
+}
+
+/// A hash table too large for the machine is refused, and the engine searches on with its
+/// table.
+#[test]
+fn a_hash_table_that_cannot_be_had_is_refused() {
+    let mut e = engine::Engine::with_hash(1);
+    let refusal = e.try_set_hash(usize::MAX).expect_err("no machine has that");
+    assert!(refusal.contains("cannot be had") && refusal.ends_with("it keeps 1 MiB"), "{refusal}");
+    let pos = Position::start(variants::by_name("chess").expect("chess"));
+    let r = e.search(pos, &[], engine::Limits { depth: Some(3), ..Default::default() }, |_| {});
+    assert!(r.best.is_some());
+}
+
+/// After `stop` ends a ponder search, options are taken at once, even while the search thread
+/// is still returning after its `bestmove` (python-chess sets MultiPV right after it).
+#[test]
+fn options_are_taken_right_after_a_stopped_ponder_search() {
+    for _ in 0..20 {
+        let out =
+            uci("position startpos\ngo ponder nodes 2000\nstop\nsetoption name MultiPV value 3\ngo depth 3\nstop\n");
+        assert!(!out.iter().any(|l| l.starts_with("info string error")), "{out:?}");
+        assert!(out.iter().any(|l| l.contains(" multipv 3 ")), "{out:?}");
+    }
+}

@@ -40,9 +40,11 @@ fn handshake_advertises_features_and_variants() {
     let out = xboard("xboard\nprotover 2\nping 7\n");
     assert_eq!(out.len(), 2, "{out:?}");
     let f = &out[0];
-    for feature in ["ping=1", "setboard=1", "usermove=1", "san=0", "time=1", "draw=0", "sigint=0", "sigterm=0"] {
+    for feature in ["ping=1", "setboard=1", "usermove=1", "san=0", "time=1", "draw=0", "sigint=0"] {
         assert!(f.contains(feature), "{feature} in {f}");
     }
+    // No sigterm=0: python-chess rejects it, and SIGTERM comes only to end the engine.
+    assert!(!f.contains("sigterm"), "{f}");
     assert!(f.contains("reuse=1") && f.contains("analyze=1") && f.contains("colors=0") && f.contains("smp=1"));
     assert!(f.contains(" option=\"MultiPV -spin 1 1 500\" "), "{f}");
     assert!(f.contains(" option=\"Move Overhead -spin 20 0 5000\" "), "{f}");

@@ -272,6 +272,45 @@ impl Position {
         Ok(Position::from_setup(variant, setup)?)
     }
 
+    /// Parses a FEN as [`Position::from_fen`] does, but drops the castling rights and the
+    /// en-passant square the position cannot have (a stale `K` after the king moved, an `e6`
+    /// with no pawn that double-stepped) instead of refusing it, as Stockfish reads a GUI's FEN
+    /// (and as shakmaty's `ignore_invalid_castling_rights` and `ignore_invalid_ep_square` do).
+    /// Returns the position and what was dropped, each as the error it would have been.
+    ///
+    /// # Errors
+    ///
+    /// The FEN does not read, or the position is illegal for another reason.
+    pub fn from_fen_lenient(
+        variant: &'static Variant,
+        fen: &str,
+    ) -> Result<(Position, Vec<PositionError>), ParseFenError> {
+        let mut setup = parse_setup(variant, fen)?;
+        let mut dropped = Vec::new();
+        loop {
+            match Position::from_setup(variant, setup.clone()) {
+                Ok(pos) => return Ok((pos, dropped)),
+                Err(e @ PositionError::BadCastlingRights(ch)) => {
+                    let i = ['K', 'Q', 'k', 'q'].iter().position(|&c| c == ch);
+                    match i.filter(|&i| setup.castling[i]) {
+                        Some(i) => setup.castling[i] = false,
+                        None => return Err(e.into()),
+                    }
+                    dropped.push(e);
+                }
+                Err(e @ PositionError::Chess960Castling(_)) if setup.castling.iter().any(|&c| c) => {
+                    setup.castling = [false; 4];
+                    dropped.push(e);
+                }
+                Err(e @ PositionError::BadEnPassant(_)) if setup.ep.is_some() => {
+                    setup.ep = None;
+                    dropped.push(e);
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+
     /// The placement field (with `~` marks in variants where promoted pieces matter).
     pub fn board_fen(&self) -> String {
         let g = self.variant.geometry;
