@@ -322,7 +322,7 @@ fn generate_command(a: &GenerateArgs, out: &mut impl Write) -> Result<()> {
     }
     let report = pool.install(|| egt::stats::report(&family));
     let text = report.text();
-    let json = serde_json::to_string_pretty(&report)? + "\n";
+    let json = serde_json::to_string_pretty(&report.json())? + "\n";
     // Standard output carries the text report unless --json or --out claims it.
     match (a.json.as_deref().filter(|p| is_stdout(p)), a.out.as_deref().filter(|p| is_stdout(p))) {
         (Some(_), _) => out.write_all(json.as_bytes())?,

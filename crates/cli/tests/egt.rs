@@ -323,6 +323,16 @@ fn one_sided_tables_say_not_won_for_white() {
                 .expect("one JSON document");
         assert_eq!(v["value"], "not won for White", "{action}");
     }
+    // Its report gives Black's win fractions and longest wins as unknown, not as none.
+    let report: serde_json::Value =
+        serde_json::from_str(&stdout(&fairylab(&["egt", "KR.K", "--one-sided", "--quiet", "--json", "-"])))
+            .expect("the report as JSON");
+    assert_eq!(report["two_sided"], false);
+    for (group, field) in [("all_placements", "lost_wtm"), ("legal", "won_btm")] {
+        assert_eq!(report[group][field], serde_json::Value::Null, "{group}.{field}");
+    }
+    assert_eq!(report["longest_black_win_wtm"], serde_json::Value::Null);
+    assert_eq!(report["all_placements"]["won_wtm"], 1.0);
 }
 
 /// Format 2 covers the header by a checksum: an edited metric is refused with a clear error

@@ -289,6 +289,25 @@ pub fn report_table(family: &Family, ti: usize) -> Report {
 }
 
 impl Report {
+    /// The report as JSON (docs/FORMATS.md, "Endgame table reports"). A one-sided table did not
+    /// compute Black's wins: their fractions and longest wins are `null`, not 0.
+    pub fn json(&self) -> serde_json::Value {
+        let mut v = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        if !self.two_sided {
+            for (group, field) in [
+                ("all_placements", "lost_wtm"),
+                ("all_placements", "lost_btm"),
+                ("legal", "lost_wtm"),
+                ("legal", "won_btm"),
+            ] {
+                v[group][field] = serde_json::Value::Null;
+            }
+            v["longest_black_win_btm"] = serde_json::Value::Null;
+            v["longest_black_win_wtm"] = serde_json::Value::Null;
+        }
+        v
+    }
+
     /// The report as text, in the spirit of FairyGen's `rep2.txt`.
     pub fn text(&self) -> String {
         use std::fmt::Write;
