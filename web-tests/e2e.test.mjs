@@ -341,6 +341,15 @@ test('against a weaker AI, resigned: the final position can still be analysed', 
   await page.waitForSelector('.eval strong', { timeout: 15000 });
   assert.notEqual(await page.locator('.pv').innerText(), '—');
   assert.equal((await stateOf(page, id)).reason, 'resignation');
+  // A rematch against the AI is made at once: the same AI and time, colours swapped.
+  await page.click('#rematch');
+  await page.waitForURL(url => !url.pathname.endsWith(id));
+  const next = page.url().match(/\/game\/([0-9a-f]+)/)[1];
+  await page.waitForSelector('#status:has-text("Black: you")');
+  const st = await stateOf(page, next);
+  assert.deepEqual([st.white, st.black, st.movetime_ms], ['ai:level1', 'human', 20]);
+  assert.equal((await stateOf(page, id)).rematch, next);
+  await until(async () => (await stateOf(page, next)).ply === 1, "the AI's first move as White");
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -816,6 +825,13 @@ test('a board where one person moves both sides: both colours by clicking, a tak
   await page.click('#draw');
   const end = await until(async () => { const s = await stateOf(page, id); return s.status === 'finished' && s; }, 'the draw');
   assert.equal(end.result, '1/2-1/2');
+  // Its rematch: one person again on both sides of a new board.
+  await page.click('#rematch');
+  await page.waitForURL(url => !url.pathname.endsWith(id));
+  await page.waitForSelector('#status:has-text("White: you; Black: you")');
+  const again = page.url().match(/\/game\/([0-9a-f]+)/)[1];
+  await clickMove(page, 'd2d4');
+  await until(async () => (await stateOf(page, again)).ply === 1, 'the first move of the rematch');
   // A board from imported moves: the game goes on from them.
   const imported = await newGame(page, { variant: 'chess', opponent: 'me', color: 'white', pgn: '1. e4 e5 2. Nf3 Nc6' });
   await page.waitForSelector('#status:has-text("white to move — your move")');
