@@ -982,7 +982,7 @@ test('snowfall: hands and gifts', async () => {
     panel: async p =>
       (await p.locator('.gifts li').first().innerText()).startsWith('after ply') &&
       /a queen \d+\.\d %/.test(await p.locator('dl.odds').innerText().catch(() => '')) &&
-      /mates (white|black) next move thanks to a gift/.test(await p.locator('dl.odds').innerText()),
+      /mates (white|black) next move \(after (white|black)'s move and its gift\)/.test(await p.locator('dl.odds').innerText()),
   });
 });
 

@@ -128,9 +128,13 @@ pub(crate) fn live_odds(out: &mut impl Write, pos: &Position) -> Result<bool> {
         .map(|&(m, p)| format!("{} {}", to_san(pos, m), percent(p)))
         .collect();
     match (mated.first(), risky.is_empty()) {
-        (_, true) => writeln!(out, "No move of yours lets the opponent mate at once thanks to a gift.")?,
+        (_, true) => writeln!(out, "No move of yours lets the opponent mate next move, gift or not.")?,
         (Some(&(m, p)), false) => {
-            writeln!(out, "Mated at once thanks to a gift, riskiest first: {}", risky.join(", "))?;
+            writeln!(
+                out,
+                "Mated next move (after your move and its gift event), riskiest first: {}",
+                risky.join(", ")
+            )?;
             writeln!(out, "  safest: {} {}", to_san(pos, m), percent(p))?;
         }
         (None, false) => {}
@@ -164,6 +168,7 @@ fn json_report(pos: &Position, n: u8, g: &GiftOdds, m: &MateOdds, mated: &[(Move
                 "gifts": o.gifts.key(),
                 "probability": fraction_text(o.probability),
                 "mate": o.mate.map(|x| after_gift(o.gifts, x)),
+                "stands": o.mate.map(|_| fraction_text(o.stands)),
             })
         })
         .collect();
@@ -182,6 +187,7 @@ fn json_report(pos: &Position, n: u8, g: &GiftOdds, m: &MateOdds, mated: &[(Move
         "mate_next": {
             "side": side(pos.turn()),
             "without_gift": m.without_gift.map(mv),
+            "without_gift_stands": fraction_text(m.without_gift_stands),
             "probability": fraction_text(m.can_mate),
             "decimal": to_f64(m.can_mate),
             "thanks_to_gift": fraction_text(m.thanks_to_gift),
@@ -233,16 +239,28 @@ fn text_report(
     }
     writeln!(out, "\nMate in one for {} (to move):", side(to_move))?;
     match m.without_gift {
+        Some(x) if m.without_gift_stands < Probability::from_integer(1) => writeln!(
+            out,
+            "  without a gift: {}, which stands after its own gift event with {} ({}): the opponent's gift may block it",
+            to_san(pos, x),
+            fraction_text(m.without_gift_stands),
+            percent(m.without_gift_stands)
+        )?,
         Some(x) => writeln!(out, "  without a gift: {}", to_san(pos, x))?,
         None => writeln!(out, "  without a gift: none")?,
     }
-    writeln!(out, "  after the gift event: {} ({})", fraction_text(m.can_mate), percent(m.can_mate))?;
+    writeln!(out, "  mates next move: {} ({})", fraction_text(m.can_mate), percent(m.can_mate))?;
     writeln!(out, "  thanks to a gift: {} ({})", fraction_text(m.thanks_to_gift), percent(m.thanks_to_gift))?;
     for o in m.outcomes.iter().filter(|o| o.mate.is_some() && !o.gifts.is_empty()) {
         let mut c = pos.clone();
         c.receive_gifts(o.gifts);
         let x = o.mate.map(|x| to_san(&c, x)).unwrap_or_default();
-        writeln!(out, "    {:<16} {:>11}  {x}", o.gifts.key(), fraction_text(o.probability))?;
+        let stands = if o.stands < Probability::from_integer(1) {
+            format!(" (stands with {})", fraction_text(o.stands))
+        } else {
+            String::new()
+        };
+        writeln!(out, "    {:<16} {:>11}  {x}{stands}", o.gifts.key(), fraction_text(o.probability))?;
     }
     writeln!(
         out,

@@ -387,7 +387,7 @@ fn play_gives_the_snowfall_odds() {
     let out = stdout(&o);
     assert!(out.contains("'odds' gives the next gift's odds"), "{out}");
     assert!(out.contains("  you receive: Q 7.00 %, R 10.50 %"), "{out}");
-    assert!(out.contains("No move of yours lets the opponent mate at once thanks to a gift."), "{out}");
+    assert!(out.contains("No move of yours lets the opponent mate next move, gift or not."), "{out}");
     // Outside SnowFall, `odds` is not a command (nor a move).
     let o = fairylab_stdin(&["play", "--level", "1", "--seed", "5"], "odds\nquit\n");
     assert!(!stdout(&o).contains("you receive"), "{}", stdout(&o));

@@ -62,6 +62,31 @@ pub fn mate_in_one(pos: &Position) -> Option<Move> {
     })
 }
 
+/// The mating move of the side to move whose mate is likeliest to stand, and that likelihood.
+/// A move's result is judged after its own gift event, which may give the mated side a piece to
+/// drop between its king and a distant checker ([`ending`]: the mate stands with probability
+/// `stays`); a contact check or a double check stands whatever the gift. `None` without a mate
+/// in one; outside SnowFall every mate stands.
+pub fn surest_mate(pos: &Position) -> Option<(Move, Probability)> {
+    let one = Probability::from_integer(1);
+    let mut best: Option<(Move, Probability)> = None;
+    for m in pos.legal_moves() {
+        let mut c = pos.clone();
+        c.play_unchecked(m);
+        if !c.is_check() || c.has_legal_move() {
+            continue;
+        }
+        let stands = ending(&c).map_or(one, |e| e.stays);
+        if best.is_none_or(|(_, s)| stands > s) {
+            best = Some((m, stands));
+            if stands == one {
+                break;
+            }
+        }
+    }
+    best
+}
+
 /// A drop of `role` by the side to move that mates at once, if there is one: only the empty
 /// squares from which that piece would check are tried (cheap enough for a search to ask).
 pub fn drop_mate(pos: &Position, role: Role) -> Option<Move> {
@@ -90,28 +115,37 @@ pub struct MateOutcome {
     pub gifts: Gifts,
     /// Its probability (the event's probability included).
     pub probability: Probability,
-    /// A mate in one the side to move then has.
+    /// The surest mate in one the side to move then has ([`surest_mate`]).
     pub mate: Option<Move>,
+    /// The probability that this mate stands after its own gift event (0 without a mate).
+    pub stands: Probability,
 }
 
 /// Whether the side to move can mate at once, over the outcomes of the pending gift event.
 #[derive(Debug, Clone)]
 pub struct MateOdds {
-    /// A mate in one without any gift.
+    /// The surest mate in one without any gift.
     pub without_gift: Option<Move>,
-    /// The probability that, once the gift event is resolved, a mate in one exists.
+    /// The probability that the mate without a gift stands after its own gift event (0
+    /// without one; below 1 where the opponent's gift may let it block a distant check).
+    pub without_gift_stands: Probability,
+    /// The probability that the side to move mates next move: over the outcomes of the pending
+    /// gift event, its surest mate in one, standing after that mate's own gift event.
     pub can_mate: Probability,
-    /// The probability that the event brings a mate in one that did not exist without it.
+    /// What the gifts add to it: over the outcomes, how much surer the surest mate is than the
+    /// one without a gift (where there is none, the whole of `can_mate`).
     pub thanks_to_gift: Probability,
     /// Every outcome, most likely first.
     pub outcomes: Vec<MateOutcome>,
 }
 
-/// The mate-in-one odds of the side to move in `pos`, over its pending gift event.
+/// The mate-in-one odds of the side to move in `pos`, over its pending gift event; each mate
+/// counted with the probability that it stands after its own gift event ([`surest_mate`]).
 pub fn mate_odds(pos: &Position) -> Option<MateOdds> {
     let percent = snowfall::percent(pos.variant())?;
-    let without_gift = mate_in_one(pos);
+    let without = surest_mate(pos);
     let zero = Probability::from_integer(0);
+    let s0 = without.map_or(zero, |(_, s)| s);
     let (mut can_mate, mut thanks_to_gift) = (zero, zero);
     let mut outcomes = Vec::new();
     for &(event, p) in gift::distribution(pos, percent).outcomes() {
@@ -120,21 +154,26 @@ pub fn mate_odds(pos: &Position) -> Option<MateOdds> {
             _ => Gifts::NONE,
         };
         let mate = if gifts.is_empty() {
-            without_gift
+            without
         } else {
             let mut c = pos.clone();
             c.receive_gifts(gifts);
-            mate_in_one(&c)
+            surest_mate(&c)
         };
-        if mate.is_some() {
-            can_mate += p;
-            if without_gift.is_none() {
-                thanks_to_gift += p;
-            }
+        let stands = mate.map_or(zero, |(_, s)| s);
+        can_mate += p * stands;
+        if stands > s0 {
+            thanks_to_gift += p * (stands - s0);
         }
-        outcomes.push(MateOutcome { gifts, probability: p, mate });
+        outcomes.push(MateOutcome { gifts, probability: p, mate: mate.map(|(m, _)| m), stands });
     }
-    Some(MateOdds { without_gift, can_mate, thanks_to_gift, outcomes })
+    Some(MateOdds {
+        without_gift: without.map(|(m, _)| m),
+        without_gift_stands: s0,
+        can_mate,
+        thanks_to_gift,
+        outcomes,
+    })
 }
 
 /// A position whose side to move has no legal move before its pending gift event: checkmated

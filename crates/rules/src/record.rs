@@ -297,11 +297,11 @@ const LINE_WIDTH: usize = 80;
 ///
 /// let mut game = Game::new(Position::start(snowfall::variant(20)));
 /// let e4 = parse_san(game.position(), "e4").unwrap();
-/// let gifts = Gifts { white: "Q".parse().unwrap(), black: "P".parse().unwrap() };
+/// let gifts = Gifts { white: "Q".parse().unwrap(), black: "Q".parse().unwrap() };
 /// game.play_event(e4, Event::Gift(gifts)).unwrap();
 /// let pgn = write_pgn(&game, &[("White".to_string(), "Snow".to_string())]);
 /// assert!(pgn.contains("[Variant \"SnowFall\"]\n[SnowFall \"20\"]\n"));
-/// assert!(pgn.ends_with("\n1. e4 {H:Qp gift W:Q B:P} *\n"));
+/// assert!(pgn.ends_with("\n1. e4 {H:Qq gift W:Q B:Q} *\n"));
 /// assert_eq!(read_pgn(&pgn).unwrap().position(), game.position());
 /// ```
 pub fn write_pgn(game: &Game, tags: &[(String, String)]) -> String {
@@ -589,20 +589,25 @@ fn infer_gift(after: &Position, found: &[Hand; 2]) -> Result<Option<Gifts>, Stri
         return Err("more pieces than any gift gives".into());
     };
     let gifts = Gifts { white, black };
+    possible_gift(after, gifts).map_err(|why| format!("the difference would be the gift {gifts}, {why}"))?;
+    Ok(Some(gifts))
+}
+
+/// Whether the gift event after the move that reached `after` (before any gift) can give
+/// `gifts`: the game's SnowFall generator, with its caps, has that outcome. The error ends a
+/// sentence about the gift ("but SnowFall 0 gives no gifts").
+fn possible_gift(after: &Position, gifts: Gifts) -> Result<(), String> {
+    let v = after.variant();
     let percent = match v.chance {
         ChanceRule::Gifts { percent } if percent > 0 => percent,
-        ChanceRule::Gifts { .. } => {
-            return Err(format!("the difference would be the gift {gifts}, but SnowFall 0 gives no gifts"));
-        }
-        _ => return Err(format!("the difference would be the gift {gifts}, but no gifts arrive in {}", v.name)),
+        ChanceRule::Gifts { .. } => return Err("but SnowFall 0 gives no gifts".into()),
+        _ => return Err(format!("but no gifts arrive in {}", v.name)),
     };
     let mover = !after.turn();
     if gift::event_outcomes(mover, &gift::counts(after)).iter().any(|(g, _)| *g == gifts) {
-        Ok(Some(gifts))
+        Ok(())
     } else {
-        Err(format!(
-            "the difference would be the gift {gifts}, which SnowFall {percent} cannot give after {mover}'s move here"
-        ))
+        Err(format!("which SnowFall {percent} cannot give after {mover}'s move here"))
     }
 }
 
@@ -1292,7 +1297,12 @@ fn commit(game: &mut Game, p: Pending) -> Result<(), RecordError> {
         (Some((_, text, line)), false, _) if !v.drops => {
             return Err(bad_gift(text, *line, format!("{} has no hands", v.name)));
         }
-        (Some((g, _, _)), false, _) => Event::Gift(*g),
+        // A noted gift is one the generator can give here (its caps included), as an inferred
+        // one must be.
+        (Some((g, text, line)), false, _) => {
+            possible_gift(&plain, *g).map_err(|why| bad_gift(text, *line, format!("the gift {g}, {why}")))?;
+            Event::Gift(*g)
+        }
         (None, true, _) => Event::Failure,
         (None, false, Some((letters, found, line))) => match infer_gift(&plain, found) {
             Ok(Some(g)) => Event::Gift(g),

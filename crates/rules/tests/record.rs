@@ -279,7 +279,7 @@ fn the_written_form_is_exact() {
         ("Nc6", Event::Success),
         ("Bc4", Event::Success),
         ("Nf6", gift("N B")),
-        ("N@g5", gift("- -")),
+        ("N@g5", gift("P P")),
     ] {
         let m = parse_san(game.position(), san).unwrap_or_else(|e| panic!("{san}: {e}"));
         game.play_event(m, event).expect("legal");
@@ -288,7 +288,7 @@ fn the_written_form_is_exact() {
     let expected = "[Event \"Test\"]\n[Site \"?\"]\n[Date \"2024.01.02\"]\n[Round \"?\"]\n[White \"?\"]\n\
 [Black \"?\"]\n[Result \"*\"]\n[Variant \"SnowFall\"]\n[SnowFall \"20\"]\n\n\
 1. e4 {H:} 1... e5 {H:} 2. Nf3 {H:Pp gift W:P B:P} 2... Nc6 {H:Pp} 3. Bc4 {H:Pp}\n\
-3... Nf6 {H:NPbp gift W:N B:B} 4. N@g5 {H:Pbp gift W:- B:-} *\n";
+3... Nf6 {H:NPbp gift W:N B:B} 4. N@g5 {H:PPbpp gift W:P B:P} *\n";
     assert_eq!(pgn, expected);
     assert_same_game(&read_pgn(&pgn).expect("reads"), &game, "exact form");
 
@@ -380,8 +380,8 @@ fn the_check_mark_follows_the_gift() {
     for (event, movetext) in [
         (Event::Success, "1. Ra8# {H:} 1-0"),
         (
-            Event::Gift(rules::gift::Gifts { white: rules::gift::Gift::NONE, black: "N".parse().expect("N") }),
-            "1. Ra8+ {H:n gift W:- B:N} *",
+            Event::Gift(rules::gift::Gifts { white: "N".parse().expect("N"), black: "N".parse().expect("N") }),
+            "1. Ra8+ {H:Nn gift W:N B:N} *",
         ),
     ] {
         let mut game = Game::new(start.clone());

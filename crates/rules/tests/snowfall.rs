@@ -92,6 +92,12 @@ fn the_seed_s_worked_examples_line_by_line() {
                 assert_eq!(m.can_mate, ratio(f[2]), "{at}");
                 checked += 1;
             }
+            "mate-next" => {
+                let p = pos(&fen, f[1].parse().expect("percent"));
+                let m = odds::mate_odds(&p).expect("SnowFall");
+                assert_eq!(m.can_mate, ratio(f[2]), "{at}");
+                checked += 1;
+            }
             "mated-after" => {
                 let p = pos(&fen, f[2].parse().expect("percent"));
                 let mv = rules::uci::parse_uci(&p, f[1]).expect("a legal move");

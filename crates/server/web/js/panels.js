@@ -261,7 +261,7 @@ export function oddsFigures(r) {
   const m = r.mated_next;
   const best = m.best_defence;
   out.push({
-    label: `${cap(m.by)} mates ${m.side} next move thanks to a gift`,
+    label: `${cap(m.by)} mates ${m.side} next move (after ${m.side}'s move and its gift)`,
     value:
       m.risky_moves === 0
         ? `0 % whatever ${m.side} plays`
