@@ -623,8 +623,7 @@ impl<'a> Searcher<'a> {
                 return v;
             }
         }
-        let pieces = if self.params.null_move { self.piece_count(pos) } else { 0 };
-        if pieces > 0
+        let try_null = self.params.null_move
             && !pv_node
             && null_ok
             && excluded == 0
@@ -632,8 +631,10 @@ impl<'a> Searcher<'a> {
             && depth >= 3
             && static_eval >= beta
             && beta.abs() < MATE_BOUND
-            && self.null_verify.is_none_or(|(side, until)| side != pos.turn() || ply >= until)
-        {
+            && self.null_verify.is_none_or(|(side, until)| side != pos.turn() || ply >= until);
+        // Counted only where a null move is tried (most nodes never get here).
+        let pieces = if try_null { self.piece_count(pos) } else { 0 };
+        if pieces > 0 {
             let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
             let mut child = pos.clone();
             child.pass_turn();
