@@ -507,9 +507,10 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    // No takebacks where chance has drawn the outcomes (below): 'undo' is offered only without.
     let commands = format!(
-        "Type moves in SAN or UCI; 'undo' takes back your last move, 'pgn' prints the record,{} 'help' \
-         says this again, 'quit' stops.",
+        "Type moves in SAN or UCI;{} 'pgn' prints the record,{} 'help' says this again, 'quit' stops.",
+        if v.chance == rules::chance::ChanceRule::None { " 'undo' takes back your last move," } else { "" },
         if rules::variants::snowfall::percent(v).is_some() { " 'odds' gives the next gift's odds," } else { "" }
     );
     writeln!(
@@ -570,7 +571,13 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
             match parse_move(&pos, t) {
                 Some(m) => m,
                 None => {
-                    writeln!(out, "'{t}' is not a legal move here")?;
+                    // Well-formed UCI gets its reason ("white holds no queen"); other text may be SAN.
+                    match rules::uci::UciMove::parse(t) {
+                        Ok(u) => {
+                            writeln!(out, "'{t}' is not a legal move here: {}", rules::explain::why_illegal(&pos, &u))?
+                        }
+                        Err(_) => writeln!(out, "'{t}' is not a legal move here")?,
+                    }
                     continue;
                 }
             }

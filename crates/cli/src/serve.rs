@@ -120,7 +120,8 @@ fn verify_setup(seed: &GameSeed, drawn: &str, start: &rules::Position) -> Result
             SetupDraw::SnowFall(n) => {
                 let recorded = rules::variants::snowfall::percent(start.variant());
                 if recorded != Some(n) {
-                    bail!("the seed draws a SnowFall percentage of {n} but the record's game has {recorded:?}");
+                    let has = recorded.map_or("none".to_string(), |r| format!("{r} %"));
+                    bail!("the seed draws a SnowFall percentage of {n} % but the record's game has {has}");
                 }
                 said.push(format!("the SnowFall percentage ({n} %)"));
             }

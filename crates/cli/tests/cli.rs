@@ -386,6 +386,8 @@ fn play_gives_the_snowfall_odds() {
     assert_ok(&o);
     let out = stdout(&o);
     assert!(out.contains("'odds' gives the next gift's odds"), "{out}");
+    // No takebacks where chance has spoken: 'undo' is not offered.
+    assert!(!out.contains("'undo'"), "{out}");
     assert!(out.contains("  you receive: Q 7.00 %, R 10.50 %"), "{out}");
     assert!(out.contains("No move of yours lets the opponent mate next move, gift or not."), "{out}");
     // Outside SnowFall, `odds` is not a command (nor a move).

@@ -3194,3 +3194,21 @@ fn rematches(url: &str) {
     let r = s.call("POST", &format!("/api/games/{id}/rematch"), Some(&w), Some(json!({ "action": "offer" })));
     assert_refused(r, 409, "nobody took black's seat");
 }
+
+/// A move that reads but is not legal is refused with its reason, in a player's words.
+#[test]
+fn an_illegal_move_is_refused_with_its_reason() {
+    let s = Server::start(&sqlite_url("serve-why-illegal"));
+    let g = create(&s, json!({ "variant": "crazyhouse", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let w = token(&g, "white").expect("w");
+    let moves = format!("/api/games/{id}/moves");
+    for (text, why) in [
+        ("Q@e4", "illegal move 'Q@e4': white holds no queen"),
+        ("e3e4", "illegal move 'e3e4': there is no piece on e3"),
+        ("g1g3", "illegal move 'g1g3': the knight on g1 cannot move so"),
+        ("e7e5", "illegal move 'e7e5': the pawn on e7 is black's, and white is to move"),
+    ] {
+        assert_refused(s.call("POST", &moves, Some(&w), Some(json!({ "move": text }))), 400, why);
+    }
+}

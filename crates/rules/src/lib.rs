@@ -15,6 +15,7 @@ pub mod board;
 pub mod chance;
 pub mod check;
 pub mod color;
+pub mod explain;
 pub mod fen;
 pub mod game;
 pub mod geometry;

@@ -1296,15 +1296,22 @@ async fn make_move(
         }
         let pos = live.game.position();
         // UCI first; text that is UCI but illegal is said as such, other text is read as SAN.
-        let mv = match rules::uci::parse_uci(pos, req.mv.trim()) {
+        let text = req.mv.trim();
+        let mv = match rules::uci::parse_uci(pos, text) {
             Ok(m) => Ok(m),
-            Err(e @ rules::uci::UciError::Illegal { .. }) => match crate::line::promotion_of(pos, &req.mv) {
-                Some(full) => Err(format!("a promotion needs its piece, e.g. {full}")),
-                None => Err(e.to_string()),
+            // Well-formed UCI that is not legal: why, in words ("e8 is not empty").
+            Err(rules::uci::UciError::Illegal { .. }) => match crate::line::promotion_of(pos, &req.mv) {
+                Some(full) => Err(format!("illegal move '{}': a promotion needs its piece, e.g. {full}", clip(text))),
+                None => {
+                    let why = rules::uci::UciMove::parse(text)
+                        .map_or_else(|e| e.to_string(), |u| rules::explain::why_illegal(pos, &u));
+                    Err(format!("illegal move '{}': {why}", clip(text)))
+                }
             },
-            Err(_) => rules::san::parse_san(pos, req.mv.trim()).map_err(|e| e.to_string()),
+            Err(_) => rules::san::parse_san(pos, text)
+                .map_err(|e| format!("illegal or unreadable move '{}': {e}", clip(&req.mv))),
         }
-        .map_err(|e| ApiError::bad(format!("illegal or unreadable move '{}': {e}", clip(&req.mv))))?;
+        .map_err(ApiError::bad)?;
         commit_move(&app, &mut live, mv).await?
     };
     schedule_ai(&app, &g).await;
