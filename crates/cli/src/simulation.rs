@@ -10,7 +10,6 @@ use sim::report::SimResult;
 use sim::runner::{run, RunConfig, Shard};
 use sim::sequential::{run_sequential, Quantity, SequentialPlan};
 use sim::Strategy;
-use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -50,7 +49,8 @@ struct MergeArgs {
 struct RunArgs {
     #[command(flatten)]
     variant: crate::VariantArgs,
-    /// Start every game here (default: the variant's start position).
+    /// Start every game here (default: the variant's start position). In Probabilistic chess
+    /// every game is then played on this FEN's map; without it, each game draws its own.
     #[arg(long)]
     fen: Option<String>,
     /// White's strategy: random, random-piece, engine:depth=N or engine:nodes=N.
@@ -77,8 +77,8 @@ struct RunArgs {
     /// The seed every game's random stream derives from.
     #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = seed)]
     seed: u64,
-    /// Worker threads (default: all cores); the results do not depend on it.
-    #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = positive_u64)]
+    /// Worker threads, 1 to 256 (default: all cores); the results do not depend on it.
+    #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = threads)]
     threads: Option<u64>,
     /// Write the JSON result here (docs/FORMATS.md, "Simulation results").
     #[arg(long, value_name = "FILE")]
@@ -104,6 +104,18 @@ fn positive_u64(s: &str) -> Result<u64, String> {
     }
 }
 
+/// The most worker threads `--threads` may ask for: the engine's limit (each thread costs a
+/// stack and a rayon worker; thousands make a run slow, millions never start it).
+pub(crate) const MAX_THREADS: u64 = engine::protocol::MAX_THREADS as u64;
+
+/// `--threads`: 1 to [`MAX_THREADS`].
+pub(crate) fn threads(s: &str) -> Result<u64, String> {
+    match positive_u64(s)? {
+        n if n > MAX_THREADS => Err(format!("{n} threads: at most {MAX_THREADS}")),
+        n => Ok(n),
+    }
+}
+
 fn positive_u32(s: &str) -> Result<u32, String> {
     let n = positive_u64(s)?;
     u32::try_from(n).map_err(|_| format!("{n} is too large"))
@@ -126,9 +138,44 @@ pub(crate) fn sim(a: &SimArgs, out: &mut impl Write) -> Result<()> {
     }
 }
 
-/// Opens the JSON output before a long run, so an unwritable path fails at once.
-fn create(path: &Path) -> Result<File> {
-    File::create(path).with_context(|| format!("cannot write JSON file {}", path.display()))
+/// The temporary file `path` is written through: in the same directory (so renaming it is
+/// atomic), hidden, and named by the process.
+fn temporary(path: &Path) -> Result<PathBuf> {
+    let name = path.file_name().with_context(|| format!("{} is not a file name", path.display()))?;
+    let mut temp = std::ffi::OsString::from(".");
+    temp.push(name);
+    temp.push(format!(".{}.tmp", std::process::id()));
+    Ok(path.with_file_name(temp))
+}
+
+/// Checks before a long run that `path` can be written: not a directory, in a directory where
+/// a file can be created (a probe file, removed at once). Nothing is left at `path`, so an
+/// interrupted run leaves no empty or partial file there (and an earlier file untouched).
+/// The caller names the file in the error.
+pub(crate) fn check_writable(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        bail!("{} is a directory", path.display());
+    }
+    let temp = temporary(path)?;
+    std::fs::File::create(&temp)?;
+    std::fs::remove_file(&temp)?;
+    Ok(())
+}
+
+/// Writes `text` to `path` whole or not at all: into a temporary file in the same directory,
+/// then renamed into place. The caller names the file in the error.
+pub(crate) fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let temp = temporary(path)?;
+    let written = std::fs::write(&temp, text).and_then(|()| std::fs::rename(&temp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    Ok(written?)
+}
+
+/// "1 thread", "2 threads".
+pub(crate) fn threads_text(n: usize) -> String {
+    format!("{n} thread{}", if n == 1 { "" } else { "s" })
 }
 
 /// Worker threads: `--threads` if given, else every core.
@@ -147,15 +194,18 @@ pub(crate) fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
         .with_context(|| format!("cannot start {threads} threads"))
 }
 
-fn write_json(mut file: File, path: &Path, r: &SimResult) -> Result<()> {
-    file.write_all(r.to_json().as_bytes()).with_context(|| format!("cannot write JSON file {}", path.display()))
-}
-
 fn simulate(a: &RunArgs, out: &mut impl Write) -> Result<()> {
     let v = crate::in_turn(crate::variant(&a.variant)?)?;
-    let start = crate::position(v, a.fen.as_deref())?;
-    let cfg = RunConfig { start, white: a.white, black: a.black, seed: a.seed, max_plies: a.max_plies };
-    let file = a.json.as_deref().map(create).transpose()?;
+    // A given start position is played as given, its probability map too; the variant's own
+    // start gives each Probabilistic game its own map.
+    let base = match a.fen.as_deref() {
+        Some(fen) => RunConfig::from_position(crate::position(v, Some(fen))?, a.seed),
+        None => RunConfig::new(v, a.seed),
+    };
+    let cfg = RunConfig { white: a.white, black: a.black, max_plies: a.max_plies, ..base };
+    if let Some(path) = a.json.as_deref() {
+        check_writable(path).with_context(|| format!("cannot write JSON file {}", path.display()))?;
+    }
     let threads = thread_count(a.threads)?;
     let pool = thread_pool(threads)?;
     let clock = Instant::now();
@@ -188,12 +238,13 @@ fn simulate(a: &RunArgs, out: &mut impl Write) -> Result<()> {
     };
     let seconds = clock.elapsed().as_secs_f64();
     out.write_all(result.summary().as_bytes())?;
-    if let (Some(file), Some(path)) = (file, a.json.as_deref()) {
-        write_json(file, path, &result)?;
+    if let Some(path) = a.json.as_deref() {
+        write_atomically(path, &result.to_json())
+            .with_context(|| format!("cannot write JSON file {}", path.display()))?;
     }
     out.flush()?;
     let speed = if seconds > 0.0 { result.games as f64 / seconds } else { 0.0 };
-    eprintln!("time {seconds:.3} s, {speed:.0} games/s on {threads} threads");
+    eprintln!("time {seconds:.3} s, {speed:.0} games/s on {}", threads_text(threads));
     Ok(())
 }
 
@@ -208,8 +259,8 @@ fn merge(a: &MergeArgs, out: &mut impl Write) -> Result<()> {
     let merged = SimResult::merge(&results).context("cannot merge")?;
     match &a.json {
         Some(path) => {
-            let file = create(path)?;
-            write_json(file, path, &merged)?;
+            write_atomically(path, &merged.to_json())
+                .with_context(|| format!("cannot write JSON file {}", path.display()))?;
             out.write_all(merged.summary().as_bytes())?;
         }
         None => out.write_all(merged.to_json().as_bytes())?,

@@ -143,6 +143,13 @@ fn sim_bad_input_is_one_error_line() {
     assert_bad_input(&["sim", "--variant", "gardner", "--games", "-3"], "'-3' is not a positive whole number");
     assert_bad_input(&["sim", "--variant", "gardner", "--half-width", "-0.1"], "--half-width");
     assert_bad_input(&["sim", "--variant", "gardner", "--games", "5", "--threads", "0"], "--threads");
+    // Thousands of threads made a run of 10 games take seconds; millions never started.
+    assert_bad_input(&["sim", "--variant", "gardner", "--games", "5", "--threads", "257"], "257 threads: at most 256");
+    assert_bad_input(
+        &["sim", "--variant", "gardner", "--games", "5", "--threads", "18446744073709551615"],
+        "at most 256",
+    );
+    assert_bad_input(&["sim", "baby", "--report", &ok, "--threads", "100000"], "100000 threads: at most 256");
     assert_bad_input(&["sim", "--variant", "gardner", "--games", "5", "--max-plies", "0"], "--max-plies");
     assert_bad_input(
         &["sim", "--variant", "gardner", "--games", "5", "--shard", "3/2"],
@@ -214,7 +221,29 @@ fn sim_merge_rejects_mixed_runs() {
         let w = v["counts"]["white_wins"].as_u64().expect("wins");
         v["counts"]["white_wins"] = serde_json::json!(w + 1);
     });
-    assert_bad_input(&["sim", "merge", &a, &wins], "wins, draws and unfinished games");
+    assert_bad_input(&["sim", "merge", &a, &wins], "white wins + ");
+    // Counts above the games, sums that would wrap around 2⁶⁴, histograms that disagree.
+    let promotions = edit("m-promotions.json", &|v| v["counts"]["promotion_any"] = serde_json::json!(1_000_000_000u64));
+    assert_bad_input(&["sim", "merge", &a, &promotions], "promotion_any is 1000000000, more than the 10 games");
+    let wrap = edit("m-wrap.json", &|v| {
+        for key in ["white_wins", "black_wins"] {
+            let n = v["counts"][key].as_u64().expect("a count");
+            v["counts"][key] = serde_json::json!(n + (1u64 << 63));
+        }
+    });
+    let counts: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&b).expect("read")).expect("JSON");
+    let white = counts["counts"]["white_wins"].as_u64().expect("a count") + (1u64 << 63);
+    assert_bad_input(&["sim", "merge", &a, &wrap], &format!("{white} white wins"));
+    let histogram = edit("m-histogram.json", &|v| v["counts"]["histograms"]["draw"] = serde_json::json!([1]));
+    assert_bad_input(&["sim", "merge", &a, &histogram], "histograms.draw holds 1 game, but the counts say");
+    let version = edit("m-version.json", &|v| v["fairylab_version"] = serde_json::json!("0.0.1"));
+    assert_bad_input(&["sim", "merge", &a, &version], "result 2 was written by fairylab 0.0.1");
+    let old = edit("m-old.json", &|v| {
+        v.as_object_mut().expect("an object").remove("fairylab_version");
+    });
+    assert_bad_input(&["sim", "merge", &a, &old], "result 2 records no fairylab_version");
+    let uncapped = edit("m-uncapped.json", &|v| v["max_plies"] = serde_json::Value::Null);
+    assert_bad_input(&["sim", "merge", &a, &uncapped], "differs in max_plies: 'none' against '200'");
     assert_ok(&fairylab(&["sim", "merge", &a, &b]));
     let whole = temp("m-whole.json");
     assert_ok(&fairylab(&["sim", "--variant", "gardner", "--games", "20", "--json", &whole]));
@@ -224,4 +253,168 @@ fn sim_merge_rejects_mixed_runs() {
     assert_bad_input(&["sim", "merge", &junk], "is not a fairylab simulation result");
     assert_bad_input(&["sim", "merge", "/nonexistent-dir/a.json"], "cannot read /nonexistent-dir/a.json");
     assert_bad_input(&["sim", "merge", &a, "--json", "/nonexistent-dir/out.json"], "cannot write JSON file");
+}
+
+/// Means have Student-t intervals (n − 1 degrees of freedom): the audit's case, two White wins
+/// of 34 plies on average with sd 4.243, is [−4.12, 72.12], not the normal [28.12, 39.88]; a
+/// single sample has no interval. The JSON says which version and methods made it.
+#[test]
+fn sim_means_have_student_t_intervals() {
+    let path = temp("student-t.json");
+    let o = fairylab(&["sim", "--variant", "baby", "--games", "10", "--seed", "4", "--json", &path]);
+    assert_ok(&o);
+    let json: serde_json::Value = serde_json::from_str(&read(&path)).expect("valid JSON");
+    let m = &json["plies_given_white_win"];
+    assert_eq!(m["n"], 2);
+    assert_eq!(format!("{:.2} {:.2}", m["lo"].as_f64().expect("lo"), m["hi"].as_f64().expect("hi")), "-4.12 72.12");
+    assert_eq!(json["plies_given_black_win"]["n"], 1);
+    assert!(json["plies_given_black_win"]["lo"].is_null());
+    let out = stdout(&o);
+    assert!(out.contains("[-4.119, 72.119]") && out.contains("none (1 sample)"), "{out}");
+    assert_eq!(json["fairylab_version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(json["intervals"]["means"], "Student t");
+    assert_eq!(json["intervals"]["proportions"], "Wilson");
+    assert_eq!(json["intervals"]["confidence"], 0.95);
+    assert!(stderr(&o).contains("games/s on "), "{}", stderr(&o));
+}
+
+/// Probabilistic chess: each game draws its own map from its own stream (seeds 99 and 1 no
+/// longer play every game on the seed-0 map), with results independent of threads and shards;
+/// a start position given with --fen is played on its own map in every game, and the output
+/// says which.
+#[test]
+fn sim_probabilistic_games_draw_their_own_maps() {
+    let run = |name: &str, extra: &[&str]| {
+        let path = temp(name);
+        let mut args = vec!["sim", "--variant", "probabilistic", "--games", "12", "--json", &path];
+        args.extend(extra);
+        let o = fairylab(&args);
+        assert_ok(&o);
+        (read(&path), stdout(&o))
+    };
+    let (seed99, out) = run("p99.json", &["--seed", "99", "--threads", "2"]);
+    assert!(out.contains("each game drew its own random map"), "{out}");
+    let json: serde_json::Value = serde_json::from_str(&seed99).expect("valid JSON");
+    assert_eq!(json["square_maps"], "per_game");
+    assert_eq!(json["start_fen"], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let (seed1, _) = run("p1.json", &["--seed", "1"]);
+    assert_ne!(seed99, seed1);
+    let (one_thread, _) = run("p99-t1.json", &["--seed", "99", "--threads", "1"]);
+    assert_eq!(seed99, one_thread);
+    let mut shards = Vec::new();
+    for i in 0..2 {
+        let spec = format!("{i}/2");
+        let path = temp(&format!("p99-shard{i}.json"));
+        let o = fairylab(&[
+            "sim",
+            "--variant",
+            "probabilistic",
+            "--games",
+            "12",
+            "--seed",
+            "99",
+            "--shard",
+            &spec,
+            "--json",
+            &path,
+        ]);
+        assert_ok(&o);
+        shards.push(path);
+    }
+    let o = fairylab(&["sim", "merge", &shards[1], &shards[0]]);
+    assert_ok(&o);
+    assert_eq!(stdout(&o), seed99);
+    // A start position with a map, given explicitly: that map in every game.
+    let start = format!("{} {FIXED_MAP}", json["start_fen"].as_str().expect("a FEN"));
+    let (fixed, out) = run("p99-fixed.json", &["--seed", "99", "--fen", &start]);
+    assert!(out.contains("every game was played on the map of the given start position"), "{out}");
+    let fixed: serde_json::Value = serde_json::from_str(&fixed).expect("valid JSON");
+    assert_eq!(fixed["square_maps"], "fixed");
+    assert_eq!(fixed["start_fen"], start.as_str());
+    assert_ne!(fixed["counts"], json["counts"]);
+}
+
+/// A probability map for `--fen` (every square 50 %, the kings' squares too).
+const FIXED_MAP: &str = "50,50,50,50,50,50,50,50/50,50,50,50,50,50,50,50/50,50,50,50,50,50,50,50/50,50,50,50,50,50,50,50/50,50,50,50,50,50,50,50/50,50,50,50,50,50,50,50/50,50,50,50,50,50,50,50/50,50,50,50,50,50,50,50";
+
+/// Engine against engine in a variant without chance plays one game over and over: the text
+/// warns before the table and the JSON says `independent: false`.
+#[test]
+fn sim_warns_when_every_game_is_the_same() {
+    let path = temp("deterministic.json");
+    let o = fairylab(&[
+        "sim",
+        "--variant",
+        "baby",
+        "--white",
+        "engine:depth=1",
+        "--black",
+        "engine:depth=1",
+        "--games",
+        "3",
+        "--json",
+        &path,
+    ]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    let second = out.lines().nth(1).unwrap_or_default();
+    assert!(second.starts_with("warning: both strategies are deterministic"), "{out}");
+    assert!(second.contains("not 3 independent trials and the intervals do not apply"), "{out}");
+    let json: serde_json::Value = serde_json::from_str(&read(&path)).expect("valid JSON");
+    assert_eq!(json["independent"], false);
+    let random = fairylab(&["sim", "--variant", "baby", "--white", "engine:depth=1", "--games", "3"]);
+    assert_ok(&random);
+    assert!(!stdout(&random).contains("warning"), "{}", stdout(&random));
+}
+
+/// Under --max-plies the length rows are means over the finished games: the text says so.
+#[test]
+fn sim_says_when_means_leave_out_games_cut_off() {
+    let o = fairylab(&["sim", "--variant", "baby", "--games", "40", "--max-plies", "30", "--seed", "2"]);
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(
+        out.contains("plies, full_moves: mean over the ") && out.contains("cut off at the cap of 30 plies"),
+        "{out}"
+    );
+    let o = fairylab(&["sim", "--variant", "baby", "--games", "40", "--seed", "2"]);
+    assert!(!stdout(&o).contains("finished game"), "{}", stdout(&o));
+}
+
+/// The JSON file appears whole at the end of a run or not at all: a run that fails after the
+/// early check leaves nothing (it used to leave an empty file), a run leaves no temporary
+/// file behind, and a directory is refused before the run.
+#[test]
+fn sim_json_appears_only_when_complete() {
+    let dir = common::temp_path("sim-test-atomic", "out");
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let path = dir.join("run.json").display().to_string();
+    assert_bad_input(
+        &[
+            "sim",
+            "--variant",
+            "gardner",
+            "--half-width",
+            "0.1",
+            "--min-games",
+            "2000",
+            "--max-games",
+            "1000",
+            "--json",
+            &path,
+        ],
+        "--max-games 1000 is below --min-games 2000",
+    );
+    assert!(!std::path::Path::new(&path).exists(), "a failed run left {path}");
+    assert_ok(&fairylab(&["sim", "--variant", "gardner", "--games", "5", "--json", &path]));
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the directory")
+        .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["run.json"]);
+    assert!(read(&path).ends_with("}\n"));
+    assert_bad_input(
+        &["sim", "--variant", "gardner", "--games", "5", "--json", &dir.display().to_string()],
+        "cannot write JSON file",
+    );
 }

@@ -99,10 +99,17 @@ fn baby_report_writes_consistent_files_independent_of_threads() {
     let plies = &q["q3"]["length"]["plies"];
     assert!(report.contains(&format!("| {:.3} |", f(&plies["estimate"]["mean"]))));
     assert!(report.contains(&format!("| {} |", plies["required_games"])));
-    // Q3's run counts follow from the sd: (1.96 sd / 0.01)², and for the conditional mean
-    // divided by the White-win rate.
-    let need = (1.959_963_984_540_054 * f(&plies["estimate"]["sd"]) / 0.01).powi(2);
-    assert_eq!(plies["required_samples"].as_u64(), Some(need.ceil() as u64));
+    // Q3's run counts follow from the sd with Student's t: a few more than the normal
+    // (1.96 sd / 0.01)² (t > 1.96; about (1.96² + 1)/2 more for many samples), and for the
+    // conditional mean divided by the White-win rate. The intervals are t intervals too.
+    let need = (1.959_963_984_540_054 * f(&plies["estimate"]["sd"]) / 0.01).powi(2).ceil() as u64;
+    let samples = plies["required_samples"].as_u64().expect("samples");
+    assert!(samples > need && samples <= need + 4, "{samples} against the normal {need}");
+    let e = &plies["estimate"];
+    let n = e["n"].as_u64().expect("n") as f64;
+    let normal = 1.959_963_984_540_054 * f(&e["sd"]) / n.sqrt();
+    let reported = (f(&e["hi"]) - f(&e["lo"])) / 2.0;
+    assert!(reported > normal && reported < normal * 1.01, "{reported} against the normal {normal}");
     let cond = &q["q3"]["length_given_white_win"]["plies"];
     let wins = cond["required_samples"].as_u64().expect("wins") as f64;
     let rate = f(&base["white_win"]["p"]);
@@ -116,8 +123,11 @@ fn baby_report_writes_consistent_files_independent_of_threads() {
     assert!((f(&fm["estimate"]) - (rate - f(&base["black_win"]["p"]))).abs() < 1e-12);
     assert!(report.contains(&format!("{:+.4} | [{:+.4}, {:+.4}]", f(&d["estimate"]), f(&d["lo"]), f(&d["hi"]))));
     assert_eq!(fm["significant"], f(&fm["lo"]) > 0.0 || f(&fm["hi"]) < 0.0);
-    // Timing is in the report only.
+    // Timing is in the report only, with the thread count in words.
     assert!(report.contains("games/s"));
+    assert!(report.contains("games/s) on 1 thread. "), "report.md on one thread");
+    assert!(read(&two, "report.md").contains("games/s) on 2 threads. "), "report.md on two threads");
+    assert!(!report.contains("1 threads"));
     assert!(!json_text.contains("seconds") && !json_text.contains("games/s"));
 }
 

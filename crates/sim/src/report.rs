@@ -7,13 +7,16 @@
 
 use crate::runner::{GameResult, RunConfig, Shard};
 use crate::sequential::{Quantity, SequentialOutcome, SequentialPlan};
-use crate::stats::{Moments, Proportion, Z95};
+use crate::stats::{Moments, Proportion, CONFIDENCE, Z95};
 use crate::tally::Tally;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 /// The schema name written into every result.
 pub const SCHEMA: &str = "fairylab-sim/1";
+
+/// The version of fairylab that writes results (`fairylab_version`); `merge` takes only its own.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The half-width for which `required_games` is reported when no sequential target is set.
 pub const DEFAULT_TARGET_HALF_WIDTH: f64 = 0.01;
@@ -38,8 +41,8 @@ impl ProportionStat {
     }
 }
 
-/// A mean with its 95 % normal interval (`mean` is null without samples; `sd`, `lo` and `hi`
-/// with fewer than two).
+/// A mean with its 95 % Student-t interval, n − 1 degrees of freedom (`mean` is null without
+/// samples; `sd`, `lo` and `hi` with fewer than two: one sample gives no interval).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MeanStat {
     /// Samples.
@@ -48,7 +51,7 @@ pub struct MeanStat {
     pub mean: Option<f64>,
     /// Sample standard deviation (divisor n − 1).
     pub sd: Option<f64>,
-    /// Lower end of the 95 % interval.
+    /// Lower end of the 95 % Student-t interval.
     pub lo: Option<f64>,
     /// Upper end.
     pub hi: Option<f64>,
@@ -57,7 +60,7 @@ pub struct MeanStat {
 impl MeanStat {
     /// The statistic of `m`.
     pub fn new(m: Moments) -> MeanStat {
-        let i = m.interval(Z95);
+        let i = m.t_interval(CONFIDENCE);
         MeanStat {
             n: m.n,
             mean: (m.n > 0).then(|| m.mean()),
@@ -71,6 +74,44 @@ impl MeanStat {
 /// A statistic to three decimals, or `-` where there is none.
 pub fn fixed3(x: Option<f64>) -> String {
     x.map_or_else(|| "-".to_string(), |x| format!("{x:.3}"))
+}
+
+/// A mean's interval as text: `[lo, hi]`, `none (1 sample)`, or `none` without samples.
+pub fn mean_interval_text(m: &MeanStat) -> String {
+    match (m.lo, m.hi) {
+        (Some(lo), Some(hi)) => format!("[{lo:.3}, {hi:.3}]"),
+        _ if m.n == 1 => "none (1 sample)".to_string(),
+        _ => "none".to_string(),
+    }
+}
+
+/// Where the games' probability maps (Probabilistic chess) came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SquareMaps {
+    /// Every game drew its own random map from its own stream (`start_fen` has no map).
+    PerGame,
+    /// Every game was played on the map of `start_fen` (a given start position).
+    Fixed,
+}
+
+/// The interval methods of a result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IntervalMethods {
+    /// The confidence level of every interval (0.95).
+    pub confidence: f64,
+    /// Proportions' intervals: `"Wilson"` (score interval; for the random player with Kish's
+    /// effective number of trials).
+    pub proportions: String,
+    /// Means' intervals: `"Student t"` (n − 1 degrees of freedom).
+    pub means: String,
+}
+
+impl IntervalMethods {
+    /// The methods this version uses.
+    pub fn current() -> IntervalMethods {
+        IntervalMethods { confidence: CONFIDENCE, proportions: "Wilson".into(), means: "Student t".into() }
+    }
 }
 
 /// The strategies of the two sides, as canonical strategy texts.
@@ -108,7 +149,8 @@ pub struct SequentialInfo {
     pub batches: Vec<u64>,
 }
 
-/// Games needed for a 95 % half-width, extrapolated from the run's estimates.
+/// Games needed for a 95 % half-width, extrapolated from the run's estimates (normal quantile
+/// for proportions, Student's t for means).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RequiredGames {
     /// The half-width.
@@ -124,22 +166,37 @@ pub struct RequiredGames {
 pub struct SimResult {
     /// Always [`SCHEMA`].
     pub schema: String,
+    /// The fairylab version that wrote it ([`VERSION`]; `None` in files written before it was
+    /// recorded).
+    #[serde(default)]
+    pub fairylab_version: Option<String>,
     /// The variant's name.
     pub variant: String,
-    /// The start position of every game.
+    /// The start position of every game (without the probability map when each game drew its own).
     pub start_fen: String,
+    /// Probabilistic chess: whether each game drew its own map or all used `start_fen`'s
+    /// (null for a variant without maps).
+    #[serde(default)]
+    pub square_maps: Option<SquareMaps>,
     /// The strategies.
     pub strategies: Strategies,
     /// The seed.
     pub seed: u64,
     /// Games in this result.
     pub games: u64,
+    /// Whether the games are independent trials; false when both strategies are deterministic
+    /// and the variant has no chance: every game is the same game and the intervals do not apply.
+    #[serde(default = "independent_by_default")]
+    pub independent: bool,
     /// The safety cap in plies, if any.
     pub max_plies: Option<u32>,
     /// Shard metadata (null for a complete run).
     pub shard: Option<ShardInfo>,
     /// Sequential mode's stopping record (null for a fixed number of games).
     pub sequential: Option<SequentialInfo>,
+    /// The intervals' confidence level and methods (`None` in files written before it was recorded).
+    #[serde(default)]
+    pub intervals: Option<IntervalMethods>,
     /// White won.
     pub white_win: ProportionStat,
     /// Black won.
@@ -173,6 +230,10 @@ pub struct SimResult {
     pub counts: Tally,
 }
 
+fn independent_by_default() -> bool {
+    true
+}
+
 /// Results that cannot be merged.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -183,6 +244,17 @@ pub enum MergeError {
     /// A result of another schema.
     #[error("result {0} has schema '{1}', expected '{SCHEMA}'")]
     Schema(usize, String),
+    /// A result written by another fairylab version, or by one that did not record it.
+    #[error(
+        "result {index} {}; this is fairylab {VERSION}: merge shards with the fairylab that ran them (it recomputes the statistics), or run the shard again",
+        match .found { Some(v) => format!("was written by fairylab {v}"), None => "records no fairylab_version (an older fairylab wrote it)".to_string() }
+    )]
+    Version {
+        /// Which result (from 1).
+        index: usize,
+        /// Its version, if it records one.
+        found: Option<String>,
+    },
     /// A result that is not a shard.
     #[error("result {0} is a complete run, not a shard: only shards of one run can be merged")]
     NotAShard(usize),
@@ -216,23 +288,47 @@ pub enum MergeError {
     Inconsistent(usize, String),
 }
 
+/// A result's metadata: everything but the shard, the sequential record and the counts.
+struct Meta {
+    variant: String,
+    start_fen: String,
+    square_maps: Option<SquareMaps>,
+    strategies: Strategies,
+    seed: u64,
+    independent: bool,
+    max_plies: Option<u32>,
+}
+
+/// A cap as text: the number or `none`.
+fn cap_text(cap: Option<u32>) -> String {
+    cap.map_or_else(|| "none".to_string(), |c| c.to_string())
+}
+
+fn square_maps_text(m: Option<SquareMaps>) -> &'static str {
+    match m {
+        Some(SquareMaps::PerGame) => "per_game",
+        Some(SquareMaps::Fixed) => "fixed",
+        None => "null",
+    }
+}
+
 impl SimResult {
     /// The result of `tally` under `cfg`; `shard` and `planned_games` describe the plan the
     /// tally is part of, `target` is the half-width for `required_games` (default 0.01).
     pub fn new(cfg: &RunConfig, tally: Tally, shard: Shard, planned_games: u64, target: Option<f64>) -> SimResult {
         let shard =
             (shard.count > 1).then(|| ShardInfo { count: shard.count, indices: vec![shard.index], planned_games });
-        SimResult::build(
-            cfg.variant().name.clone(),
-            cfg.start.fen(),
-            Strategies { white: cfg.white.to_string(), black: cfg.black.to_string() },
-            cfg.seed,
-            cfg.max_plies,
-            shard,
-            None,
-            target.unwrap_or(DEFAULT_TARGET_HALF_WIDTH),
-            tally,
-        )
+        let has_maps = rules::variants::probabilistic::options(cfg.variant()).is_some();
+        let meta = Meta {
+            variant: cfg.variant().name.clone(),
+            start_fen: cfg.start_fen(),
+            square_maps: has_maps.then_some(if cfg.random_maps { SquareMaps::PerGame } else { SquareMaps::Fixed }),
+            strategies: Strategies { white: cfg.white.to_string(), black: cfg.black.to_string() },
+            seed: cfg.seed,
+            independent: cfg.games_independent(),
+            max_plies: cfg.max_plies,
+        };
+        SimResult::build(meta, shard, None, target.unwrap_or(DEFAULT_TARGET_HALF_WIDTH), tally)
     }
 
     /// The result of a sequential run.
@@ -248,13 +344,8 @@ impl SimResult {
         r
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn build(
-        variant: String,
-        start_fen: String,
-        strategies: Strategies,
-        seed: u64,
-        max_plies: Option<u32>,
+        meta: Meta,
         shard: Option<ShardInfo>,
         sequential: Option<SequentialInfo>,
         target: f64,
@@ -264,14 +355,18 @@ impl SimResult {
         let quantities = Quantity::ALL.iter().map(|q| (q.name().to_string(), q.required_games(&t, target))).collect();
         SimResult {
             schema: SCHEMA.to_string(),
-            variant,
-            start_fen,
-            strategies,
-            seed,
+            fairylab_version: Some(VERSION.to_string()),
+            variant: meta.variant,
+            start_fen: meta.start_fen,
+            square_maps: meta.square_maps,
+            strategies: meta.strategies,
+            seed: meta.seed,
             games: t.games,
-            max_plies,
+            independent: meta.independent,
+            max_plies: meta.max_plies,
             shard,
             sequential,
+            intervals: Some(IntervalMethods::current()),
             white_win: p(t.white_wins),
             black_win: p(t.black_wins),
             draw: p(t.draws),
@@ -282,7 +377,9 @@ impl SimResult {
             promotion_random_player: {
                 let (w, b) = (t.promotion_white, t.promotion_black);
                 let i = crate::stats::paired_wilson95(w, b, t.promotion_any, t.games);
-                ProportionStat { count: w + b, p: Proportion::new(w + b, 2 * t.games).estimate(), lo: i.lo, hi: i.hi }
+                // In floating point: the counts may come from a file of up to 2⁶⁴ − 1 games.
+                let p = if t.games == 0 { 0.0 } else { (w as f64 + b as f64) / (2.0 * t.games as f64) };
+                ProportionStat { count: w.saturating_add(b), p, lo: i.lo, hi: i.hi }
             },
             plies: MeanStat::new(t.plies),
             full_moves: MeanStat::new(t.full_moves),
@@ -312,6 +409,11 @@ impl SimResult {
 
     /// Merges shards of one run into one result. When every shard is present the result
     /// equals the unsharded run's, byte for byte, with `shard` null.
+    ///
+    /// Only shards written by this version of fairylab are taken (the merge recomputes every
+    /// statistic, which another version may compute otherwise), and each shard's counts must
+    /// be consistent ([`Tally::check`]) and hold exactly the games of its shards; all sums are
+    /// checked, so a damaged file is refused, never wrapped around.
     pub fn merge(results: &[SimResult]) -> Result<SimResult, MergeError> {
         let first = results.first().ok_or(MergeError::Empty)?;
         let mut indices = Vec::new();
@@ -321,6 +423,9 @@ impl SimResult {
             let index = i + 1;
             if r.schema != SCHEMA {
                 return Err(MergeError::Schema(index, r.schema.clone()));
+            }
+            if r.fairylab_version.as_deref() != Some(VERSION) {
+                return Err(MergeError::Version { index, found: r.fairylab_version.clone() });
             }
             let shard = r.shard.as_ref().ok_or(MergeError::NotAShard(index))?;
             let check = |field: &'static str, found: String, expected: String| {
@@ -332,10 +437,16 @@ impl SimResult {
             };
             check("variant", r.variant.clone(), first.variant.clone())?;
             check("start_fen", r.start_fen.clone(), first.start_fen.clone())?;
+            check(
+                "square_maps",
+                square_maps_text(r.square_maps).to_string(),
+                square_maps_text(first.square_maps).to_string(),
+            )?;
             check("seed", r.seed.to_string(), first.seed.to_string())?;
             check("white strategy", r.strategies.white.clone(), first.strategies.white.clone())?;
             check("black strategy", r.strategies.black.clone(), first.strategies.black.clone())?;
-            check("max_plies", format!("{:?}", r.max_plies), format!("{:?}", first.max_plies))?;
+            check("independent", r.independent.to_string(), first.independent.to_string())?;
+            check("max_plies", cap_text(r.max_plies), cap_text(first.max_plies))?;
             check("shard count", shard.count.to_string(), first_shard.count.to_string())?;
             check("planned games", shard.planned_games.to_string(), first_shard.planned_games.to_string())?;
             check(
@@ -344,17 +455,12 @@ impl SimResult {
                 first.required_games.half_width.to_string(),
             )?;
             let t = &r.counts;
-            let ends = t.white_wins + t.black_wins + t.draws + t.unfinished;
-            let inconsistent = |what: String| Err(MergeError::Inconsistent(index, what));
+            let inconsistent = |what: String| MergeError::Inconsistent(index, what);
             if r.games != t.games {
-                return inconsistent(format!("{} games, but {} counted", r.games, t.games));
+                return Err(inconsistent(format!("{} games, but {} counted", r.games, t.games)));
             }
-            if ends != t.games {
-                return inconsistent(format!("{} games, but {ends} wins, draws and unfinished games", t.games));
-            }
-            if t.plies.n != t.games {
-                return inconsistent(format!("{} games, but {} game lengths", t.games, t.plies.n));
-            }
+            t.check(r.max_plies).map_err(inconsistent)?;
+            let mut expected = 0u64;
             for &s in &shard.indices {
                 if s >= shard.count {
                     return Err(MergeError::ShardIndex { index, shard: s, last: shard.count.saturating_sub(1) });
@@ -363,8 +469,23 @@ impl SimResult {
                     return Err(MergeError::Overlap(s));
                 }
                 indices.push(s);
+                // At most the planned games in all: no overflow.
+                expected += Shard { index: s, count: shard.count }.games_in(0, shard.planned_games);
             }
-            tally.merge(&r.counts);
+            if t.games != expected {
+                return Err(inconsistent(format!(
+                    "{} games, but shard{} {:?} of a run of {} games in {} shards hold{} {expected}",
+                    t.games,
+                    if shard.indices.len() == 1 { "" } else { "s" },
+                    shard.indices,
+                    shard.planned_games,
+                    shard.count,
+                    if shard.indices.len() == 1 { "s" } else { "" },
+                )));
+            }
+            tally = tally
+                .checked_merge(&r.counts)
+                .ok_or_else(|| inconsistent("the counts overflow when added to the other shards'".to_string()))?;
         }
         indices.sort_unstable();
         let complete = indices.len() == first_shard.count as usize;
@@ -373,17 +494,57 @@ impl SimResult {
             indices,
             planned_games: first_shard.planned_games,
         });
-        Ok(SimResult::build(
-            first.variant.clone(),
-            first.start_fen.clone(),
-            first.strategies.clone(),
-            first.seed,
-            first.max_plies,
-            shard,
-            None,
-            first.required_games.half_width,
-            tally,
-        ))
+        let meta = Meta {
+            variant: first.variant.clone(),
+            start_fen: first.start_fen.clone(),
+            square_maps: first.square_maps,
+            strategies: first.strategies.clone(),
+            seed: first.seed,
+            independent: first.independent,
+            max_plies: first.max_plies,
+        };
+        Ok(SimResult::build(meta, shard, None, first.required_games.half_width, tally))
+    }
+
+    /// What makes the numbers mean less than they seem, to show before them: games that are
+    /// not independent trials (one game repeated).
+    pub fn warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if !self.independent {
+            warnings.push(format!(
+                "warning: both strategies are deterministic ({} against {}) and {} leaves nothing to chance, so every \
+                 game repeats the first: these are not {} independent trials and the intervals do not apply. Let one \
+                 side play random or random-piece (the engine strategy takes no random option).",
+                self.strategies.white, self.strategies.black, self.variant, self.games
+            ));
+        }
+        warnings
+    }
+
+    /// Notes a reader must see next to the numbers: where the probability maps came from, and
+    /// means over the finished games only.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        match self.square_maps {
+            Some(SquareMaps::PerGame) => notes.push(
+                "probability maps: each game drew its own random map from its own stream (start_fen omits the map)"
+                    .to_string(),
+            ),
+            Some(SquareMaps::Fixed) => notes.push(
+                "probability map: every game was played on the map of the given start position (start_fen)".to_string(),
+            ),
+            None => {}
+        }
+        let unfinished = self.counts.unfinished;
+        if unfinished > 0 {
+            let finished = self.games - unfinished.min(self.games);
+            notes.push(format!(
+                "plies, full_moves: mean over the {finished} finished game{}; {unfinished} cut off at the cap of {} plies (unfinished)",
+                if finished == 1 { "" } else { "s" },
+                cap_text(self.max_plies)
+            ));
+        }
+        notes
     }
 
     /// The statistics as a plain-text table for a terminal.
@@ -400,17 +561,21 @@ impl SimResult {
             self.seed,
             self.shard.as_ref().map_or(String::new(), |sh| format!(", shards {:?} of {}", sh.indices, sh.count))
         );
+        for warning in self.warnings() {
+            let _ = writeln!(s, "{warning}");
+        }
         let _ = writeln!(s, "{:<24} {:>9} {:>10} {:>21}", "statistic", "count", "estimate", "95% interval");
         for (name, p) in self.proportions() {
             let _ =
                 writeln!(s, "{name:<24} {:>9} {:>10.4} {:>21}", p.count, p.p, format!("[{:.4}, {:.4}]", p.lo, p.hi));
         }
         for (name, m) in self.means() {
-            let interval = match (m.lo, m.hi) {
-                (Some(lo), Some(hi)) => format!("[{lo:.3}, {hi:.3}]"),
-                _ => "-".to_string(),
-            };
+            let interval = mean_interval_text(m);
             let _ = writeln!(s, "{name:<24} {:>9} {:>10} {interval:>21}  sd {}", m.n, fixed3(m.mean), fixed3(m.sd));
+        }
+        let _ = writeln!(s, "intervals: 95 %, Wilson for proportions, Student t (n - 1 degrees of freedom) for means");
+        for note in self.notes() {
+            let _ = writeln!(s, "{note}");
         }
         let e = &self.counts.endings;
         let _ = writeln!(
@@ -481,22 +646,29 @@ pub fn markdown_run(title: &str, r: &SimResult) -> String {
         r.games,
         r.max_plies.map_or(String::new(), |m| format!(", capped at {m} plies"))
     );
+    for warning in r.warnings() {
+        let _ = writeln!(s, "**{warning}**\n");
+    }
     let _ = writeln!(s, "| quantity | games | estimate | 95 % Wilson interval |\n|---|---:|---:|---|");
     for (name, p) in r.proportions() {
         let _ = writeln!(s, "| {name} | {} | {:.4} | [{:.4}, {:.4}] |", p.count, p.p, p.lo, p.hi);
     }
-    let _ = writeln!(s, "\n| quantity | samples | mean | sd | 95 % interval |\n|---|---:|---:|---:|---|");
+    let _ = writeln!(s, "\n| quantity | samples | mean | sd | 95 % Student-t interval |\n|---|---:|---:|---:|---|");
     for (name, m) in r.means() {
-        let interval = match (m.lo, m.hi) {
-            (Some(lo), Some(hi)) => format!("[{lo:.3}, {hi:.3}]"),
-            _ => "–".to_string(),
-        };
-        let _ = writeln!(s, "| {name} | {} | {} | {} | {interval} |", m.n, fixed3(m.mean), fixed3(m.sd));
+        let _ = writeln!(s, "| {name} | {} | {} | {} | {} |", m.n, fixed3(m.mean), fixed3(m.sd), mean_interval_text(m));
+    }
+    let notes = r.notes();
+    if !notes.is_empty() {
+        let _ = writeln!(s);
+    }
+    for note in notes {
+        let _ = writeln!(s, "- {note}");
     }
     let q = &r.required_games;
     let _ = writeln!(
         s,
-        "\nGames needed for a 95 % half-width of {}: {} for any proportion (worst case); from these estimates:",
+        "\nGames needed for a 95 % half-width of {}: {} for any proportion (worst case, normal quantile); from these \
+         estimates (normal quantile for proportions, Student's t for means):",
         q.half_width, q.proportion_worst_case
     );
     for (name, n) in &q.quantities {

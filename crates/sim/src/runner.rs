@@ -4,7 +4,8 @@
 //! Reproducibility: game `i` of seed `s` draws every random number from its own ChaCha8
 //! stream (`seed_from_u64(s)` then `set_stream(i)`), so a game depends only on `(s, i)`,
 //! never on which thread played it or on what other games were played. Tallies are summed
-//! with integer arithmetic, so the total does not depend on the thread count either.
+//! with integer arithmetic, so the total does not depend on the thread count either. In
+//! Probabilistic chess a game's probability map is the first thing drawn from its stream.
 
 use crate::baby::BabyKernel;
 use crate::strategy::{Player, Strategy};
@@ -15,6 +16,7 @@ use rayon::prelude::*;
 use rules::chance::{ChanceRule, Event};
 use rules::outcome::{EndReason, Outcome};
 use rules::variant::WinCondition;
+use rules::variants::probabilistic;
 use rules::{Color, Move, MoveList, Position, Variant};
 use std::fmt;
 
@@ -153,8 +155,12 @@ pub enum ShardError {
 /// What to simulate: the start position, a strategy per side, the seed and the safety cap.
 #[derive(Debug, Clone)]
 pub struct RunConfig {
-    /// Every game starts here.
+    /// Every game starts here (with its own probability map if `random_maps`).
     pub start: Position,
+    /// Probabilistic chess: every game draws its own probability map (RULINGS § Probabilistic
+    /// chess, 1: [`probabilistic::random_map`]) from its own stream before its first move,
+    /// replacing `start`'s. False: every game is played on `start`'s map (a given position).
+    pub random_maps: bool,
     /// White's strategy.
     pub white: Strategy,
     /// Black's strategy.
@@ -167,10 +173,12 @@ pub struct RunConfig {
 }
 
 impl RunConfig {
-    /// Random against random from the variant's start position, without a cap.
+    /// Random against random from the variant's start position, without a cap; in
+    /// Probabilistic chess every game on its own random map.
     pub fn new(variant: &'static Variant, seed: u64) -> RunConfig {
         RunConfig {
             start: Position::start(variant),
+            random_maps: probabilistic::options(variant).is_some(),
             white: Strategy::Random,
             black: Strategy::Random,
             seed,
@@ -178,9 +186,57 @@ impl RunConfig {
         }
     }
 
+    /// Random against random from `start` (its probability map too, in every game), without a cap.
+    pub fn from_position(start: Position, seed: u64) -> RunConfig {
+        RunConfig { start, random_maps: false, white: Strategy::Random, black: Strategy::Random, seed, max_plies: None }
+    }
+
     /// The variant.
     pub fn variant(&self) -> &'static Variant {
         self.start.variant()
+    }
+
+    /// The start position as FEN; with `random_maps` without the map (the seventh field),
+    /// which every game draws for itself.
+    pub fn start_fen(&self) -> String {
+        let fen = self.start.fen();
+        match fen.rsplit_once(' ') {
+            Some((placement, _map)) if self.random_maps => placement.to_string(),
+            _ => fen,
+        }
+    }
+
+    /// The start of a game whose random stream is `rng`: `start`, with its own probability map
+    /// drawn first from `rng` if `random_maps` ([`probabilistic::random_map`]).
+    ///
+    /// ```
+    /// use sim::runner::{game_rng, RunConfig};
+    /// let cfg = RunConfig::new(rules::variants::by_name("probabilistic").unwrap(), 1);
+    /// let fen = |seed, game| cfg.game_start(&mut game_rng(seed, game)).fen();
+    /// assert_ne!(fen(1, 0), fen(99, 0));
+    /// assert_ne!(fen(1, 0), fen(1, 1));
+    /// ```
+    pub fn game_start<R: rand::RngCore + ?Sized>(&self, rng: &mut R) -> Position {
+        let mut pos = self.start.clone();
+        if self.random_maps {
+            pos.set_square_map(&probabilistic::random_map(self.variant(), rng));
+        }
+        pos
+    }
+
+    /// Whether the games are independent trials: false when both strategies are deterministic
+    /// and nothing in the game is left to chance, so every game repeats the first one.
+    ///
+    /// ```
+    /// use sim::{RunConfig, Strategy};
+    /// let baby = rules::variants::by_name("baby").unwrap();
+    /// let engine: Strategy = "engine:depth=1".parse().unwrap();
+    /// assert!(RunConfig::new(baby, 1).games_independent());
+    /// assert!(!RunConfig { white: engine, black: engine, ..RunConfig::new(baby, 1) }.games_independent());
+    /// ```
+    pub fn games_independent(&self) -> bool {
+        let chance = self.variant().chance != ChanceRule::None || self.random_maps;
+        chance || !self.white.is_deterministic() || !self.black.is_deterministic()
     }
 
     /// Whether the game loop must keep position hashes (repetition or an engine player).
@@ -227,7 +283,7 @@ impl Scratch {
 pub fn play_game(cfg: &RunConfig, index: u64, scratch: &mut Scratch, mut line: Option<&mut Vec<Move>>) -> GameRecord {
     let v = cfg.variant();
     let mut rng = game_rng(cfg.seed, index);
-    let mut pos = cfg.start.clone();
+    let mut pos = cfg.game_start(&mut rng);
     let track = cfg.needs_history();
     let chance = v.chance != ChanceRule::None;
     let Scratch { players, moves, history } = scratch;

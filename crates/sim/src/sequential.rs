@@ -1,11 +1,16 @@
 //! Sequential mode: play batches of games until every requested quantity's confidence
 //! half-width is at most a target, with batch sizes that depend only on the results so far.
 //!
+//! Half-widths are those of the reported 95 % intervals: Wilson's for proportions, Student's t
+//! (n − 1 degrees of freedom) for means. Games needed are planned with the normal quantile for
+//! proportions (z²p̂(1−p̂)/h²) and with t for means (the smallest n whose t half-width at the
+//! current sd is within h), so a run stops exactly when the intervals it reports are narrow enough.
+//!
 //! Games are always numbered from 0, so a sequential run that stopped after n games has
 //! exactly the tally of a fixed run of n games with the same seed.
 
 use crate::runner::{run_range, RunConfig, Shard};
-use crate::stats::Z95;
+use crate::stats::{paired_required_games, paired_wilson95, CONFIDENCE, Z95};
 use crate::tally::Tally;
 use std::fmt;
 use std::str::FromStr;
@@ -25,6 +30,9 @@ pub enum Quantity {
     PromotionWhite,
     /// P(Black promotes).
     PromotionBlack,
+    /// P(a player chosen at random promotes): the two players of a game are not independent
+    /// trials ([`crate::stats::paired_wilson95`]).
+    PromotionRandomPlayer,
     /// Mean plies of finished games.
     Plies,
     /// Mean full moves of finished games.
@@ -39,13 +47,14 @@ pub enum Quantity {
 
 impl Quantity {
     /// Every quantity, in report order.
-    pub const ALL: [Quantity; 11] = [
+    pub const ALL: [Quantity; 12] = [
         Quantity::WhiteWin,
         Quantity::BlackWin,
         Quantity::Draw,
         Quantity::PromotionAny,
         Quantity::PromotionWhite,
         Quantity::PromotionBlack,
+        Quantity::PromotionRandomPlayer,
         Quantity::Plies,
         Quantity::FullMoves,
         Quantity::PliesGivenWhiteWin,
@@ -62,6 +71,7 @@ impl Quantity {
             Quantity::PromotionAny => "promotion_any",
             Quantity::PromotionWhite => "promotion_white",
             Quantity::PromotionBlack => "promotion_black",
+            Quantity::PromotionRandomPlayer => "promotion_random_player",
             Quantity::Plies => "plies",
             Quantity::FullMoves => "full_moves",
             Quantity::PliesGivenWhiteWin => "plies_given_white_win",
@@ -72,20 +82,27 @@ impl Quantity {
 
     /// The 95 % half-width of this quantity in `t` (infinite when it cannot be estimated).
     pub fn half_width(self, t: &Tally) -> f64 {
+        if self == Quantity::PromotionRandomPlayer {
+            return paired_wilson95(t.promotion_white, t.promotion_black, t.promotion_any, t.games).half_width();
+        }
         match self.proportion_count(t) {
             Some(k) => t.of_games(k).wilson95().half_width(),
-            None => self.moments(t).half_width(Z95),
+            None => self.moments(t).t_half_width(CONFIDENCE),
         }
     }
 
-    /// Games needed in all for half-width `h`, extrapolated from the estimates in `t`.
+    /// Games needed in all for half-width `h`, extrapolated from the estimates in `t`: for a
+    /// proportion with the normal quantile, for a mean with Student's t.
     pub fn required_games(self, t: &Tally, h: f64) -> u64 {
+        if self == Quantity::PromotionRandomPlayer {
+            return paired_required_games(t.promotion_white, t.promotion_black, t.promotion_any, t.games, h, Z95);
+        }
         match self.proportion_count(t) {
             Some(k) => t.of_games(k).required_trials(h, Z95),
             None => {
                 let m = self.moments(t);
                 // Samples needed, scaled by the share of games that give a sample.
-                let need = m.required_samples(h, Z95) as f64;
+                let need = m.t_required_samples(h, CONFIDENCE) as f64;
                 let share = if t.games == 0 { 0.0 } else { m.n as f64 / t.games as f64 };
                 if share == 0.0 {
                     u64::MAX

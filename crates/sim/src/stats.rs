@@ -1,15 +1,24 @@
 //! Statistics of a simulation: proportions with Wilson score intervals, means of integer
-//! samples with normal intervals, exact mergeable accumulators and run counts for a half-width.
+//! samples with Student-t intervals, exact mergeable accumulators and run counts for a half-width.
 //!
 //! Every accumulator holds integers only (counts, sums, sums of squares), so merging shards
 //! or parallel chunks is exact, associative and commutative: a result never depends on how
 //! the games were split. Floating point appears only when an estimate is read off.
 
 use serde::{Deserialize, Serialize};
-use statrs::distribution::{ContinuousCDF, Normal};
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+
+/// The confidence level of every interval a result reports.
+pub const CONFIDENCE: f64 = 0.95;
 
 /// The two-sided 95 % normal quantile, Φ⁻¹(0.975).
 pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// Degrees of freedom from which [`t_for_confidence`] uses the asymptotic expansion instead
+/// of statrs: statrs inverts the regularised incomplete beta function, which loses accuracy
+/// past about 10⁴ degrees of freedom (1.95985 instead of 1.95997 at 10⁶, 1.83 at 10⁷) and
+/// does not return at 10⁸. Both agree to 10⁻¹² between 200 and 10⁴.
+const T_EXPANSION_FROM: u64 = 1000;
 
 /// The two-sided normal quantile for a confidence level in (0, 1), e.g. 0.99 → 2.5758.
 ///
@@ -23,6 +32,36 @@ pub fn z_for_confidence(level: f64) -> Option<f64> {
     }
     let normal = Normal::standard();
     Some(normal.inverse_cdf(0.5 + level / 2.0))
+}
+
+/// The two-sided Student-t quantile with `df` degrees of freedom for a confidence level in
+/// (0, 1): the `t` with P(|T| ≤ t) = `level`, e.g. 12.706 for one degree of freedom at 95 %,
+/// 2.776 for four. `None` without degrees of freedom or for a level outside (0, 1).
+///
+/// Below 1,000 degrees of freedom statrs' `StudentsT::inverse_cdf`; from there the
+/// Cornish–Fisher expansion in powers of 1/df to the fourth (Abramowitz and Stegun 1964,
+/// 26.7.5), whose error there is below 10⁻¹².
+///
+/// ```
+/// let t = sim::stats::t_for_confidence(0.95, 1).unwrap();
+/// assert!((t - 12.706_204_736).abs() < 1e-8);
+/// assert!(sim::stats::t_for_confidence(0.95, 0).is_none());
+/// ```
+pub fn t_for_confidence(level: f64, df: u64) -> Option<f64> {
+    let z = z_for_confidence(level)?;
+    if df == 0 {
+        return None;
+    }
+    if df < T_EXPANSION_FROM {
+        let t = StudentsT::new(0.0, 1.0, df as f64).ok()?;
+        return Some(t.inverse_cdf(0.5 + level / 2.0));
+    }
+    let (v, z2) = (df as f64, z * z);
+    let g1 = (z2 + 1.0) * z / 4.0;
+    let g2 = ((5.0 * z2 + 16.0) * z2 + 3.0) * z / 96.0;
+    let g3 = (((3.0 * z2 + 19.0) * z2 + 17.0) * z2 - 15.0) * z / 384.0;
+    let g4 = ((((79.0 * z2 + 776.0) * z2 + 1482.0) * z2 - 1920.0) * z2 - 945.0) * z / 92160.0;
+    Some(z + (g1 + (g2 + (g3 + g4 / v) / v) / v) / v)
 }
 
 /// A closed interval `[lo, hi]`.
@@ -140,11 +179,13 @@ impl Moments {
         self.sum_sq += u128::from(x) * u128::from(x);
     }
 
-    /// The union of two samples (exact).
-    pub fn merge(&mut self, other: &Moments) {
-        self.n += other.n;
-        self.sum += other.sum;
-        self.sum_sq += other.sum_sq;
+    /// The union of two samples (exact), or `None` if a sum would overflow.
+    pub fn checked_merge(&self, other: &Moments) -> Option<Moments> {
+        Some(Moments {
+            n: self.n.checked_add(other.n)?,
+            sum: self.sum.checked_add(other.sum)?,
+            sum_sq: self.sum_sq.checked_add(other.sum_sq)?,
+        })
     }
 
     /// The sample mean (0 without samples).
@@ -157,14 +198,19 @@ impl Moments {
     }
 
     /// The sample variance with divisor n − 1 (0 with fewer than two samples). The
-    /// numerator n·Σx² − (Σx)² is computed exactly in integers, so there is no cancellation.
+    /// numerator n·Σx² − (Σx)² is computed exactly in integers, so there is no cancellation
+    /// (in floating point where the integers would overflow, which no run of games reaches).
     pub fn variance(&self) -> f64 {
         if self.n < 2 {
             return 0.0;
         }
         let n = u128::from(self.n);
-        let num = n * self.sum_sq - self.sum * self.sum;
-        num as f64 / (n * (n - 1)) as f64
+        let exact = n.checked_mul(self.sum_sq).zip(self.sum.checked_mul(self.sum)).map(|(a, b)| a.saturating_sub(b));
+        let num = match exact {
+            Some(num) => num as f64,
+            None => (n as f64 * self.sum_sq as f64 - (self.sum as f64).powi(2)).max(0.0),
+        };
+        num / (n as f64 * (n - 1) as f64)
     }
 
     /// The sample standard deviation.
@@ -172,32 +218,64 @@ impl Moments {
         self.variance().sqrt()
     }
 
-    /// The normal-approximation interval mean ± z·sd/√n; `None` with fewer than two samples.
+    /// The Student-t interval mean ± t·sd/√n at confidence `level` (t with n − 1 degrees of
+    /// freedom, [`t_for_confidence`]); `None` with fewer than two samples. The normal quantile
+    /// instead of t would cover too little for few samples (at n = 2: ±1.96 instead of
+    /// ±12.71 standard errors).
     ///
     /// ```
-    /// use sim::stats::{Moments, Z95};
+    /// use sim::stats::Moments;
     /// let mut m = Moments::default();
     /// for x in [2, 4, 4, 4, 5, 5, 7, 9] { m.push(x); }
     /// assert_eq!(m.mean(), 5.0);
     /// assert!((m.variance() - 32.0 / 7.0).abs() < 1e-12);
-    /// assert!(m.interval(Z95).is_some());
+    /// let i = m.t_interval(0.95).unwrap();
+    /// // t with 7 degrees of freedom is 2.365: 5 ± 2.365·√(32/7)/√8.
+    /// assert_eq!((format!("{:.3}", i.lo), format!("{:.3}", i.hi)), ("3.213".into(), "6.787".into()));
     /// ```
-    pub fn interval(&self, z: f64) -> Option<Interval> {
-        if self.n < 2 {
-            return None;
-        }
-        let h = z * self.sd() / (self.n as f64).sqrt();
+    pub fn t_interval(&self, level: f64) -> Option<Interval> {
+        let t = t_for_confidence(level, self.n.checked_sub(1)?)?;
+        let h = t * self.sd() / (self.n as f64).sqrt();
         Some(Interval { lo: self.mean() - h, hi: self.mean() + h })
     }
 
-    /// The half-width z·sd/√n (infinite with fewer than two samples).
-    pub fn half_width(&self, z: f64) -> f64 {
-        self.interval(z).map_or(f64::INFINITY, |i| i.half_width())
+    /// The half-width t·sd/√n at confidence `level` (infinite with fewer than two samples).
+    pub fn t_half_width(&self, level: f64) -> f64 {
+        self.t_interval(level).map_or(f64::INFINITY, |i| i.half_width())
     }
 
-    /// Samples needed for half-width `h` at the current standard deviation: ⌈(z·sd/h)²⌉.
-    pub fn required_samples(&self, h: f64, z: f64) -> u64 {
-        required((z * self.sd() / h).powi(2)).max(2)
+    /// Samples needed for a Student-t half-width of at most `h` at confidence `level`, were the
+    /// standard deviation to stay what it is: the smallest n ≥ 2 with t(n − 1)·sd/√n ≤ h. That
+    /// is the normal-quantile count ⌈(z·sd/h)²⌉ plus a few (about (z² + 1)/2 for many samples,
+    /// more for few: t > z). `u64::MAX` for a level outside (0, 1) or an infinite count.
+    pub fn t_required_samples(&self, h: f64, level: f64) -> u64 {
+        let Some(z) = z_for_confidence(level) else { return u64::MAX };
+        let sd = self.sd();
+        let enough = |n: u64| t_for_confidence(level, n - 1).is_some_and(|t| t * sd / (n as f64).sqrt() <= h);
+        // Step 1. The normal count is a lower bound (t > z); past 2⁵³ the difference is lost in
+        // rounding anyway.
+        let lo = required((z * sd / h).powi(2)).max(2);
+        if lo >= 1 << 53 || enough(lo) {
+            return lo;
+        }
+        // Step 2. Double until enough, then bisect: `enough` is monotone in n.
+        let (mut bad, mut good) = (lo, lo.saturating_mul(2));
+        while !enough(good) {
+            if good == u64::MAX {
+                return u64::MAX;
+            }
+            bad = good;
+            good = good.saturating_mul(2);
+        }
+        while good - bad > 1 {
+            let mid = bad + (good - bad) / 2;
+            if enough(mid) {
+                good = mid;
+            } else {
+                bad = mid;
+            }
+        }
+        good
     }
 }
 
@@ -277,18 +355,54 @@ pub fn wilson_interval(p: f64, n: f64, z: f64) -> Interval {
 /// assert!((same.lo - games.lo).abs() < 1e-12 && (same.hi - games.hi).abs() < 1e-12);
 /// ```
 pub fn paired_wilson95(first: u64, second: u64, either: u64, n: u64) -> Interval {
+    match paired_estimate(first, second, either, n) {
+        Some((p, effective)) => wilson_interval(p, effective, Z95),
+        None => Interval { lo: 0.0, hi: 1.0 },
+    }
+}
+
+/// Games needed for a half-width `h` (normal quantile `z`) on the random-player proportion
+/// of [`paired_wilson95`]: the players needed at its estimate, z²·p̂(1−p̂)/h², divided by the
+/// effective trials per game (between 1 and 2) the games so far showed. With p̂ at 0 or 1 the
+/// planning value is the end of its interval nearer 1/2, at the cautious one trial per game;
+/// without games, the worst case p = 1/2 at one trial per game.
+///
+/// ```
+/// use sim::stats::{paired_required_games, Proportion, Z95};
+/// // Players who always agree: as many games as a proportion of games needs.
+/// let same = paired_required_games(250, 250, 250, 1000, 0.01, Z95);
+/// assert_eq!(same, Proportion::new(250, 1000).required_trials(0.01, Z95));
+/// assert_eq!(paired_required_games(0, 0, 0, 0, 0.01, Z95), 9604);
+/// ```
+pub fn paired_required_games(first: u64, second: u64, either: u64, n: u64, h: f64, z: f64) -> u64 {
+    let Some((p, effective)) = paired_estimate(first, second, either, n) else {
+        return Proportion::required_trials_worst_case(h, z);
+    };
+    let (p, per_game) = if p <= 0.0 || p >= 1.0 {
+        let i = wilson_interval(p, n as f64, z);
+        (if p <= 0.0 { i.hi } else { i.lo }, 1.0)
+    } else {
+        (p, effective / n as f64)
+    };
+    required(z * z * p * (1.0 - p) / (h * h) / per_game).max(1)
+}
+
+/// The random-player estimate p̂ and the effective number of trials of [`paired_wilson95`]
+/// (`None` without games). Sums in floating point: the counts come from files too.
+fn paired_estimate(first: u64, second: u64, either: u64, n: u64) -> Option<(f64, f64)> {
     if n == 0 {
-        return Interval { lo: 0.0, hi: 1.0 };
+        return None;
     }
     let nf = n as f64;
-    let both = (first + second).saturating_sub(either) as f64;
-    let one = either as f64 - both;
-    let p = (first + second) as f64 / (2.0 * nf);
+    let (first, second, either) = (first as f64, second as f64, either as f64);
+    let both = (first + second - either).max(0.0);
+    let one = either - both;
+    let p = (first + second) / (2.0 * nf);
     // Σx² = both·1 + one·¼; s² = (Σx² − n·p̂²)/(n − 1).
     let sum_sq = both + one / 4.0;
     let s2 = if n > 1 { ((sum_sq - nf * p * p) / (nf - 1.0)).max(0.0) } else { 0.0 };
     let effective = if s2 > 0.0 { (nf * p * (1.0 - p) / s2).clamp(nf, 2.0 * nf) } else { nf };
-    wilson_interval(p, effective, Z95)
+    Some((p, effective))
 }
 
 #[cfg(test)]
@@ -308,8 +422,9 @@ mod tests {
             }
             all.push(x * x);
         }
-        a.merge(&b);
-        assert_eq!(a, all);
+        assert_eq!(a.checked_merge(&b), Some(all));
+        let full = Moments { n: u64::MAX, sum: 1, sum_sq: 1 };
+        assert_eq!(full.checked_merge(&a), None, "an overflow is refused, not wrapped");
     }
 
     #[test]

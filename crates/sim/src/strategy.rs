@@ -77,6 +77,17 @@ pub enum StrategyError {
 /// The deepest `engine:depth=N` a strategy may ask for.
 pub const MAX_DEPTH: u32 = 64;
 
+impl Strategy {
+    /// Whether the strategy always plays the same move in the same game: it draws nothing
+    /// from the game's random stream (the engine forgets everything between searches).
+    pub fn is_deterministic(self) -> bool {
+        match self {
+            Strategy::Random | Strategy::RandomPiece => false,
+            Strategy::Engine(_) => true,
+        }
+    }
+}
+
 impl FromStr for Strategy {
     type Err = StrategyError;
 

@@ -45,15 +45,31 @@ impl Endings {
         }
     }
 
-    fn merge(&mut self, o: &Endings) {
-        self.checkmate += o.checkmate;
-        self.stalemate += o.stalemate;
-        self.king_captured += o.king_captured;
-        self.fifty_moves += o.fifty_moves;
-        self.repetition += o.repetition;
-        self.insufficient_material += o.insufficient_material;
-        self.ply_limit += o.ply_limit;
-        self.max_plies += o.max_plies;
+    fn checked_merge(&self, o: &Endings) -> Option<Endings> {
+        Some(Endings {
+            checkmate: self.checkmate.checked_add(o.checkmate)?,
+            stalemate: self.stalemate.checked_add(o.stalemate)?,
+            king_captured: self.king_captured.checked_add(o.king_captured)?,
+            fifty_moves: self.fifty_moves.checked_add(o.fifty_moves)?,
+            repetition: self.repetition.checked_add(o.repetition)?,
+            insufficient_material: self.insufficient_material.checked_add(o.insufficient_material)?,
+            ply_limit: self.ply_limit.checked_add(o.ply_limit)?,
+            max_plies: self.max_plies.checked_add(o.max_plies)?,
+        })
+    }
+
+    /// Every ending with its JSON name.
+    fn named(&self) -> [(&'static str, u64); 8] {
+        [
+            ("checkmate", self.checkmate),
+            ("stalemate", self.stalemate),
+            ("king_captured", self.king_captured),
+            ("fifty_moves", self.fifty_moves),
+            ("repetition", self.repetition),
+            ("insufficient_material", self.insufficient_material),
+            ("ply_limit", self.ply_limit),
+            ("max_plies", self.max_plies),
+        ]
     }
 
     /// Endings other than checkmate, stalemate and the cap.
@@ -96,15 +112,31 @@ impl Histograms {
     }
 }
 
-/// Adds `b` into `a` element by element; the length is the longer one's, so a histogram
-/// never ends in zeros that a single run would not have.
-fn add_into(a: &mut Vec<u64>, b: &[u64]) {
-    if a.len() < b.len() {
-        a.resize(b.len(), 0);
+/// `a` and `b` added element by element (`None` if a count would overflow); the length is the
+/// longer one's, so a histogram never ends in zeros that a single run would not have.
+fn checked_add_histogram(a: &[u64], b: &[u64]) -> Option<Vec<u64>> {
+    let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+    let mut sum = long.to_vec();
+    for (x, y) in sum.iter_mut().zip(short) {
+        *x = x.checked_add(*y)?;
     }
-    for (x, y) in a.iter_mut().zip(b) {
-        *x += y;
+    Some(sum)
+}
+
+/// The moments of the lengths in `histogram` (index = plies) mapped by `f`, in checked
+/// 128-bit arithmetic (`None` on overflow).
+fn histogram_moments(histograms: &[&[u64]], f: impl Fn(u64) -> u64) -> Option<Moments> {
+    let mut m = Moments::default();
+    for h in histograms {
+        for (plies, &count) in h.iter().enumerate() {
+            let x = u128::from(f(plies as u64));
+            let c = u128::from(count);
+            m.n = m.n.checked_add(count)?;
+            m.sum = m.sum.checked_add(x.checked_mul(c)?)?;
+            m.sum_sq = m.sum_sq.checked_add(x.checked_mul(x)?.checked_mul(c)?)?;
+        }
     }
+    Some(m)
 }
 
 /// Everything counted over a set of games.
@@ -176,31 +208,152 @@ impl Tally {
     }
 
     /// Adds another tally (exact, associative and commutative).
+    ///
+    /// # Panics
+    /// If a count passes 2⁶⁴ − 1: the runner's tallies never get there (see
+    /// [`Tally::checked_merge`] for tallies read from files).
     pub fn merge(&mut self, o: &Tally) {
-        self.games += o.games;
-        self.white_wins += o.white_wins;
-        self.black_wins += o.black_wins;
-        self.draws += o.draws;
-        self.unfinished += o.unfinished;
-        self.endings.merge(&o.endings);
-        self.promotion_white += o.promotion_white;
-        self.promotion_black += o.promotion_black;
-        self.promotion_any += o.promotion_any;
-        self.plies.merge(&o.plies);
-        self.full_moves.merge(&o.full_moves);
-        self.plies_given_white_win.merge(&o.plies_given_white_win);
-        self.plies_given_black_win.merge(&o.plies_given_black_win);
-        self.plies_given_draw.merge(&o.plies_given_draw);
-        add_into(&mut self.histograms.white_win, &o.histograms.white_win);
-        add_into(&mut self.histograms.black_win, &o.histograms.black_win);
-        add_into(&mut self.histograms.draw, &o.histograms.draw);
-        add_into(&mut self.histograms.unfinished, &o.histograms.unfinished);
+        match self.checked_merge(o) {
+            Some(sum) => *self = sum,
+            None => panic!("a tally's counts overflowed 64 bits"),
+        }
     }
 
     /// The two merged.
     pub fn merged(mut self, o: Tally) -> Tally {
         self.merge(&o);
         self
+    }
+
+    /// The sum of two tallies, or `None` if any count would overflow.
+    pub fn checked_merge(&self, o: &Tally) -> Option<Tally> {
+        let h = (&self.histograms, &o.histograms);
+        Some(Tally {
+            games: self.games.checked_add(o.games)?,
+            white_wins: self.white_wins.checked_add(o.white_wins)?,
+            black_wins: self.black_wins.checked_add(o.black_wins)?,
+            draws: self.draws.checked_add(o.draws)?,
+            unfinished: self.unfinished.checked_add(o.unfinished)?,
+            endings: self.endings.checked_merge(&o.endings)?,
+            promotion_white: self.promotion_white.checked_add(o.promotion_white)?,
+            promotion_black: self.promotion_black.checked_add(o.promotion_black)?,
+            promotion_any: self.promotion_any.checked_add(o.promotion_any)?,
+            plies: self.plies.checked_merge(&o.plies)?,
+            full_moves: self.full_moves.checked_merge(&o.full_moves)?,
+            plies_given_white_win: self.plies_given_white_win.checked_merge(&o.plies_given_white_win)?,
+            plies_given_black_win: self.plies_given_black_win.checked_merge(&o.plies_given_black_win)?,
+            plies_given_draw: self.plies_given_draw.checked_merge(&o.plies_given_draw)?,
+            histograms: Histograms {
+                white_win: checked_add_histogram(&h.0.white_win, &h.1.white_win)?,
+                black_win: checked_add_histogram(&h.0.black_win, &h.1.black_win)?,
+                draw: checked_add_histogram(&h.0.draw, &h.1.draw)?,
+                unfinished: checked_add_histogram(&h.0.unfinished, &h.1.unfinished)?,
+            },
+        })
+    }
+
+    /// Checks that the counts could come from games (a tally read from a file may have been
+    /// edited or damaged), naming the first fault with the numbers as they are in the tally:
+    /// results and endings add up to the games, no count exceeds them, promotions agree with
+    /// each other, the histograms hold as many games as their results and give exactly the
+    /// length moments, without trailing zeros, and the lengths respect the cap `max_plies`.
+    /// All sums are exact (128-bit or checked), so no wrapped total passes or is quoted.
+    pub fn check(&self, max_plies: Option<u32>) -> Result<(), String> {
+        let games = self.games;
+        // Step 1. Results and endings add up to the games.
+        let results = [
+            ("white wins", self.white_wins),
+            ("black wins", self.black_wins),
+            ("draws", self.draws),
+            ("unfinished", self.unfinished),
+        ];
+        let total: u128 = results.iter().map(|&(_, c)| u128::from(c)).sum();
+        if total != u128::from(games) {
+            let terms = results.map(|(name, c)| format!("{c} {name}")).join(" + ");
+            return Err(format!("{games} games, but {terms} = {total}"));
+        }
+        let endings = self.endings.named();
+        let total: u128 = endings.iter().map(|&(_, c)| u128::from(c)).sum();
+        if total != u128::from(games) {
+            let terms = endings.map(|(name, c)| format!("{name} {c}")).join(" + ");
+            return Err(format!("{games} games, but endings {terms} = {total}"));
+        }
+        if self.endings.max_plies != self.unfinished {
+            return Err(format!(
+                "{} unfinished games, but endings.max_plies is {}",
+                self.unfinished, self.endings.max_plies
+            ));
+        }
+        // Step 2. No count above the games; promotions consistent.
+        for (name, c) in [
+            ("promotion_white", self.promotion_white),
+            ("promotion_black", self.promotion_black),
+            ("promotion_any", self.promotion_any),
+        ] {
+            if c > games {
+                return Err(format!("{name} is {c}, more than the {games} games"));
+            }
+        }
+        let (w, b, any) = (self.promotion_white, self.promotion_black, self.promotion_any);
+        if any < w.max(b) || u128::from(any) > u128::from(w) + u128::from(b) {
+            return Err(format!(
+                "promotion_any is {any}, but promotion_white {w} and promotion_black {b} put it between {} and {}",
+                w.max(b),
+                u128::from(w) + u128::from(b)
+            ));
+        }
+        // Step 3. Histograms: as many games as their results, no trailing zeros, within the cap.
+        let h = &self.histograms;
+        for (name, hist, count) in [
+            ("white_win", &h.white_win, self.white_wins),
+            ("black_win", &h.black_win, self.black_wins),
+            ("draw", &h.draw, self.draws),
+            ("unfinished", &h.unfinished, self.unfinished),
+        ] {
+            let held: u128 = hist.iter().map(|&c| u128::from(c)).sum();
+            if held != u128::from(count) {
+                let games = if held == 1 { "game" } else { "games" };
+                return Err(format!("histograms.{name} holds {held} {games}, but the counts say {count}"));
+            }
+            if hist.last() == Some(&0) {
+                return Err(format!("histograms.{name} ends in a zero count"));
+            }
+            let longest = hist.len().saturating_sub(1);
+            match max_plies {
+                Some(cap)
+                    if name == "unfinished" && hist.iter().enumerate().any(|(i, &c)| c > 0 && i != cap as usize) =>
+                {
+                    return Err(format!("histograms.unfinished has games not stopped at the cap of {cap} plies"));
+                }
+                Some(cap) if longest > cap as usize => {
+                    return Err(format!("histograms.{name} has a game of {longest} plies, beyond the cap of {cap}"));
+                }
+                None if name == "unfinished" && count > 0 => {
+                    return Err(format!("{count} unfinished games, but the run had no cap (max_plies null)"));
+                }
+                _ => {}
+            }
+        }
+        // Step 4. The moments are those of the histograms.
+        let finished = [&h.white_win[..], &h.black_win[..], &h.draw[..]];
+        for (name, stored, hists, full) in [
+            ("plies", self.plies, &finished[..], false),
+            ("full_moves", self.full_moves, &finished[..], true),
+            ("plies_given_white_win", self.plies_given_white_win, &finished[..1], false),
+            ("plies_given_black_win", self.plies_given_black_win, &finished[1..2], false),
+            ("plies_given_draw", self.plies_given_draw, &finished[2..], false),
+        ] {
+            let Some(m) = histogram_moments(hists, |x| if full { x.div_ceil(2) } else { x }) else {
+                return Err("the length histograms' sums overflow 128 bits".to_string());
+            };
+            if m != stored {
+                return Err(format!(
+                    "{name} has n {}, sum {}, sum_sq {}, but the length histograms give n {}, sum {}, sum_sq {}",
+                    stored.n, stored.sum, stored.sum_sq, m.n, m.sum, m.sum_sq
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// A proportion of all games.

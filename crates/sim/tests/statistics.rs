@@ -1,6 +1,6 @@
 //! Interval and run-count formulas against published reference values.
 
-use sim::stats::{z_for_confidence, Moments, Proportion, Z95};
+use sim::stats::{t_for_confidence, z_for_confidence, Moments, Proportion, CONFIDENCE, Z95};
 
 /// Newcombe, R. G. (1998). Two-sided confidence intervals for the single proportion:
 /// comparison of seven methods. Statistics in Medicine 17, 857–872, Table I, method 3
@@ -61,6 +61,60 @@ fn required_games_for_a_proportion() {
     assert_eq!(Proportion::new(0, 0).required_trials(0.01, Z95), 9604, "no trials: the worst case");
 }
 
+/// Two-sided 95 % Student-t quantiles (Fisher and Yates' tables; any statistics text; to 12
+/// digits from scipy.stats.t.ppf(0.975, df)), on both sides of the switch from statrs to the
+/// asymptotic expansion at 1,000 degrees of freedom and far beyond (where statrs fails).
+#[test]
+fn student_t_quantiles_match_tables() {
+    for (df, t) in [
+        (1, 12.706_204_736_174_7),
+        (2, 4.302_652_729_749_46),
+        (4, 2.776_445_105_197_79),
+        (7, 2.364_624_251_592_78),
+        (9, 2.262_157_162_798_2),
+        (29, 2.045_229_642_132_7),
+        (120, 1.979_930_405_082_44),
+        (999, 1.962_341_461_133_45),
+        (1000, 1.962_339_080_826_41),
+        (1_000_000, 1.959_966_356_814_11),
+    ] {
+        let got = t_for_confidence(0.95, df).expect("a quantile");
+        assert!((got - t).abs() < 1e-9, "{df} degrees of freedom: {got}, expected {t}");
+    }
+    // Towards the normal quantile, never below it.
+    let huge = t_for_confidence(0.95, u64::MAX).expect("a quantile");
+    assert!((huge - Z95).abs() < 1e-12, "{huge}");
+    assert!(t_for_confidence(0.95, 0).is_none());
+    assert!(t_for_confidence(1.0, 5).is_none());
+}
+
+/// A mean's interval uses t with n − 1 degrees of freedom: with 2 samples ±12.706 standard
+/// errors, with 5 samples ±2.776, not ±1.96 (which covered 85 % instead of 95 % in the audit
+/// at 30 games). The audit's case: two White wins of 31 and 37 plies (mean 34, sd 4.243) give
+/// [−4.12, 72.12], not [28.12, 39.88]; one sample gives no interval.
+#[test]
+fn mean_intervals_use_student_t() {
+    let moments = |xs: &[u64]| {
+        let mut m = Moments::default();
+        for &x in xs {
+            m.push(x);
+        }
+        m
+    };
+    for (xs, t) in [(&[31u64, 37][..], 12.706_204_736), (&[3, 7, 8, 10, 12][..], 2.776_445_105)] {
+        let m = moments(xs);
+        let i = m.t_interval(CONFIDENCE).expect("two or more samples");
+        let h = t * m.sd() / (xs.len() as f64).sqrt();
+        assert!((i.half_width() - h).abs() < 1e-6, "{xs:?}: half-width {}, expected {h}", i.half_width());
+        assert!((m.t_half_width(CONFIDENCE) - h).abs() < 1e-6);
+    }
+    let audit = moments(&[31, 37]).t_interval(CONFIDENCE).expect("an interval");
+    assert_eq!((format!("{:.2}", audit.lo), format!("{:.2}", audit.hi)), ("-4.12".into(), "72.12".into()));
+    assert!(moments(&[3]).t_interval(CONFIDENCE).is_none());
+    assert!(moments(&[]).t_interval(CONFIDENCE).is_none());
+    assert_eq!(moments(&[3]).t_half_width(CONFIDENCE), f64::INFINITY);
+}
+
 /// A mean with known moments: 2, 4, 4, 4, 5, 5, 7, 9 (mean 5, sample variance 32/7).
 #[test]
 fn mean_interval_and_required_samples() {
@@ -70,14 +124,24 @@ fn mean_interval_and_required_samples() {
     }
     assert_eq!(m.mean(), 5.0);
     assert!((m.variance() - 32.0 / 7.0).abs() < 1e-12);
-    let i = m.interval(Z95).expect("two or more samples");
-    let h = Z95 * (32.0f64 / 7.0).sqrt() / 8f64.sqrt();
-    assert!((i.lo - (5.0 - h)).abs() < 1e-12 && (i.hi - (5.0 + h)).abs() < 1e-12);
-    // (z·sd/h)² with sd² = 32/7 and h = 0.01: 3.841459 · 4.571429 / 0.0001 = 175,609.6 → 175,610.
-    assert_eq!(m.required_samples(0.01, Z95), 175_610);
+    let i = m.t_interval(CONFIDENCE).expect("two or more samples");
+    let h = 2.364_624_251_592_78 * (32.0f64 / 7.0).sqrt() / 8f64.sqrt();
+    assert!((i.lo - (5.0 - h)).abs() < 1e-9 && (i.hi - (5.0 + h)).abs() < 1e-9);
+    // The smallest n with t(n − 1)·sd/√n ≤ 0.01, sd² = 32/7: 175,612 (scipy); the normal
+    // quantile's (z·sd/h)² = 175,609.6 would say 175,610, two too few for the t interval.
+    assert_eq!(m.t_required_samples(0.01, CONFIDENCE), 175_612);
+    // Few samples: t matters more. sd = h·√2: the normal count 8 (7.68) is far too few.
+    let mut wide = Moments::default();
+    for x in [0, 2] {
+        wide.push(x);
+    }
+    let need = wide.t_required_samples(wide.sd() / 2f64.sqrt(), CONFIDENCE);
+    let enough = |n: u64| t_for_confidence(0.95, n - 1).expect("t") / (n as f64).sqrt() <= 1.0 / 2f64.sqrt();
+    assert!(enough(need) && !enough(need - 1), "{need}");
+    assert!(need > 8, "{need}");
     let mut one = Moments::default();
     one.push(3);
-    assert!(one.interval(Z95).is_none());
+    assert!(one.t_interval(CONFIDENCE).is_none());
 }
 
 /// The integer accumulator stays exact where floating-point sums of squares would not:

@@ -47,3 +47,12 @@ fn random_picks_the_move_uniformly() {
     let n = 40_000;
     within_four_standard_errors(pawn_share(Strategy::Random, n), 0.25, n);
 }
+
+#[test]
+fn only_the_engine_is_deterministic() {
+    for (text, deterministic) in
+        [("random", false), ("random-piece", false), ("engine:depth=2", true), ("engine:nodes=100", true)]
+    {
+        assert_eq!(text.parse::<Strategy>().expect("parses").is_deterministic(), deterministic, "{text}");
+    }
+}

@@ -7,17 +7,19 @@
 //! depends only on the seed and the options) and the SVG plots of `sim::plot`.
 //! Every sentence of the report's interpretations is chosen from the numbers.
 
-use super::{half_width, positive_u64, thread_count, thread_pool};
+use super::{
+    check_writable, half_width, positive_u64, thread_count, thread_pool, threads, threads_text, write_atomically,
+};
 use anyhow::{Context, Result};
 use clap::Args;
 use rules::variants::baby::{BabyOptions, BabySetup};
 use serde::Serialize;
 use sim::plot::write_run_plots;
 use sim::progress::Progress;
-use sim::report::{markdown_run, MeanStat, ProportionStat, SimResult};
+use sim::report::{markdown_run, mean_interval_text, MeanStat, ProportionStat, SimResult};
 use sim::runner::{run, RunConfig, Shard};
 use sim::sequential::{run_sequential, Quantity, SequentialPlan};
-use sim::stats::{Moments, Z95};
+use sim::stats::{Moments, CONFIDENCE, Z95};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
@@ -58,8 +60,8 @@ pub(crate) struct BabyArgs {
     /// The seed of the base run (the question-4 run uses a seed derived from it).
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Worker threads (default: all cores); the results do not depend on it.
-    #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = positive_u64)]
+    /// Worker threads, 1 to 256 (default: all cores); the results do not depend on it.
+    #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = threads)]
     threads: Option<u64>,
     /// The start position.
     #[arg(long, value_enum, value_name = "SETUP", default_value = "baby")]
@@ -115,11 +117,12 @@ fn newcombe(a: &ProportionStat, b: &ProportionStat) -> Difference {
 /// A mean length with what a half-width of [`Q3_HALF_WIDTH`] needs.
 #[derive(Debug, Clone, Serialize)]
 struct LengthAnswer {
-    /// The estimate (samples, mean, sd, 95 % interval).
+    /// The estimate (samples, mean, sd, 95 % Student-t interval).
     estimate: MeanStat,
-    /// The 95 % half-width reached.
+    /// The 95 % Student-t half-width reached.
     half_width: f64,
-    /// Samples needed: ⌈(z·sd/0.01)²⌉ (games, or White wins for the conditional mean).
+    /// Samples needed: the smallest n with t(n − 1)·sd/√n ≤ 0.01 (games, or White wins for
+    /// the conditional mean).
     required_samples: u64,
     /// Games needed: the samples divided by the share of games that give one (the
     /// observed White-win rate for the conditional mean), rounded up.
@@ -128,12 +131,12 @@ struct LengthAnswer {
 
 impl LengthAnswer {
     fn new(m: Moments, games: u64) -> LengthAnswer {
-        let samples = m.required_samples(Q3_HALF_WIDTH, Z95);
+        let samples = m.t_required_samples(Q3_HALF_WIDTH, CONFIDENCE);
         let share = if games == 0 { 0.0 } else { m.n as f64 / games as f64 };
         let required_games = if share > 0.0 { (samples as f64 / share).ceil() as u64 } else { u64::MAX };
         LengthAnswer {
             estimate: MeanStat::new(m),
-            half_width: m.half_width(Z95),
+            half_width: m.t_half_width(CONFIDENCE),
             required_samples: samples,
             required_games,
         }
@@ -279,8 +282,8 @@ fn setup_name(s: Setup) -> &'static str {
 pub(crate) fn baby(a: &BabyArgs, out: &mut impl Write) -> Result<()> {
     let dir = &a.report;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create the report directory {}", dir.display()))?;
-    // Fail before the long run if the directory cannot take the files.
-    std::fs::write(dir.join("report.md"), "")
+    // Fail before the long run if the directory cannot take the files (leaving none behind).
+    check_writable(&dir.join("report.md"))
         .with_context(|| format!("cannot write the report into {}", dir.display()))?;
     let setup = match a.setup {
         Setup::Baby => BabySetup::Baby,
@@ -313,7 +316,7 @@ pub(crate) fn baby(a: &BabyArgs, out: &mut impl Write) -> Result<()> {
     let mut json = serde_json::to_string_pretty(&Results { base: &base, q4: &q4, questions: &q })?;
     json.push('\n');
     let write = |name: &str, text: &str| {
-        std::fs::write(dir.join(name), text).with_context(|| format!("cannot write {}", dir.join(name).display()))
+        write_atomically(&dir.join(name), text).with_context(|| format!("cannot write {}", dir.join(name).display()))
     };
     write("results.json", &json)?;
     write_run_plots(dir, &[("base", &base), ("Q4 double step", &q4)])
@@ -327,7 +330,7 @@ pub(crate) fn baby(a: &BabyArgs, out: &mut impl Write) -> Result<()> {
     out.flush()?;
     let total = base_seconds + q4_seconds;
     let games = base.games + q4.games;
-    eprintln!("time {total:.3} s, {:.0} games/s on {threads} threads", games as f64 / total.max(1e-9));
+    eprintln!("time {total:.3} s, {:.0} games/s on {}", games as f64 / total.max(1e-9), threads_text(threads));
     Ok(())
 }
 
@@ -358,13 +361,6 @@ fn points(d: &Difference) -> String {
 
 fn interval(p: &ProportionStat) -> String {
     format!("[{:.4}, {:.4}]", p.lo, p.hi)
-}
-
-fn mean_interval(m: &MeanStat) -> String {
-    match (m.lo, m.hi) {
-        (Some(lo), Some(hi)) => format!("[{lo:.3}, {hi:.3}]"),
-        _ => "–".to_string(),
-    }
 }
 
 fn count(n: u64) -> String {
@@ -477,7 +473,7 @@ fn report(a: &BabyArgs, base: &SimResult, q4: &SimResult, q: &Questions, timing:
     let speed = |g: u64, t: f64| if t > 0.0 { g as f64 / t } else { 0.0 };
     let _ = writeln!(
         s,
-        "- Time: base {:.1} s ({:.0} games/s), question 4 {:.1} s ({:.0} games/s), total {:.1} s for {} games ({:.0} games/s) on {} threads. The results do not depend on the thread count.\n",
+        "- Time: base {:.1} s ({:.0} games/s), question 4 {:.1} s ({:.0} games/s), total {:.1} s for {} games ({:.0} games/s) on {}. The results do not depend on the thread count.\n",
         timing.base,
         speed(base.games, timing.base),
         timing.q4,
@@ -485,7 +481,7 @@ fn report(a: &BabyArgs, base: &SimResult, q4: &SimResult, q: &Questions, timing:
         total,
         games,
         speed(games, total),
-        timing.threads
+        threads_text(timing.threads)
     );
 
     // Rules.
@@ -553,9 +549,10 @@ fn report(a: &BabyArgs, base: &SimResult, q4: &SimResult, q: &Questions, timing:
     let _ = writeln!(s, "## Question 3: game length\n");
     let _ = writeln!(
         s,
-        "Lengths in plies (one player's move) and in full moves (⌈plies/2⌉, White's moves). Runs needed for a 95 % half-width of {}: \
-         ⌈(z·sd/h)²⌉ with z = 1.96 and the run's own sd; for the mean given a White win, that many White wins, \
-         divided by the observed White-win rate ({}) for the games in all.\n",
+        "Lengths in plies (one player's move) and in full moves (⌈plies/2⌉, White's moves); intervals are Student-t \
+         intervals with n − 1 degrees of freedom. Runs needed for a 95 % half-width of {}: the smallest n with \
+         t(n − 1)·sd/√n ≤ h at the run's own sd (a few more than ⌈(1.96·sd/h)²⌉, as t > 1.96); for the mean \
+         given a White win, that many White wins, divided by the observed White-win rate ({}) for the games in all.\n",
         q3.target_half_width,
         pct(base.white_win.p)
     );
@@ -576,7 +573,7 @@ fn report(a: &BabyArgs, base: &SimResult, q4: &SimResult, q: &Questions, timing:
             e.n,
             sim::report::fixed3(e.mean),
             sim::report::fixed3(e.sd),
-            mean_interval(e),
+            mean_interval_text(e),
             l.half_width,
             count(l.required_samples),
             count(l.required_games)
