@@ -731,7 +731,12 @@ async function gamePage(id) {
   };
   /** Takes this browser's seat in the rematch once it is made (`made`: the server's answer
    * giving it, or null to ask for it) and goes there. */
+  let leaving = false;
   const toRematch = async made => {
+    // Once: the click's answer and the stream's `rematch` event both lead here, and a second
+    // navigation would abort the first.
+    if (leaving) return;
+    leaving = true;
     if (both) {
       // One person with both seats: the seat of each colour in the new game.
       const tokens = {};
@@ -747,19 +752,25 @@ async function gamePage(id) {
     }
     location.href = `/game/${made.game}`;
   };
+  /** `toRematch`, allowing another try if it failed (the seat could not be had). */
+  const goToRematch = made =>
+    toRematch(made).catch(e => {
+      leaving = false;
+      throw e;
+    });
   document.getElementById('rematch').onclick = async () => {
     error.textContent = '';
     try {
-      if (state.rematch) return await toRematch(null);
+      if (state.rematch) return await goToRematch(null);
       // The same game again, colours swapped, made by the server: at once against the AI,
       // offered to a person, who accepts or declines; with both seats, offered and accepted.
       const first = both ? held.tokens.white : mySeat.token;
       const action = state.rematch_offer && !both && state.rematch_offer !== mySeat.color ? 'accept' : 'offer';
       const r = await call('POST', `/api/games/${id}/rematch`, { action }, first);
-      if (r.game && !both) return await toRematch(r);
+      if (r.game && !both) return await goToRematch(r);
       if (both) {
         if (!r.game) await call('POST', `/api/games/${id}/rematch`, { action: 'accept' }, held.tokens.black);
-        return await toRematch(null);
+        return await goToRematch(null);
       }
     } catch (e) {
       error.textContent = e.message;
@@ -772,7 +783,7 @@ async function gamePage(id) {
     e => {
       if (e.type === 'chat') return chat && chat.load();
       // The rematch was accepted: its players go to it, as on lichess.
-      if (e.type === 'rematch' && (mySeat || both)) return toRematch(null).catch(() => refresh());
+      if (e.type === 'rematch' && (mySeat || both)) return goToRematch(null).catch(() => refresh());
       refresh();
     },
     connected => {
