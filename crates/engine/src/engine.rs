@@ -50,8 +50,13 @@ pub struct Info {
 impl Info {
     /// Nodes per second.
     pub fn nps(&self) -> u64 {
-        (self.nodes as u128 * 1000 / self.time.as_millis().max(1)) as u64
+        nps(self.nodes, self.time)
     }
+}
+
+/// Nodes per second of `nodes` searched in `time` (a time under 1 ms counts as 1 ms).
+pub fn nps(nodes: u64, time: Duration) -> u64 {
+    (nodes as u128 * 1000 / time.as_millis().max(1)) as u64
 }
 
 /// What a finished search found.

@@ -625,7 +625,7 @@ impl Lines {
             r.depth.max(1),
             r.score,
             r.nodes,
-            (r.nodes as u128 * 1000 / r.time.as_millis().max(1)) as u64,
+            crate::engine::nps(r.nodes, r.time),
             r.time.as_millis()
         );
         let pv = uci_line(root, &r.pv);

@@ -53,15 +53,6 @@ pub fn next_gift_odds(pos: &Position) -> Option<GiftOdds> {
     gift_odds(&before)
 }
 
-/// A mating move of the side to move, if it has one (the first in generation order).
-pub fn mate_in_one(pos: &Position) -> Option<Move> {
-    pos.legal_moves().into_iter().find(|&m| {
-        let mut c = pos.clone();
-        c.play_unchecked(m);
-        c.is_check() && !c.has_legal_move()
-    })
-}
-
 /// The mating move of the side to move whose mate is likeliest to stand, and that likelihood.
 /// A move's result is judged after its own gift event, which may give the mated side a piece to
 /// drop between its king and a distant checker ([`ending`]: the mate stands with probability
