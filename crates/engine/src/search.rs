@@ -398,13 +398,14 @@ impl<'a> Searcher<'a> {
         v
     }
 
-    /// The chance outcomes of `m`, when it meets chance (`None`: it simply happens).
+    /// The chance outcomes of `m`, when it meets chance (`None`: it simply happens). A move
+    /// certain to fail (a 0 % square) is a chance node with its one outcome, not a success.
     #[inline]
     pub(crate) fn outcomes(&self, pos: &Position, m: Move, ply: usize) -> Option<Distribution<Event>> {
         if matches!(pos.variant().chance, rules::chance::ChanceRule::None) || ply >= self.params.chance_plies {
             return None;
         }
-        Some(pos.chance(m)).filter(|d| !d.is_certain())
+        Some(pos.chance(m)).filter(|d| !(d.is_certain() && d.outcomes()[0].0 == Event::Success))
     }
 
     /// Whether `pos`'s side to move has lost its royal piece (king-capture variants).

@@ -84,11 +84,29 @@ fn expectiminimax(pos: &Position, depth: u32, ply: usize, path: &mut Vec<u64>, e
 
 /// Positions from seeded random playouts (successful moves only), not yet over.
 fn random_positions(v: &'static Variant, count: usize, seed: u64, max_plies: u32) -> Vec<Position> {
+    random_positions_on(v, count, seed, max_plies, false)
+}
+
+/// As [`random_positions`]; with `extremes`, a Probabilistic map's squares are 0 % (a move there
+/// always fails) or 100 % a third of the time each, as a FEN may set them.
+fn random_positions_on(v: &'static Variant, count: usize, seed: u64, max_plies: u32, extremes: bool) -> Vec<Position> {
     let mut rng = rules::chance::seeded_rng(seed);
     let mut out = Vec::new();
     while out.len() < count {
         let mut pos = match variants::probabilistic::options(v) {
-            Some(_) => variants::probabilistic::start(v, &variants::probabilistic::random_map(v, &mut rng)),
+            Some(_) => {
+                let mut map = variants::probabilistic::random_map(v, &mut rng);
+                if extremes {
+                    for sq in v.geometry.mask() {
+                        match rng.gen_range(0..3) {
+                            0 => map.set(sq, 0),
+                            1 => map.set(sq, 100),
+                            _ => {}
+                        }
+                    }
+                }
+                variants::probabilistic::start(v, &map)
+            }
             None => Position::start(v),
         };
         let plies = rng.gen_range(0..=max_plies);
@@ -107,6 +125,10 @@ fn random_positions(v: &'static Variant, count: usize, seed: u64, max_plies: u32
 }
 
 fn check_variant(v: &'static Variant, count: usize, seed: u64, max_plies: u32, max_depth: u32) {
+    check_positions(v, random_positions(v, count, seed, max_plies), max_depth);
+}
+
+fn check_positions(v: &'static Variant, positions: Vec<Position>, max_depth: u32) {
     let params = SearchParams::exact(v);
     // Dice variants search with a win-scaled evaluation and mates as utilities: the
     // reference values them the same way.
@@ -115,7 +137,7 @@ fn check_variant(v: &'static Variant, count: usize, seed: u64, max_plies: u32, m
     let mut engine = Engine::with_hash(4);
     engine.set_params(Some(params));
     let mut mismatches = Vec::new();
-    for pos in random_positions(v, count, seed, max_plies) {
+    for pos in positions {
         engine.clear();
         for depth in 1..=max_depth {
             let expected = expectiminimax(&pos, depth, 0, &mut Vec::new(), &eval);
@@ -160,6 +182,32 @@ fn star1_star2_equal_expectiminimax_in_probabilistic_chess() {
     // 120 positions here (a plain depth-3 expectiminimax of full chess is slow); the 500 of
     // issue 7 in the ignored test below.
     check_probabilistic([60, 30, 30]);
+}
+
+#[test]
+fn star1_star2_equal_expectiminimax_where_squares_are_0_or_100_percent() {
+    // A move onto a 0 % square always fails: a chance node with one outcome, not a sure move.
+    let v = variants::by_name("probabilistic").expect("built in");
+    check_positions(v, random_positions_on(v, 60, 11, 60, true), 3);
+}
+
+#[test]
+fn a_king_capture_onto_a_0_percent_square_never_wins() {
+    let v = variants::by_name("probabilistic").expect("built in");
+    let search = |e5: u8, e4: u8| {
+        let mut map = rules::square_map::SquareMap::uniform(50);
+        map.set(rules::Square::parse("e5").unwrap(), e5);
+        map.set(rules::Square::parse("e4").unwrap(), e4);
+        let pos = Position::from_fen(v, &format!("8/8/8/4k3/4K3/8/8/8 w - - 0 1 {map}")).expect("valid FEN");
+        let mut engine = Engine::with_hash(4);
+        engine.search(pos, &[], Limits::depth(6), |_| {})
+    };
+    // White's Kxe5 can never succeed: no mate, whatever else it does.
+    let r = search(0, 50);
+    assert!(r.value.abs() < MATE_BOUND, "Kxe5 onto 0 % counted as a king capture: {}", r.value);
+    // Black's Kxe4 can never succeed either: White's own capture at 50 % is a real chance.
+    let r = search(50, 0);
+    assert!(r.value > 0, "white, whose king cannot be taken, should stand better: {}", r.value);
 }
 
 #[test]
