@@ -114,6 +114,7 @@ fn verify_setup(seed: &GameSeed, drawn: &str, start: &rules::Position) -> Result
     use server::seed::SetupDraw;
     let draws =
         seed.replay_setup(drawn, start.variant()).map_err(|e| anyhow!("the {} tag: {e}", server::seed::SETUP_TAG))?;
+    let drawn_kinds: Vec<&str> = drawn.split_whitespace().collect();
     let mut said = Vec::new();
     for draw in draws {
         match draw {
@@ -141,7 +142,27 @@ fn verify_setup(seed: &GameSeed, drawn: &str, start: &rules::Position) -> Result
             }
         }
     }
-    Ok(if said.is_empty() { String::new() } else { format!(", it drew {}", said.join(" and ")) })
+    // What the server would have drawn had the creator not chosen it: the seed vouches for
+    // none of it, so the report says so (a record whose setup tag was deleted reads the same).
+    let v = start.variant();
+    let chosen: Vec<&str> = [
+        (rules::variants::snowfall::percent(v).is_some() && !drawn_kinds.contains(&"snowfall"), "the SnowFall percentage"),
+        (rules::variants::probabilistic::options(v).is_some() && !drawn_kinds.contains(&"map"), "the square map"),
+        (rules::variants::chess960::is_chess960(v) && !drawn_kinds.contains(&"start"), "the start position"),
+    ]
+    .into_iter()
+    .filter_map(|(chosen, what)| chosen.then_some(what))
+    .collect();
+    let mut report = if said.is_empty() { String::new() } else { format!(", it drew {}", said.join(" and ")) };
+    if !chosen.is_empty() {
+        report.push_str(&format!(
+            " ({} {} not drawn by the seed but chosen when the game was created: the seed does not vouch for {})",
+            chosen.join(" and "),
+            if chosen.len() == 1 { "was" } else { "were" },
+            if chosen.len() == 1 { "it" } else { "them" }
+        ));
+    }
+    Ok(report)
 }
 
 /// The variant file a record of a custom variant needs, read and checked against the record's

@@ -388,6 +388,25 @@ fn an_altered_setup_fails_verification() {
     assert!(!chosen.contains("[SetupFromSeed"), "{chosen}");
     let o = verify("chosen.pgn", &chosen);
     assert!(o.status.success() && !stdout(&o).contains("it drew"), "{}{}", stdout(&o), common::stderr(&o));
+    assert!(
+        stdout(&o).contains("the SnowFall percentage was not drawn by the seed but chosen when the game was created"),
+        "{}",
+        stdout(&o)
+    );
+    // A drawn map altered with its setup tag deleted reads as a chosen map, and is reported so.
+    let drawn = resigned(json!({ "variant": "probabilistic", "white": "me", "black": "me" }));
+    let tag = drawn.lines().find(|l| l.starts_with("[Probabilities ")).expect("a map");
+    let digit = tag.find(|c: char| c.is_ascii_digit() && c != '9').expect("a digit below 9");
+    let altered_tag = format!("{}{}{}", &tag[..digit], (tag.as_bytes()[digit] + 1) as char, &tag[digit + 1..]);
+    let o = verify("map-altered.pgn", &drawn.replace(tag, &altered_tag));
+    assert!(common::stderr(&o).contains("the start position is not the one the seed draws"), "{}", common::stderr(&o));
+    let o = verify("map-untagged.pgn", &drawn.replace(tag, &altered_tag).replace("[SetupFromSeed \"map\"]\n", ""));
+    assert!(
+        o.status.success() && stdout(&o).contains("(the square map was not drawn by the seed but chosen"),
+        "{}{}",
+        stdout(&o),
+        common::stderr(&o)
+    );
 }
 
 /// A seat open to anyone: listed as such, taken without a code by the first visitor (who then
@@ -493,6 +512,22 @@ fn aborts(url: &str) {
     mv(&id, w.as_deref(), "e4");
     wait_for_ply(&s, &id, 2, "the AI's answer");
     assert_eq!(abort(&id, w.as_deref()).0, 409);
+    // Chance variants: once a move's roll or gift is drawn, an abort would void it (its loser
+    // would play the game again), so the game is resigned instead.
+    for variant in ["probabilistic", "snowfall"] {
+        let g = create(&s, json!({ "variant": variant, "white": "me", "black": "me" }));
+        let (id, w, b) = (g["id"].as_str().expect("id").to_string(), token(&g, "white"), token(&g, "black"));
+        assert_eq!(g["state"]["abortable"], true, "{variant}: nothing drawn yet");
+        mv(&id, w.as_deref(), "e4");
+        assert_eq!(state(&s, &id)["abortable"], false, "{variant}");
+        for t in [&w, &b] {
+            let (status, v) = abort(&id, t.as_deref());
+            assert_eq!(status, 409, "{variant}: {v}");
+            assert!(v["error"].as_str().is_some_and(|e| e.contains("chance") && e.contains("resign")), "{v}");
+        }
+        let r = s.ok("POST", &format!("/api/games/{id}/resign"), b.as_deref(), None);
+        assert_eq!(r, json!({ "result": "1-0", "reason": "resignation" }), "{variant}");
+    }
     // Predictor chess: before the first ply resolves.
     let g = create(&s, json!({ "variant": "predictor", "white": "me", "black": "invite" }));
     let id = g["id"].as_str().expect("id");
@@ -2075,6 +2110,13 @@ fn a_first_move_not_made_in_time_aborts_a_game_with_clocks() {
     }
     assert_eq!(ended(&s, &late), aborted);
     assert_eq!(ended(&s, &prompt), None);
+    // Once a move has met chance the game is not aborted: who does not answer loses on time.
+    let g = create(&s, json!({ "variant": "probabilistic", "white": "me", "black": "me", "clock_seconds": 60 }));
+    let id = g["id"].as_str().expect("id").to_string();
+    s.ok("POST", &format!("/api/games/{id}/moves"), token(&g, "white").as_deref(), Some(json!({ "move": "e4" })));
+    assert_eq!(state(&s, &id)["first_move"]["side"], "black");
+    std::thread::sleep(Duration::from_millis(1600));
+    assert_eq!(ended(&s, &id), Some((json!("1-0"), json!("time"))), "black did not answer White's roll");
 }
 
 #[test]

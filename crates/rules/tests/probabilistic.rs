@@ -305,3 +305,30 @@ fn the_ply_limit_adjudicates_on_material() {
     let listed = rules::variants::by_name("probabilistic").expect("listed");
     assert_eq!(listed.ply_limit, Some(1000));
 }
+
+/// Any ply limit is a variant by its name (`-plies-N`, `-plies-0` for none), as RULES.md says,
+/// the same variant as built from its options; malformed names are unknown.
+#[test]
+fn ply_limits_are_variants_by_name() {
+    let by_name = rules::variants::by_name;
+    let ten = by_name("probabilistic-plies-10").expect("a ply limit by name");
+    assert!(std::ptr::eq(ten, probabilistic::variant(ProbOptions { ply_limit: 10, ..ProbOptions::default() })));
+    assert_eq!(ten.ply_limit, Some(10));
+    assert_eq!(by_name("probabilistic-plies-0").expect("no limit").ply_limit, None);
+    let v = by_name("PROBABILISTIC-KING-DOUBLE-SHRINKING-PLIES-300").expect("every option");
+    assert_eq!(v.name, "probabilistic-king-double-shrinking-plies-300");
+    assert!(v.shrink_after.is_some());
+    assert_eq!(by_name("probabilistic-plies-1000").map(|v| v.name.as_str()), Some("probabilistic"));
+    for bad in [
+        "probabilistic-plies-",
+        "probabilistic-plies-010",
+        "probabilistic-plies--1",
+        "probabilistic-plies-4x",
+        "probabilistic-plies-100001",
+        "probabilistic-shrinking-king-double",
+        "probabilistic-plies-10-shrinking",
+        "probabilisticx",
+    ] {
+        assert!(by_name(bad).is_none(), "{bad}");
+    }
+}

@@ -1285,9 +1285,10 @@ async fn make_move(
             return Err(ApiError::conflict(format!("{color} has run out of time")));
         }
         if live.abort_at(app.first_move_ms).is_some_and(|t| t <= now_ms()) {
+            let ended = if live.abortable() { "the game is aborted" } else { "the game ends on time" };
             no_first_move(&app, &mut live).await?;
             return Err(ApiError::conflict(format!(
-                "{color} did not make a first move within {} s: the game is aborted",
+                "{color} did not make a first move within {} s: {ended}",
                 app.first_move_ms / 1000
             )));
         }
@@ -1443,7 +1444,11 @@ async fn abort(
         return Err(ApiError::conflict("the game is over"));
     }
     if !live.abortable() {
-        return Err(ApiError::conflict("both sides have moved: the game can no longer be aborted (resign instead)"));
+        return Err(ApiError::conflict(if live.first_moves_pending() {
+            "a move has met chance (its roll or gift is drawn): the game can no longer be aborted (resign instead)"
+        } else {
+            "both sides have moved: the game can no longer be aborted (resign instead)"
+        }));
     }
     finish(&app, &mut live, "*", "aborted").await?;
     // The AI's search, if one runs, stops (its move is dropped).
@@ -1477,12 +1482,15 @@ async fn draw(
     if live.to_move().is_none() {
         return Err(ApiError::conflict("the game is over"));
     }
-    let d = &live.game.start().variant().draws;
+    let v = live.game.start().variant();
+    let d = &v.draws;
     if !(d.fifty_move || d.repetition || d.insufficient != rules::variant::InsufficientMaterial::Never) {
-        return Err(ApiError::bad(format!(
-            "{} has no draws by agreement (its only draw is stalemate)",
-            live.row.variant
-        )));
+        let only = match v.ply_limit {
+            Some(n) => format!("its only draw is equal material at its limit of {n} plies"),
+            None if v.stuck_passes => "it has no draws".to_string(),
+            None => "its only draw is stalemate".to_string(),
+        };
+        return Err(ApiError::bad(format!("{} has no draws by agreement ({only})", live.row.variant)));
     }
     match (req.action.as_str(), live.draw_offer) {
         ("offer", Some(c)) if c == color => Err(ApiError::conflict("your draw offer stands already")),
@@ -2436,9 +2444,14 @@ async fn abort_timer(app: AppState, g: Arc<Mutex<LiveGame>>, at: i64, ply: usize
     }
 }
 
-/// Aborts a game whose side to move did not make its first move in time.
+/// Ends a game whose side to move did not make its first move in time: aborted, or once a
+/// move has met chance, lost on time (an abort would void the draw).
 async fn no_first_move(app: &AppState, live: &mut LiveGame) -> Result<(), ApiError> {
-    finish(app, live, "*", "aborted").await
+    if live.abortable() {
+        finish(app, live, "*", "aborted").await
+    } else {
+        flag(app, live).await
+    }
 }
 
 /// What the Predictor AI does next in a game.

@@ -257,8 +257,14 @@ impl LiveGame {
 
     /// Whether the game may still be aborted (ended without a result, as on lichess): it is on,
     /// and not both sides have moved yet — fewer than two moves after the imported ones, or no
-    /// Predictor ply resolved.
+    /// Predictor ply resolved — and no move has met chance yet ([`Self::chance_drawn`]).
     pub fn abortable(&self) -> bool {
+        self.first_moves_pending() && !self.chance_drawn()
+    }
+
+    /// Whether the game is on and not both sides have moved yet (after the imported moves; in
+    /// Predictor chess, no ply resolved).
+    pub fn first_moves_pending(&self) -> bool {
         if self.row.status != "active" {
             return false;
         }
@@ -268,15 +274,26 @@ impl LiveGame {
         }
     }
 
-    /// When a game with clocks is aborted because a person has not made their first move (as
-    /// on lichess, whose clocks also start only with each side's second move): `limit` ms
-    /// after the previous move, the game's creation, or the last change to its seats, whichever
-    /// is latest. Only while the game may be aborted, both seats are held, and a person is to
-    /// move.
+    /// Whether a move of this game (after the imported ones) has met chance: a roll or a gift
+    /// event was drawn. From then on the game is not aborted (that would void the draw and let
+    /// its loser play the game again, as a takeback would): it is resigned, drawn or lost on
+    /// time like any other.
+    pub fn chance_drawn(&self) -> bool {
+        self.predictor.is_none()
+            && !matches!(self.game.position().variant().chance, rules::chance::ChanceRule::None)
+            && self.game.moves().len() > self.imported
+    }
+
+    /// When a game with clocks ends because a person has not made their first move (as on
+    /// lichess, whose clocks also start only with each side's second move): `limit` ms after
+    /// the previous move, the game's creation, or the last change to its seats, whichever is
+    /// latest. Only while not both sides have moved, both seats are held, and a person is to
+    /// move. The game is aborted then, or lost on time once chance has spoken
+    /// ([`Self::chance_drawn`]).
     pub fn abort_at(&self, limit: i64) -> Option<i64> {
         self.clock?;
         let side = self.to_move()?;
-        if !self.abortable() || self.row.open_seat().is_some() || self.players[side.index()] != Player::Human {
+        if !self.first_moves_pending() || self.row.open_seat().is_some() || self.players[side.index()] != Player::Human {
             return None;
         }
         let since = self.times.last().copied().unwrap_or(self.row.created_at).max(self.row.updated_at);

@@ -46,9 +46,15 @@ pub fn all() -> &'static [&'static Variant] {
     })
 }
 
-/// A built-in variant by name (case-insensitive).
+/// A built-in variant by name (case-insensitive); besides the listed ones, Probabilistic chess
+/// with any ply limit (`probabilistic-plies-200`, `-plies-0` for none; see
+/// [`probabilistic::ProbOptions::parse`]).
 pub fn by_name(name: &str) -> Option<&'static Variant> {
-    all().iter().copied().find(|v| v.name.eq_ignore_ascii_case(name))
+    all()
+        .iter()
+        .copied()
+        .find(|v| v.name.eq_ignore_ascii_case(name))
+        .or_else(|| probabilistic::ProbOptions::parse(name).map(probabilistic::variant))
 }
 
 /// Baby Chess with its options (`baby`, `baby-gardner`, `baby-double`, `baby-gardner-double`).

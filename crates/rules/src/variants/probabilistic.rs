@@ -65,7 +65,43 @@ impl ProbOptions {
         }
         s
     }
+
+    /// The options a variant name gives (the inverse of [`ProbOptions::name`], case-insensitive;
+    /// `-plies-1000` is accepted for the default). `None` for any other name.
+    ///
+    /// ```
+    /// use rules::variants::probabilistic::ProbOptions;
+    /// let o = ProbOptions::parse("Probabilistic-king-double-plies-200").unwrap();
+    /// assert_eq!(o.name(), "probabilistic-king-double-plies-200");
+    /// assert!(ProbOptions::parse("probabilistic-plies-").is_none());
+    /// ```
+    pub fn parse(name: &str) -> Option<ProbOptions> {
+        let name = name.to_ascii_lowercase();
+        let mut rest = name.strip_prefix("probabilistic")?;
+        let mut options = ProbOptions::default();
+        for (suffix, king) in [("-king-always", KingMoves::Always), ("-king-double", KingMoves::Double)] {
+            if let Some(r) = rest.strip_prefix(suffix) {
+                options.king = king;
+                rest = r;
+            }
+        }
+        if let Some(r) = rest.strip_prefix("-shrinking") {
+            options.shrinking = true;
+            rest = r;
+        }
+        if let Some(n) = rest.strip_prefix("-plies-") {
+            if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) || (n.len() > 1 && n.starts_with('0')) {
+                return None;
+            }
+            options.ply_limit = n.parse().ok().filter(|&n| n <= MAX_PLY_LIMIT)?;
+            rest = "";
+        }
+        rest.is_empty().then_some(options)
+    }
 }
+
+/// The longest ply limit a variant name may ask for.
+pub const MAX_PLY_LIMIT: u32 = 100_000;
 
 /// The map of the listed variants' start position: the random map drawn from
 /// [`START_MAP_SEED`].
@@ -104,7 +140,8 @@ pub fn rules(options: ProbOptions) -> Rules {
 
 /// Probabilistic chess with `options`, built once per combination.
 pub fn variant(options: ProbOptions) -> &'static Variant {
-    if let Some(v) = super::by_name(&options.name()) {
+    let name = options.name();
+    if let Some(&v) = super::all().iter().find(|v| v.name == name) {
         return v;
     }
     static BUILT: OnceLock<Mutex<HashMap<ProbOptions, &'static Variant>>> = OnceLock::new();

@@ -580,7 +580,7 @@ async function gamePage(id) {
     // Before the clocks run, a person has a limited time for their first move (as on lichess).
     const first = state.status === 'active' && state.first_move;
     const firstText = first
-      ? `<div class="first-move" role="status">${first.side === (mySeat && mySeat.color) && !both ? 'You have' : `${esc(first.side)} has`} ${Math.ceil(Math.max(0, first.ms_left - (Date.now() - fetchedAt)) / 1000)} s to make the first move, or the game is aborted.</div>`
+      ? `<div class="first-move" role="status">${first.side === (mySeat && mySeat.color) && !both ? 'You have' : `${esc(first.side)} has`} ${Math.ceil(Math.max(0, first.ms_left - (Date.now() - fetchedAt)) / 1000)} s to make the first move, or ${state.abortable ? 'the game is aborted' : 'it is lost on time'}.</div>`
       : '';
     el.innerHTML = ['white', 'black']
       .map(col => `<div class="clock ${col}${c.running === col ? ' running' : ''}" aria-label="${col}'s clock">${col}: ${panels.clockText(left(col))}</div>`)
