@@ -409,7 +409,19 @@ fn san_line(pos: &Position, pv: &[rules::Move]) -> String {
     out.join(" ")
 }
 
-fn format_info(pos: &Position, i: &Info) -> String {
+/// A score as text; in a dice variant (its values win-scaled with scale `scale`, see
+/// `engine::review::Eval::winning_chances_at`) with the side to move's expected winning chance.
+fn score_text(score: engine::Score, scale: i32) -> String {
+    match score {
+        engine::Score::Cp(cp) if scale > 0 => {
+            let w = engine::review::Eval::Cp(cp).win_percent_at(scale);
+            format!("{score} (wins {w:.1} %)")
+        }
+        _ => score.to_string(),
+    }
+}
+
+fn format_info(pos: &Position, i: &Info, scale: i32) -> String {
     let bound = match i.lower_bound {
         Some(true) => " (lower bound)",
         Some(false) => " (upper bound)",
@@ -420,7 +432,7 @@ fn format_info(pos: &Position, i: &Info) -> String {
         "depth {:>2}/{:<2}{line} score {}{bound} nodes {} nps {} time {} ms  {}",
         i.depth,
         i.seldepth,
-        i.score,
+        score_text(i.score, scale),
         i.nodes,
         i.nps(),
         i.time.as_millis(),
@@ -462,13 +474,17 @@ pub(crate) fn analyse(a: &AnalyseArgs, out: &mut impl Write) -> Result<()> {
         }
         engine.set_search_moves(only);
     }
+    let params = if a.blind { engine::SearchParams::blind(v) } else { engine::SearchParams::for_variant(v) };
+    let scale = params.win_scale;
     let mut lines = Vec::new();
-    let result = engine.search(pos.clone(), game.history(), limits, |i| lines.push(format_info(&pos, i)));
+    let result = engine.search(pos.clone(), game.history(), limits, |i| lines.push(format_info(&pos, i, scale)));
     for l in lines {
         writeln!(out, "{l}")?;
     }
     match result.best {
-        Some(m) => writeln!(out, "bestmove {} ({}) score {}", to_uci(&pos, m), to_san(&pos, m), result.score)?,
+        Some(m) => {
+            writeln!(out, "bestmove {} ({}) score {}", to_uci(&pos, m), to_san(&pos, m), score_text(result.score, scale))?
+        }
         None => writeln!(out, "bestmove (none)")?,
     }
     Ok(())

@@ -183,9 +183,12 @@ fn write_text(v: &Value, out: &mut impl Write) -> Result<()> {
     for m in v["moves"].as_array().into_iter().flatten() {
         let number = if m["side"] == "white" { format!("{}.", m["fullmove"]) } else { format!("{}...", m["fullmove"]) };
         let moved = format!("{number} {}{}", m["san"].as_str().unwrap_or(""), m["glyph"].as_str().unwrap_or(""));
-        let eval = |e: &Value| match (e["cp"].as_i64(), e["mate"].as_i64()) {
-            (Some(cp), _) => format!("{:+.2}", cp as f64 / 100.0),
-            (_, Some(mate)) => format!("#{mate}"),
+        // Dice variants' values are expected winning chances (`win_scale`): shown as White's.
+        let scale = v["win_scale"].as_f64().filter(|&s| s > 0.0);
+        let eval = |e: &Value| match (e["cp"].as_i64(), e["mate"].as_i64(), scale) {
+            (Some(cp), _, Some(s)) => format!("{:.1}%", 50.0 + 50.0 * (cp as f64 / s).clamp(-1.0, 1.0)),
+            (Some(cp), _, None) => format!("{:+.2}", cp as f64 / 100.0),
+            (_, Some(mate), _) => format!("#{mate}"),
             _ => "?".into(),
         };
         let mut line = format!("{moved:<14} {:>6}", eval(&m["after"]));

@@ -72,6 +72,24 @@ impl Eval {
     pub fn win_percent(self) -> f64 {
         50.0 + 50.0 * self.winning_chances()
     }
+
+    /// Winning chances in [-1, 1] of a value searched with a win-scaled evaluation of scale
+    /// `scale` (dice variants, [`crate::SearchParams::win_scale`]), where a value is already
+    /// `scale (2 W - 1)` for the expected winning chance `W` and a mate is a sure result; with
+    /// `scale` 0, lichess's centipawn curve ([`Eval::winning_chances`]).
+    pub fn winning_chances_at(self, scale: i32) -> f64 {
+        match self {
+            _ if scale <= 0 => self.winning_chances(),
+            Eval::Cp(v) => (f64::from(v) / f64::from(scale)).clamp(-1.0, 1.0),
+            Eval::Mate(m) => f64::from(m.signum()),
+        }
+    }
+
+    /// The win percentage, 0..100, of a value searched with scale `scale` (see
+    /// [`Eval::winning_chances_at`]).
+    pub fn win_percent_at(self, scale: i32) -> f64 {
+        50.0 + 50.0 * self.winning_chances_at(scale)
+    }
 }
 
 /// How bad a move was.
@@ -137,8 +155,14 @@ impl MateSequence {
 /// mover's point of view: by the winning chances lost when both are centipawns, else by what
 /// happened to a forced mate.
 pub fn judge(before: Eval, after: Eval) -> Option<(Judgement, Option<MateSequence>)> {
+    judge_at(before, after, 0)
+}
+
+/// [`judge`] for values searched with a win-scaled evaluation of scale `scale` (see
+/// [`Eval::winning_chances_at`]; 0: centipawns).
+pub fn judge_at(before: Eval, after: Eval, scale: i32) -> Option<(Judgement, Option<MateSequence>)> {
     if let (Eval::Cp(_), Eval::Cp(_)) = (before, after) {
-        let delta = before.winning_chances() - after.winning_chances();
+        let delta = before.winning_chances_at(scale) - after.winning_chances_at(scale);
         return [(0.3, Judgement::Blunder), (0.2, Judgement::Mistake), (0.1, Judgement::Inaccuracy)]
             .into_iter()
             .find(|&(d, _)| d <= delta)
@@ -278,6 +302,9 @@ pub struct Review {
     pub sides: [SideReview; 2],
     /// Nodes searched in all.
     pub nodes: u64,
+    /// The scale of the win-scaled evaluation the values are in (dice variants; 0: centipawns):
+    /// win percentages are [`Eval::win_percent_at`] this scale.
+    pub win_scale: i32,
 }
 
 /// How deeply a review searches.
@@ -306,6 +333,7 @@ fn terminal(pos: &Position) -> Option<Eval> {
 /// Reviews `game`, calling `progress(done, total)` after each search.
 pub fn review(game: &Game, limits: &ReviewLimits, mut progress: impl FnMut(usize, usize)) -> Review {
     let chance = !matches!(game.start().variant().chance, ChanceRule::None);
+    let scale = SearchParams::for_variant(game.start().variant()).win_scale;
     let n = game.moves().len();
     // The positions, the start first.
     let mut positions = vec![game.start().clone()];
@@ -377,8 +405,8 @@ pub fn review(game: &Game, limits: &ReviewLimits, mut progress: impl FnMut(usize
         let outcome = evals[i + 1];
         let after = expected[i].unwrap_or(outcome);
         let (b, a) = (evals[i].pov(mover), after.pov(mover));
-        let (judgement, mate) = judge(b, a).map_or((None, None), |(j, s)| (Some(j), s));
-        let (wb, wa) = (b.win_percent(), a.win_percent());
+        let (judgement, mate) = judge_at(b, a, scale).map_or((None, None), |(j, s)| (Some(j), s));
+        let (wb, wa) = (b.win_percent_at(scale), a.win_percent_at(scale));
         moves.push(MoveReview {
             ply: i,
             mover,
@@ -392,11 +420,11 @@ pub fn review(game: &Game, limits: &ReviewLimits, mut progress: impl FnMut(usize
             mate,
             cp_loss: (b.ceiled() - a.ceiled()).max(0),
             accuracy: move_accuracy(wb, wa),
-            luck: chance.then(|| outcome.pov(mover).win_percent() - wa),
+            luck: chance.then(|| outcome.pov(mover).win_percent_at(scale) - wa),
             ended: positions[i + 1].outcome().is_some(),
         });
     }
-    let weights = volatility_weights(&evals.iter().map(|e| e.win_percent()).collect::<Vec<_>>());
+    let weights = volatility_weights(&evals.iter().map(|e| e.win_percent_at(scale)).collect::<Vec<_>>());
     let sides = Color::ALL.map(|side| {
         let mine: Vec<(&MoveReview, f64)> =
             moves.iter().zip(&weights).filter(|(m, _)| m.mover == side).map(|(m, &w)| (m, w)).collect();
@@ -416,7 +444,7 @@ pub fn review(game: &Game, limits: &ReviewLimits, mut progress: impl FnMut(usize
             luck: chance.then(|| mine.iter().filter_map(|(m, _)| m.luck).sum()),
         }
     });
-    Review { evals, moves, sides, nodes }
+    Review { evals, moves, sides, nodes, win_scale: scale }
 }
 
 #[cfg(test)]

@@ -78,7 +78,8 @@ fn dice_make_luck_and_moves_are_judged_by_their_expected_value() {
     for (m, e) in r.moves.iter().zip(game.events()) {
         let luck = m.luck.expect("every move has its luck");
         assert!(luck.is_finite() && luck.abs() <= 100.0, "{m:?}");
-        assert!((m.outcome.pov(m.mover).win_percent() - m.after.pov(m.mover).win_percent() - luck).abs() < 1e-9);
+        let w = |e: Eval| e.pov(m.mover).win_percent_at(r.win_scale);
+        assert!((w(m.outcome) - w(m.after) - luck).abs() < 1e-9);
         if *e == rules::chance::Event::Failure {
             failed += luck;
         } else {
@@ -88,6 +89,31 @@ fn dice_make_luck_and_moves_are_judged_by_their_expected_value() {
     assert!(failed < 0.0 && failed < ok, "failed moves' luck {failed}, successful ones' {ok}");
     let total: f64 = r.sides.iter().map(|s| s.luck.expect("luck")).sum();
     assert!((total - r.moves.iter().map(|m| m.luck.unwrap_or(0.0)).sum::<f64>()).abs() < 1e-9);
+}
+
+/// Two kings side by side on a map of 50 % squares: the side to move wins with 2/3 (it takes
+/// first, at 1/2 each time: 1/2 + 1/4 * 1/2 + ...), so a failed capture costs its mover 1/3 of
+/// a win and the capture that then succeeds earns its mover 1/3: the dice variants' values are
+/// winning chances, read linearly, not centipawns through lichess's curve.
+#[test]
+fn dice_luck_is_counted_in_winning_chances() {
+    let map = rules::square_map::SquareMap::uniform(50);
+    let pgn = format!(
+        "[Variant \"Probabilistic\"]\n[Probabilities \"{}\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/4k3/4K3/8/8/8 w - - 0 1 {map}\"]\n\n\
+         1. Kxe5 {{50%: failed}} 1... Kxe4 {{50%: ok}} 0-1\n",
+        map.write(rules::Bitboard::EMPTY, rules::Geometry::CHESS)
+    );
+    let r = reviewed(&pgn);
+    assert!(r.win_scale > 0, "a dice variant's values are win-scaled");
+    let percent = |e: Eval, side: Color| e.pov(side).win_percent_at(r.win_scale);
+    let (kxe5, kxe4) = (&r.moves[0], &r.moves[1]);
+    let near = |got: f64, want: f64, what: &str| assert!((got - want).abs() < 1.5, "{what}: {got}, not {want}");
+    near(percent(r.evals[0], Color::White), 200.0 / 3.0, "white to move first");
+    near(percent(kxe5.after, Color::White), 200.0 / 3.0, "Kxe5's expected value");
+    near(kxe5.luck.expect("luck"), -100.0 / 3.0, "the failed roll");
+    near(kxe4.luck.expect("luck"), 100.0 / 3.0, "the king captured");
+    assert_eq!(percent(kxe4.outcome, Color::Black), 100.0, "a captured king is a sure win");
+    assert_eq!((kxe5.judgement, kxe4.judgement), (None, None), "both played their best");
 }
 
 /// The first game of `tests/data/records/probabilistic.pgn`: failed rolls, en passant, a king

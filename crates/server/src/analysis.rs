@@ -230,8 +230,9 @@ fn line(pos: &Position, moves: &[Move]) -> Vec<Value> {
 
 /// A game review ([`engine::review`]) as JSON: `moves` (each with its evaluations in `{cp}` or
 /// `{mate}` from White's point of view, its judgement, glyph, centipawn loss, accuracy and, with
-/// chance, luck), `win_percent` (White's, every position, the start first), `sides` (`white`,
-/// `black`: the totals) and `nodes`. The play server and `fairylab review --json` write it.
+/// chance, luck), `win_percent` (White's, every position, the start first), `win_scale` (0, or
+/// in dice variants the scale `s` of the values: `cp` is then `s (2 W - 1)` for White's expected
+/// winning chance `W`), `sides` (`white`, `black`: the totals) and `nodes`. The play server and `fairylab review --json` write it.
 pub fn review_json(r: &engine::review::Review, start: &Position) -> Value {
     let eval = |e: engine::review::Eval| match e {
         engine::review::Eval::Cp(cp) => json!({ "cp": cp }),
@@ -272,7 +273,8 @@ pub fn review_json(r: &engine::review::Review, start: &Position) -> Value {
     };
     json!({
         "moves": moves,
-        "win_percent": r.evals.iter().map(|e| (e.win_percent() * 10.0).round() / 10.0).collect::<Vec<_>>(),
+        "win_percent": r.evals.iter().map(|e| (e.win_percent_at(r.win_scale) * 10.0).round() / 10.0).collect::<Vec<_>>(),
+        "win_scale": r.win_scale,
         "sides": { "white": side(&r.sides[0]), "black": side(&r.sides[1]) },
         "nodes": r.nodes,
     })
