@@ -482,9 +482,13 @@ pub(crate) fn analyse(a: &AnalyseArgs, out: &mut impl Write) -> Result<()> {
         writeln!(out, "{l}")?;
     }
     match result.best {
-        Some(m) => {
-            writeln!(out, "bestmove {} ({}) score {}", to_uci(&pos, m), to_san(&pos, m), score_text(result.score, scale))?
-        }
+        Some(m) => writeln!(
+            out,
+            "bestmove {} ({}) score {}",
+            to_uci(&pos, m),
+            to_san(&pos, m),
+            score_text(result.score, scale)
+        )?,
         None => writeln!(out, "bestmove (none)")?,
     }
     Ok(())

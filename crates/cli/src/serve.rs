@@ -146,7 +146,10 @@ fn verify_setup(seed: &GameSeed, drawn: &str, start: &rules::Position) -> Result
     // none of it, so the report says so (a record whose setup tag was deleted reads the same).
     let v = start.variant();
     let chosen: Vec<&str> = [
-        (rules::variants::snowfall::percent(v).is_some() && !drawn_kinds.contains(&"snowfall"), "the SnowFall percentage"),
+        (
+            rules::variants::snowfall::percent(v).is_some() && !drawn_kinds.contains(&"snowfall"),
+            "the SnowFall percentage",
+        ),
         (rules::variants::probabilistic::options(v).is_some() && !drawn_kinds.contains(&"map"), "the square map"),
         (rules::variants::chess960::is_chess960(v) && !drawn_kinds.contains(&"start"), "the start position"),
     ]

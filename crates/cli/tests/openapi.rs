@@ -765,7 +765,10 @@ fn the_openapi_file_describes_what_the_server_answers() {
     api.get("/api/games/{id}/review", &p1, "", None, 400);
     api.post(analyse, &p1, None, json!({}), 400);
     api.post(moves, &p1, Some(&pw), json!({ "move": "e4e5" }), 400);
-    api.post(draw, &p1, Some(&pw), json!({ "action": "offer" }), 400);
+    api.post(draw, &p1, Some(&bo), json!({ "action": "offer" }), 403);
+    api.post(draw, &p1, Some(&pw), json!({ "action": "offer" }), 200);
+    assert_eq!(api.state(&p1)["draw_offer"], "white");
+    api.post(draw, &p1, Some(&pb), json!({ "action": "decline" }), 200);
     api.post(takeback, &p1, Some(&pw), json!({ "action": "propose" }), 400);
     api.get(record, &p1, "", None, 200);
     // A member resigning for the side: refused (403), or served by a server before that rule.

@@ -2889,6 +2889,7 @@ fn a_team_member_can_neither_resign_nor_abort_for_the_side() {
         ("resign", None, "only the captain (the seat's token) may resign"),
         ("abort", None, "only the captain (the seat's token) may abort"),
         ("chat", Some(json!({ "text": "hi" })), "only the captain (the seat's token) may open the chat"),
+        ("draw", Some(json!({ "action": "offer" })), "only the captain (the seat's token) may offer or answer a draw"),
     ] {
         let (status, v) = s.call("POST", &format!("/api/games/{id}/{path}"), Some(&bo), body);
         assert_refused((status, v.clone()), 403, what);
@@ -2897,17 +2898,42 @@ fn a_team_member_can_neither_resign_nor_abort_for_the_side() {
     assert_eq!(state(&s, &id)["status"], "active", "the member ended nothing");
     // The seat-only endpoints of the sequential games do not take a member's token either
     // (Predictor chess has none of them).
-    for (path, body) in [
-        ("moves", json!({ "move": "e2e4" })),
-        ("draw", json!({ "action": "offer" })),
-        ("takeback", json!({ "action": "propose" })),
-    ] {
+    for (path, body) in [("moves", json!({ "move": "e2e4" })), ("takeback", json!({ "action": "propose" }))] {
         let (status, v) = s.call("POST", &format!("/api/games/{id}/{path}"), Some(&bo), Some(body));
         assert_eq!(status, 400, "{path}: {v}");
     }
     // The captain may.
     let r = s.ok("POST", &format!("/api/games/{id}/resign"), Some(&wt), None);
     assert_eq!((r["result"].as_str(), r["reason"].as_str()), (Some("0-1"), Some("resignation")));
+}
+
+/// Draws by agreement in Predictor chess (normal chess rules apply, seed rule 5): the captains
+/// offer and answer once the first ply has resolved; an offer lapses when a ply resolves
+/// unanswered; the record ends `agreement` and verifies.
+#[test]
+fn predictor_captains_agree_a_draw() {
+    let s = Server::start(&sqlite_url("serve-predictor-draw"));
+    let g = create(&s, json!({ "variant": "predictor", "white": "me", "black": "invite" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let joined = s.ok("POST", &format!("/api/games/{id}/join"), None, Some(json!({ "code": g["black"]["invite"] })));
+    let (wt, bt) = (token(&g, "white").expect("white"), joined["token"].as_str().expect("black").to_string());
+    let draw = |t: &str, action: &str| {
+        s.call("POST", &format!("/api/games/{id}/draw"), Some(t), Some(json!({ "action": action })))
+    };
+    assert_refused(draw(&wt, "offer"), 400, "abort instead");
+    let mut rng = Lcg(9);
+    predictor_ply(&s, &id, [&wt, &bt], &mut rng);
+    assert_eq!(draw(&wt, "offer"), (200, json!({ "draw_offer": "white" })));
+    assert_eq!(state(&s, &id)["draw_offer"], "white");
+    assert_refused(draw(&wt, "accept"), 409, "you cannot answer your own offer");
+    predictor_ply(&s, &id, [&wt, &bt], &mut rng);
+    assert_eq!(state(&s, &id)["draw_offer"], Value::Null, "the offer lapsed with the ply");
+    assert_eq!(draw(&bt, "offer"), (200, json!({ "draw_offer": "black" })));
+    assert_eq!(draw(&wt, "accept"), (200, json!({ "result": "1/2-1/2", "reason": "agreement" })));
+    let st = state(&s, &id);
+    assert_eq!((st["status"].as_str(), st["reason"].as_str()), (Some("finished"), Some("agreement")));
+    let record = check_record(&s, &id, "serve-predictor-draw");
+    assert!(record.contains("[Termination \"agreement\"]") && record.contains("1/2-1/2"), "{record}");
 }
 
 /// A record whose moves go on after the game ended (here a threefold repetition, which the

@@ -65,11 +65,35 @@ impl Outcome {
     }
 }
 
+impl EndReason {
+    /// The reason in words, as it follows "wins by" or "draw by".
+    pub fn words(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::KingCaptured => "capturing the king",
+            EndReason::FiftyMoves => "the fifty-move rule",
+            EndReason::Repetition => "threefold repetition",
+            EndReason::InsufficientMaterial => "insufficient material",
+            EndReason::PlyLimit => "material at the ply limit",
+            EndReason::Time => "time",
+            EndReason::Forfeit => "forfeit",
+            EndReason::Resignation => "resignation",
+            EndReason::Agreement => "agreement",
+        }
+    }
+}
+
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Outcome::Decisive { winner, reason } => write!(f, "{} ({winner} wins by {reason:?})", self.result()),
-            Outcome::Draw { reason } => write!(f, "{} (draw by {reason:?})", self.result()),
+            Outcome::Decisive { winner, reason } => {
+                write!(f, "{} ({winner} wins by {})", self.result(), reason.words())
+            }
+            Outcome::Draw { reason: EndReason::KingCaptured } => {
+                write!(f, "{} (draw: both kings are gone)", self.result())
+            }
+            Outcome::Draw { reason } => write!(f, "{} (draw by {})", self.result(), reason.words()),
         }
     }
 }
@@ -194,6 +218,10 @@ impl Position {
                     && b.promoted().is_empty()
                     && (by_letter('p') | by_letter('r') | by_letter('q')).is_empty()
                     && !heavy_in_hand
+            }
+            InsufficientMaterial::BareKings => {
+                let kings = v.king().map_or(crate::Bitboard::EMPTY, |k| b.by_role(k));
+                self.hands.iter().all(|h| h.is_empty()) && (occ - kings).is_empty()
             }
             InsufficientMaterial::Fide => {
                 if !self.hands.iter().all(|h| h.is_empty()) {

@@ -183,6 +183,7 @@ enum Insufficient {
     Never,
     Fide,
     Crazyhouse,
+    BareKings,
 }
 
 /// `double-step`: a boolean for both sides, or `"white"` / `"black"` for one.
@@ -508,6 +509,7 @@ fn resolve(spec: VariantSpec) -> Result<Rules, SpecError> {
             Insufficient::Never => InsufficientMaterial::Never,
             Insufficient::Fide => InsufficientMaterial::Fide,
             Insufficient::Crazyhouse => InsufficientMaterial::Crazyhouse,
+            Insufficient::BareKings => InsufficientMaterial::BareKings,
         };
     }
     if r.captures_to_hand && !r.drops {

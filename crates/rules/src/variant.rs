@@ -29,6 +29,9 @@ pub enum InsufficientMaterial {
     Fide,
     /// Crazyhouse (lichess): at most three pieces in all, none of them pawns, rooks, queens or promoted.
     Crazyhouse,
+    /// Kings alone (nothing else on the board or in hand): Predictor chess, where any other piece
+    /// can still win, a king stepping onto the squares its move passes being annihilated with it.
+    BareKings,
 }
 
 /// What ends a game in a draw.

@@ -265,6 +265,27 @@ fn a_position_without_a_king_reads_back() {
     assert!(Position::from_fen(chess, &fen).is_err());
 }
 
+/// Insufficient material is bare kings only: a lone knight wins when the enemy king steps onto
+/// the square its Z path passes (the audit's case: Nb1-c3 visits b2, c2, c3 and the king goes
+/// d3-c2), so K+N against K plays on, and so do K+B against K and same-coloured bishops.
+#[test]
+fn insufficient_material_is_bare_kings() {
+    let pos = position("8/8/8/8/8/3k4/8/1N2K3 w - - 0 1").expect("K+N against K");
+    assert_eq!(outcome_text(&pos), None, "K+N against K is not a draw in Predictor chess");
+    let white = Orders::parse(&pos, Color::White, "b1c3").expect("a primary");
+    let black = Orders::parse(&pos, Color::Black, "d3c2").expect("a primary");
+    let (after, report) = resolve(&pos, &white, &black).expect("the ply resolves");
+    let names: BTreeSet<String> = ["Nb1", "kd3"].map(String::from).into();
+    assert_eq!(piece_names(&report.annihilated), names);
+    assert_eq!(outcome_text(&after).as_deref(), Some("white"), "the king annihilated: White wins");
+    for fen in ["8/8/8/8/8/3k4/8/2B1K3 w - - 0 1", "2b5/8/8/8/8/3k4/8/3BK3 w - - 0 1"] {
+        assert_eq!(outcome_text(&position(fen).expect("valid")), None, "{fen}");
+    }
+    let bare = position("8/8/8/8/8/3k4/8/4K3 w - - 0 1").expect("bare kings");
+    assert_eq!(outcome_text(&bare).as_deref(), Some("draw"), "bare kings are insufficient material");
+    assert!(bare.is_insufficient_material());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Properties over random positions and orders.
 // ---------------------------------------------------------------------------------------------

@@ -1475,11 +1475,9 @@ async fn draw(
     let JsonBody(req) = body?;
     let g = game(&app, &id).await?;
     let mut live = g.lock().await;
-    if live.predictor.is_some() {
-        return Err(ApiError::bad("draw offers are not served for Predictor chess yet"));
-    }
+    // A Predictor side's captain offers and answers, not a team member (as it resigns).
     let color = seat_of(&live, &token, "offer or answer a draw")?;
-    if live.to_move().is_none() {
+    if live.row.status != "active" {
         return Err(ApiError::conflict("the game is over"));
     }
     let v = live.game.start().variant();
@@ -2335,6 +2333,10 @@ async fn take_reveal(
     let fen = next.game.position().fen();
     let outcome = next.game.outcome();
     *table(live)? = next;
+    // A draw offer lapses when a ply resolves without its answer (both sides have moved on).
+    if live.draw_offer.is_some() {
+        set_offer(app, live, Offer::Draw, None).await?;
+    }
     announce(app, live, "ply", json!({ "ply": ply, "line": line, "fen": fen })).await;
     let result = match outcome {
         Some(o) => {

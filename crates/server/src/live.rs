@@ -293,7 +293,8 @@ impl LiveGame {
     pub fn abort_at(&self, limit: i64) -> Option<i64> {
         self.clock?;
         let side = self.to_move()?;
-        if !self.first_moves_pending() || self.row.open_seat().is_some() || self.players[side.index()] != Player::Human {
+        if !self.first_moves_pending() || self.row.open_seat().is_some() || self.players[side.index()] != Player::Human
+        {
             return None;
         }
         let since = self.times.last().copied().unwrap_or(self.row.created_at).max(self.row.updated_at);
@@ -333,6 +334,8 @@ impl LiveGame {
             "open_seat": (self.row.status == "active").then(|| self.row.open_seat()).flatten(),
             "open_to_anyone": self.row.status == "active" && self.row.open_to_anyone(),
             "abortable": self.abortable(),
+            // A draw offer stands only while the game goes on (one made before a mate lapses).
+            "draw_offer": self.draw_offer.filter(|_| self.row.status == "active").map(|c| c.to_string()),
             "movetime_ms": self.row.movetime_ms,
             // Once the game is over: the side whose rematch offer stands, and the rematch made.
             "rematch_offer": self.row.rematch_offer.as_deref().filter(|_| self.row.status == "finished"),
@@ -360,7 +363,6 @@ impl LiveGame {
                     "legal_moves": legal,
                     "thinking": self.thinking,
                     // Offers stand only while the game goes on (one made before a mate lapses).
-                    "draw_offer": self.draw_offer.filter(|_| self.row.status == "active").map(|c| c.to_string()),
                     "takeback_offer": self.takeback_offer.filter(|_| self.row.status == "active").map(|c| c.to_string()),
                     "takebacks": self.takeback_refusal().is_none(),
                     "clock": self.clock_state(now_ms()),

@@ -360,7 +360,7 @@ async function gamePage(id) {
     // The AI takes no draw offers.
     const aiOpponent = mySeat && !both && state[other(mySeat.color)] !== 'human';
     // No draw before both sides have moved: the game is aborted then (as on lichess).
-    drawBtn.disabled = !mySeat || over || myOffer || aiOpponent || state.abortable;
+    drawBtn.disabled = !mySeat || over || myOffer || aiOpponent || state.abortable || !!(held && held.name);
     drawBtn.textContent = both ? 'Agree a draw' : state.draw_offer && mySeat && state.draw_offer !== mySeat.color ? 'Accept draw' : myOffer ? 'Draw offered' : 'Offer draw';
     // Takebacks: at once against the AI, proposed and accepted between people; none in games
     // with chance, clocks or sealed orders (the state's `takebacks` is false there).
