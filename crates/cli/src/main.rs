@@ -342,7 +342,7 @@ pub(crate) fn position(v: &'static Variant, fen: Option<&str>) -> Result<Positio
 }
 
 fn perft_command(a: &PerftArgs, out: &mut impl Write) -> Result<()> {
-    let v = variant(&a.variant)?;
+    let v = in_turn(variant(&a.variant)?)?;
     let pos = position(v, a.fen.as_deref())?;
     let start = Instant::now();
     let total = if a.divide && a.depth > 0 {
@@ -387,18 +387,62 @@ fn legal_moves(pos: &Position) -> Vec<JsonMove> {
 fn moves_command(a: &MovesArgs, out: &mut impl Write) -> Result<()> {
     let v = variant(&a.variant)?;
     if let Some(path) = &a.batch {
-        return batch(v, path, out);
+        return batch(in_turn(v)?, path, out);
     }
     let pos = position(v, a.fen.as_deref())?;
+    if v.simultaneous {
+        return primaries_listing(&pos, a.json, out);
+    }
     let moves = legal_moves(&pos);
+    // No move: say why (checkmate or stalemate), on stderr in text so stdout stays a move list.
+    let outcome = pos.outcome().filter(|_| moves.is_empty());
     if a.json {
-        let listing = MoveListing { fen: pos.fen(), moves };
+        let listing = MoveListing { fen: pos.fen(), moves, outcome: outcome.map(|o| o.to_string()) };
         writeln!(out, "{}", serde_json::to_string(&listing)?)?;
     } else {
         for m in &moves {
             match (m.switches, &m.fen_after) {
                 (Some(n), Some(fen)) => writeln!(out, "{} {} {n} {fen}", m.san, m.uci)?,
                 _ => writeln!(out, "{} {}", m.san, m.uci)?,
+            }
+        }
+        if let Some(o) = outcome {
+            eprintln!("no legal moves: the game is over, {o}");
+        }
+    }
+    Ok(())
+}
+
+/// `moves` in a simultaneous variant (Predictor chess): each side's primaries, `SIDE SAN UCI` a
+/// line (SAN without check marks, which assume turns), or `{fen, primaries: {white, black}}`.
+fn primaries_listing(pos: &Position, json: bool, out: &mut impl Write) -> Result<()> {
+    let listed = |side: rules::Color| -> Vec<(String, String)> {
+        let view = rules::predictor::side_view(pos, side);
+        let mut moves: Vec<Move> =
+            view.legal_moves().iter().copied().filter(|m| m.kind() != rules::MoveKind::EnPassant).collect();
+        for m in rules::predictor::king_captures(&view) {
+            if !moves.contains(&m) {
+                moves.push(m);
+            }
+        }
+        let mut rows: Vec<(String, String)> = moves
+            .iter()
+            .map(|&m| (to_san(&view, m).trim_end_matches(['+', '#']).to_string(), to_uci(&view, m)))
+            .collect();
+        rows.sort_by(|a, b| a.1.cmp(&b.1));
+        rows
+    };
+    let [white, black] = rules::Color::ALL.map(listed);
+    if json {
+        let side = |rows: &[(String, String)]| -> Vec<serde_json::Value> {
+            rows.iter().map(|(san, uci)| serde_json::json!({ "uci": uci, "san": san })).collect()
+        };
+        let v = serde_json::json!({ "fen": pos.fen(), "primaries": { "white": side(&white), "black": side(&black) } });
+        writeln!(out, "{v}")?;
+    } else {
+        for (name, rows) in [("white", &white), ("black", &black)] {
+            for (san, uci) in rows {
+                writeln!(out, "{name} {san} {uci}")?;
             }
         }
     }
@@ -410,6 +454,9 @@ fn moves_command(a: &MovesArgs, out: &mut impl Write) -> Result<()> {
 struct MoveListing {
     fen: String,
     moves: Vec<JsonMove>,
+    /// The game's end, when there is no legal move (checkmate, stalemate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<String>,
 }
 
 /// One move of [`MoveListing`].

@@ -81,11 +81,46 @@ fn moves_lists_san_and_uci() {
 fn moves_json() {
     let o = fairylab(&["moves", "--fen", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "--json"]);
     assert_ok(&o);
-    assert_eq!(stdout(&o), "{\"fen\":\"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\",\"moves\":[]}\n");
+    assert_eq!(
+        stdout(&o),
+        "{\"fen\":\"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\",\"moves\":[],\"outcome\":\"1/2-1/2 (draw by stalemate)\"}\n"
+    );
+    // Text: no move lines, and the reason on stderr.
+    let o = fairylab(&["moves", "--variant", "baby", "--fen", "k4/1Q3/1K3/5/5 b - - 0 1"]);
+    assert_ok(&o);
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).contains("1-0 (white wins by checkmate)"), "{}", stderr(&o));
     let o = fairylab(&["moves", "--fen", "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1", "--json"]);
     assert_ok(&o);
     let out = stdout(&o);
     assert!(out.contains("{\"uci\":\"f1f8\",\"san\":\"Qf8#\"}"), "{out}");
+}
+
+/// Predictor chess orders at once: `moves` lists each side's primaries (the king capture of an
+/// attacked king included, en passant and check marks not); perft, which counts turns, refuses.
+#[test]
+fn predictor_moves_list_both_sides_primaries() {
+    let fen = "4k3/p7/8/8/4R3/8/5PPP/r5K1 w - - 0 1";
+    let o = fairylab(&["moves", "--variant", "predictor", "--fen", fen]);
+    assert_ok(&o);
+    let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(
+        lines,
+        [
+            "white Re1 e4e1",
+            "white Rxe8 e4e8",
+            "black Rxg1 a1g1",
+            "black Kd7 e8d7",
+            "black Kd8 e8d8",
+            "black Kf7 e8f7",
+            "black Kf8 e8f8"
+        ]
+    );
+    let o = fairylab(&["moves", "--variant", "predictor", "--fen", fen, "--json"]);
+    assert_ok(&o);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["primaries"]["white"][1], serde_json::json!({ "uci": "e4e8", "san": "Rxe8" }));
+    assert_bad_input(&["perft", "--variant", "predictor", "--depth", "2"], "simultaneous plies");
 }
 
 #[test]
