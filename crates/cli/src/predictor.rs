@@ -221,8 +221,7 @@ fn resolve_command(a: &ResolveArgs, out: &mut impl Write) -> Result<()> {
     let before = position(a.fen.as_deref())?;
     // A game over at the start of the ply (mate, stalemate) has no ply to resolve.
     if let Some(o) = rules::predictor::outcome(&before) {
-        let (result, reason) = (o.result(), format!("{:?}", reason_of(o)).to_lowercase());
-        bail!("the game is over in this position ({result}, {reason}): there is no ply to resolve");
+        bail!("the game is over in this position, {o}: there is no ply to resolve");
     }
     let parsed = Orders::parse(&before, Color::White, &a.white)
         .map_err(|e| (Color::White, e))
@@ -264,6 +263,12 @@ fn commit_command(a: &CommitArgs, out: &mut impl Write) -> Result<()> {
         }
     };
     let (reveal, c) = Reveal::seal(game, *ply, side, &orders)?;
+    if a.fen.is_none() {
+        eprintln!(
+            "warning: without --fen only the orders' syntax is checked; orders illegal in the position \
+             forfeit the game when revealed (give --fen with the position before the ply to check them)"
+        );
+    }
     if a.json {
         let v = json!({ "commitment": c.to_string(), "nonce": reveal.nonce.to_string(), "orders": reveal.orders, "reveal": reveal.to_line() });
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
@@ -443,10 +448,4 @@ fn forfeit(
         writeln!(out, "game over: {outcome}")?;
     }
     Ok(())
-}
-
-fn reason_of(o: rules::outcome::Outcome) -> rules::outcome::EndReason {
-    match o {
-        rules::outcome::Outcome::Decisive { reason, .. } | rules::outcome::Outcome::Draw { reason } => reason,
-    }
 }

@@ -56,7 +56,7 @@ fn rejected_orders_are_invalid_with_a_reason() {
     // Black stalemated at the start of the ply: the game is over, whatever the orders.
     assert_bad_input(
         &["predictor", "resolve", "--fen", "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", "--white", "g6g5", "--black", "h8g8"],
-        "the game is over in this position (1/2-1/2, stalemate)",
+        "the game is over in this position, 1/2-1/2 (draw by stalemate)",
     );
     assert_bad_input(&["predictor", "resolve", "--fen", "8/8/8 w", "--white", "e2e4", "--black", "e7e5"], "FEN");
 }

@@ -48,12 +48,14 @@ pub enum OrderError {
         reason: String,
     },
     /// The primary is not a legal move of the side.
-    #[error("the primary {uci} is not a legal move for {side}")]
+    #[error("the primary {uci} is not a legal move for {side}: {why}")]
     IllegalPrimary {
         /// The move as written.
         uci: String,
         /// The side.
         side: Color,
+        /// Why, in words ([`crate::explain::why_illegal`]).
+        why: String,
     },
     /// The prediction is not a legal primary of the enemy, so it could never fire.
     #[error("the prediction {uci} is not a legal move for {side}, so it could never come true")]
@@ -64,12 +66,14 @@ pub enum OrderError {
         side: Color,
     },
     /// The response is neither a legal move nor an en-passant answer to the predicted push.
-    #[error("the response {uci} is not a legal move for {side}")]
+    #[error("the response {uci} is not a legal move for {side}: {why}")]
     IllegalResponse {
         /// The move as written.
         uci: String,
         /// The side.
         side: Color,
+        /// Why, in words ([`crate::explain::why_illegal`]).
+        why: String,
     },
     /// A square of the response's path is occupied before the ply (a conditional never captures).
     #[error("the response {uci} crosses {square}, which is occupied (a conditional's whole path must be empty)")]
@@ -223,6 +227,14 @@ fn coordinates_of(w: &str) -> Option<String> {
     Some(format!("{}{}{promotion}", square(from)?, square(to)?))
 }
 
+/// Why the move written `text` is not legal in `view` (one side's view of the position).
+fn why(view: &Position, text: &str) -> String {
+    match crate::uci::UciMove::parse(text) {
+        Ok(u) => crate::explain::why_illegal(view, &u),
+        Err(e) => e.to_string(),
+    }
+}
+
 impl Orders {
     /// Reads `PRIMARY` or `PRIMARY if PREDICTION then RESPONSE` (UCI squares, castling as the
     /// king's move `e1c1`, promotion suffix) for `side` in `pos`, and validates it.
@@ -233,7 +245,7 @@ impl Orders {
         let primary_move = primary_text
             .to_move(&view)
             .or_else(|| king_capture(&view, primary_text))
-            .ok_or_else(|| OrderError::IllegalPrimary { uci: primary.to_string(), side })?;
+            .ok_or_else(|| OrderError::IllegalPrimary { uci: primary.to_string(), side, why: why(&view, primary) })?;
         let conditional = match conditional {
             None => None,
             Some(((q, q_text), (r, r_text))) => {
@@ -248,7 +260,7 @@ impl Orders {
                         }
                         _ => None,
                     })
-                    .ok_or_else(|| OrderError::IllegalResponse { uci: r.to_string(), side })?;
+                    .ok_or_else(|| OrderError::IllegalResponse { uci: r.to_string(), side, why: why(&view, r) })?;
                 Some(Conditional { prediction, response })
             }
         };
@@ -266,7 +278,8 @@ impl Orders {
             return Err(OrderError::EnPassantPrimary { uci: primary_uci });
         }
         if !is_primary(&view, self.primary) {
-            return Err(OrderError::IllegalPrimary { uci: primary_uci, side });
+            let why = why(&view, &primary_uci);
+            return Err(OrderError::IllegalPrimary { uci: primary_uci, side, why });
         }
         let Some(c) = self.conditional else { return Ok(()) };
         if !enemy.legal_moves().contains(&c.prediction) {
@@ -277,7 +290,8 @@ impl Orders {
             || (c.response.kind() == MoveKind::EnPassant
                 && en_passant_response(&view, c.prediction, c.response.from(), c.response.to()) == Some(c.response));
         if !legal {
-            return Err(OrderError::IllegalResponse { uci, side });
+            let why = why(&view, &uci);
+            return Err(OrderError::IllegalResponse { uci, side, why });
         }
         let occupied = pos.board().occupied();
         let response_legs = legs(&view, c.response);

@@ -37,8 +37,9 @@ pub enum RefereeError {
         /// The ply.
         ply: u32,
     },
-    /// A commitment after the deadline.
-    #[error("the deadline of ply {ply} has passed: no more commitments")]
+    /// A commitment once the ply has closed: at its deadline, or when the orders to be played
+    /// were fixed (both captains committed, so no member's commitment could replace theirs).
+    #[error("ply {ply} is closed (its deadline passed, or both sides' orders are fixed): no more commitments")]
     DeadlinePassed {
         /// The ply.
         ply: u32,
