@@ -591,13 +591,8 @@ pub(crate) fn play(a: &PlayArgs) -> Result<ExitCode> {
             match parse_move(&pos, t) {
                 Some(m) => m,
                 None => {
-                    // Well-formed UCI gets its reason ("white holds no queen"); other text may be SAN.
-                    match rules::uci::UciMove::parse(t) {
-                        Ok(u) => {
-                            writeln!(out, "'{t}' is not a legal move here: {}", rules::explain::why_illegal(&pos, &u))?
-                        }
-                        Err(_) => writeln!(out, "'{t}' is not a legal move here")?,
-                    }
+                    // Its reason in words, UCI or SAN ("white holds no queen", "no white pawn can move to e5").
+                    writeln!(out, "'{t}' is not a legal move here: {}", rules::explain::why_not(&pos, t))?;
                     continue;
                 }
             }

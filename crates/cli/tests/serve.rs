@@ -1199,7 +1199,14 @@ fn hostile_requests(url: &str) {
         Some(json!({ "move": "e2e5" })),
         "illegal move 'e2e5': the pawn on e2 cannot move so",
     );
-    refuse(400, "POST", &moves, Some(&w), Some(json!({ "move": "Ke2" })), "'Ke2': illegal SAN 'Ke2' in rnbqkbnr");
+    refuse(
+        400,
+        "POST",
+        &moves,
+        Some(&w),
+        Some(json!({ "move": "Ke2" })),
+        "illegal move 'Ke2': no white king can move to e2",
+    );
     s.ok("POST", &moves, Some(&w), Some(json!({ "move": "e4", "ply": 0 })));
     // Replaying the same request.
     refuse(409, "POST", &moves, Some(&w), Some(json!({ "move": "e2e4", "ply": 0 })), "stale");

@@ -131,8 +131,44 @@ pub fn check_mark(after: &Position) -> &'static str {
     }
 }
 
-/// Parses SAN (suffixes `+ # ! ?` ignored) into the legal move it denotes.
-pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
+/// What a SAN text names, before it is matched against a position's moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SanForm {
+    /// `--`.
+    Pass,
+    /// `O-O` (king side: true) or `O-O-O`.
+    Castle(bool),
+    /// `Q@f2`, `@e4` (a pawn).
+    Drop(crate::Role, Square),
+    /// A piece or pawn move: the piece (`None`: a variant without pawns), the target, the
+    /// promotion piece, and the disambiguating file and rank.
+    Piece { role: Option<crate::Role>, to: Square, promotion: Option<crate::Role>, file: Option<u8>, rank: Option<u8> },
+}
+
+impl SanForm {
+    /// Whether `m` (a move of `pos`) is a move this form names; `promotion` also compared
+    /// when `exact`.
+    pub(crate) fn names(self, pos: &Position, m: Move, exact: bool) -> bool {
+        match self {
+            SanForm::Pass => m.is_pass(),
+            SanForm::Castle(king_side) => m.kind() == MoveKind::Castle && (pos.castle_side(m) == Some(0)) == king_side,
+            SanForm::Drop(role, to) => m.drop_role() == Some(role) && m.to() == to,
+            SanForm::Piece { role, to, promotion, file, rank } => {
+                !m.is_drop()
+                    && !m.is_pass()
+                    && m.kind() != MoveKind::Castle
+                    && m.to() == to
+                    && (!exact || m.promotion_role() == promotion)
+                    && pos.board().role_at(m.from()) == role
+                    && file.is_none_or(|f| m.from().file() == f)
+                    && rank.is_none_or(|r| m.from().rank() == r)
+            }
+        }
+    }
+}
+
+/// Reads SAN text (suffixes `+ # ! ?` ignored) into what it names in `pos`'s variant.
+pub(crate) fn read_san(pos: &Position, text: &str) -> Result<SanForm, SanError> {
     let v = pos.variant();
     let syntax = || SanError::Syntax(text.to_string());
     let illegal = || SanError::Illegal { text: text.to_string(), fen: pos.fen() };
@@ -140,18 +176,11 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
     if t.is_empty() || !t.is_ascii() {
         return Err(syntax());
     }
-    let mut legal = MoveList::new();
-    pos.gen_legal(&mut legal);
     if t == "--" {
-        return legal.iter().copied().find(|m| m.is_pass()).ok_or_else(illegal);
+        return Ok(SanForm::Pass);
     }
     if matches!(t, "O-O" | "0-0" | "O-O-O" | "0-0-0") {
-        let king_side = t.len() == 3;
-        return legal
-            .iter()
-            .copied()
-            .find(|&m| m.kind() == MoveKind::Castle && (pos.castle_side(m) == Some(0)) == king_side)
-            .ok_or_else(illegal);
+        return Ok(SanForm::Castle(t.len() == 3));
     }
     if let Some((piece, sq)) = t.split_once('@') {
         let to = Square::parse(sq).ok_or_else(syntax)?;
@@ -160,7 +189,7 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
             p if p.len() == 1 => v.role_by_letter(p.chars().next().unwrap_or('?')).ok_or_else(illegal)?,
             _ => return Err(syntax()),
         };
-        return legal.iter().copied().find(|m| m.drop_role() == Some(role) && m.to() == to).ok_or_else(illegal);
+        return Ok(SanForm::Drop(role, to));
     }
     let b = t.as_bytes();
     let mut i = 0;
@@ -203,23 +232,21 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
             _ => return Err(syntax()),
         }
     }
-    let mut found = None;
-    for &m in &legal {
-        if m.is_drop() || m.kind() == MoveKind::Castle || m.to() != to || m.promotion_role() != promotion {
-            continue;
-        }
-        if pos.board().role_at(m.from()) != role {
-            continue;
-        }
-        if file.is_some_and(|f| m.from().file() != f) || rank.is_some_and(|r| m.from().rank() != r) {
-            continue;
-        }
-        if found.is_some() {
-            return Err(SanError::Ambiguous { text: text.to_string(), fen: pos.fen() });
-        }
-        found = Some(m);
+    Ok(SanForm::Piece { role, to, promotion, file, rank })
+}
+
+/// Parses SAN (suffixes `+ # ! ?` ignored) into the legal move it denotes.
+pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
+    let form = read_san(pos, text)?;
+    let mut legal = MoveList::new();
+    pos.gen_legal(&mut legal);
+    let mut found = legal.iter().copied().filter(|&m| form.names(pos, m, true));
+    let first = found.next().ok_or_else(|| SanError::Illegal { text: text.to_string(), fen: pos.fen() })?;
+    // Only a piece move can be ambiguous (one pass, one castle a side, one drop a square).
+    if found.next().is_some() {
+        return Err(SanError::Ambiguous { text: text.to_string(), fen: pos.fen() });
     }
-    found.ok_or_else(illegal)
+    Ok(first)
 }
 
 #[cfg(test)]

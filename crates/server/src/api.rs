@@ -1303,14 +1303,11 @@ async fn make_move(
             // Well-formed UCI that is not legal: why, in words ("e8 is not empty").
             Err(rules::uci::UciError::Illegal { .. }) => match crate::line::promotion_of(pos, &req.mv) {
                 Some(full) => Err(format!("illegal move '{}': a promotion needs its piece, e.g. {full}", clip(text))),
-                None => {
-                    let why = rules::uci::UciMove::parse(text)
-                        .map_or_else(|e| e.to_string(), |u| rules::explain::why_illegal(pos, &u));
-                    Err(format!("illegal move '{}': {why}", clip(text)))
-                }
+                None => Err(format!("illegal move '{}': {}", clip(text), rules::explain::why_not(pos, text))),
             },
+            // SAN; refused with its reason in words ("no white pawn can move to e5").
             Err(_) => rules::san::parse_san(pos, text)
-                .map_err(|e| format!("illegal or unreadable move '{}': {e}", clip(&req.mv))),
+                .map_err(|_| format!("illegal move '{}': {}", clip(text), rules::explain::why_not(pos, text))),
         }
         .map_err(ApiError::bad)?;
         commit_move(&app, &mut live, mv).await?

@@ -94,12 +94,22 @@ export function gestureCandidates(legal, orig, dest, gestures = new Map()) {
 
 const PIECE_NAMES = { q: 'Queen', r: 'Rook', b: 'Bishop', n: 'Knight', k: 'King', a: 'Archbishop', c: 'Chancellor', m: 'Met', f: 'Ferz' };
 
+/** A piece's name in words from its letter or chessgroundx role (`N`, `n-piece`: knight). */
+export function pieceName(letter) {
+  const l = letter.replace(/-piece$/, '').slice(-1).toLowerCase();
+  return PIECE_NAMES[l] ? PIECE_NAMES[l].toLowerCase() : `${l.toUpperCase()} piece`;
+}
+
 /**
  * Asks which piece a pawn promotes to: a dialog over the board with one button per choice
- * (keyboard: Tab and Enter; Escape cancels). Resolves to the chosen UCI move, or null.
+ * (keyboard: Tab and Enter, the focus kept inside it). Escape anywhere or a click outside it
+ * cancels it. Resolves to the chosen UCI move, or null; the promise's `cancel()` closes it from
+ * outside (the position changed under it). The focus goes back to where it was (the board).
  */
 export function choosePromotion(root, candidates) {
-  return new Promise(resolve => {
+  let done;
+  const asked = new Promise(resolve => {
+    const returnTo = document.activeElement;
     const box = document.createElement('div');
     box.className = 'promotion';
     box.setAttribute('role', 'dialog');
@@ -115,20 +125,46 @@ export function choosePromotion(root, candidates) {
         return `<button type="button" data-uci="${u}">${PIECE_NAMES[l] || l.toUpperCase()}</button>`;
       })
       .join('')}<button type="button" data-uci="" class="cancel">Cancel</button>`;
-    const done = uci => {
+    // Escape wherever the focus is, and a press outside the dialog, cancel it.
+    const onKey = ev => {
+      if (ev.key === 'Escape') done(null);
+    };
+    const onPress = ev => {
+      if (!box.contains(ev.target)) done(null);
+    };
+    done = uci => {
+      if (!box.isConnected) return;
+      const hadFocus = box.contains(document.activeElement);
       box.remove();
+      document.removeEventListener('keydown', onKey, true);
+      document.removeEventListener('pointerdown', onPress, true);
+      // The focus was in the dialog: back to the board (or the field) it came from, not lost.
+      if (hadFocus) {
+        const back = returnTo && returnTo.isConnected && returnTo !== document.body ? returnTo : root;
+        back.focus({ preventScroll: true });
+      }
       resolve(uci || null);
     };
     box.addEventListener('click', ev => {
       const b = ev.target.closest('button');
       if (b) done(b.dataset.uci);
     });
+    // Tab stays within the dialog (from the last choice to the first and back).
     box.addEventListener('keydown', ev => {
-      if (ev.key === 'Escape') done(null);
+      if (ev.key !== 'Tab') return;
+      const buttons = [...box.querySelectorAll('button')];
+      const i = buttons.indexOf(document.activeElement);
+      const next = ev.shiftKey ? (i <= 0 ? buttons.length - 1 : i - 1) : (i + 1) % buttons.length;
+      ev.preventDefault();
+      buttons[next].focus();
     });
+    document.addEventListener('keydown', onKey, true);
+    document.addEventListener('pointerdown', onPress, true);
     root.appendChild(box);
     box.querySelector('button').focus();
   });
+  asked.cancel = () => done(null);
+  return asked;
 }
 
 const POCKET_ROLES = ['q-piece', 'r-piece', 'b-piece', 'n-piece', 'p-piece'];
