@@ -80,7 +80,8 @@ struct RunArgs {
     /// Worker threads, 1 to 256 (default: all cores); the results do not depend on it.
     #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = threads)]
     threads: Option<u64>,
-    /// Write the JSON result here (docs/FORMATS.md, "Simulation results").
+    /// Write the JSON result here (docs/FORMATS.md, "Simulation results"); `-`: on stdout, the
+    /// summary then on stderr.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Play only shard i of N (games whose index is i modulo N, i from 0); merge the shards'
@@ -203,7 +204,9 @@ fn simulate(a: &RunArgs, out: &mut impl Write) -> Result<()> {
         None => RunConfig::new(v, a.seed),
     };
     let cfg = RunConfig { white: a.white, black: a.black, max_plies: a.max_plies, ..base };
-    if let Some(path) = a.json.as_deref() {
+    // `--json -`: the JSON on stdout, the summary on stderr (as `egt --save -` writes its table).
+    let json_file = a.json.as_deref().filter(|p| p.as_os_str() != "-");
+    if let Some(path) = json_file {
         check_writable(path).with_context(|| format!("cannot write JSON file {}", path.display()))?;
     }
     let threads = thread_count(a.threads)?;
@@ -237,8 +240,13 @@ fn simulate(a: &RunArgs, out: &mut impl Write) -> Result<()> {
         SimResult::new(&cfg, tally, shard, games, None)
     };
     let seconds = clock.elapsed().as_secs_f64();
-    out.write_all(result.summary().as_bytes())?;
-    if let Some(path) = a.json.as_deref() {
+    if a.json.is_some() && json_file.is_none() {
+        eprint!("{}", result.summary());
+        out.write_all(result.to_json().as_bytes())?;
+    } else {
+        out.write_all(result.summary().as_bytes())?;
+    }
+    if let Some(path) = json_file {
         write_atomically(path, &result.to_json())
             .with_context(|| format!("cannot write JSON file {}", path.display()))?;
     }
@@ -257,7 +265,7 @@ fn merge(a: &MergeArgs, out: &mut impl Write) -> Result<()> {
         results.push(r);
     }
     let merged = SimResult::merge(&results).context("cannot merge")?;
-    match &a.json {
+    match a.json.as_deref().filter(|p| p.as_os_str() != "-") {
         Some(path) => {
             write_atomically(path, &merged.to_json())
                 .with_context(|| format!("cannot write JSON file {}", path.display()))?;

@@ -64,6 +64,16 @@ fn sim_prints_a_summary_and_writes_json() {
         .map(|k| counts[k].as_u64().expect("a count"))
         .sum::<u64>();
     assert_eq!(total, 300);
+    // The games a half-width of 0.01 needs, per quantity, in the summary as in the JSON.
+    let needed = json["required_games"]["quantities"]["white_win"].as_u64().expect("a count");
+    assert!(out.contains("games needed for a 95 % half-width of 0.01: "), "{out}");
+    assert!(out.contains(&format!("white_win {needed}")), "{out}");
+    // `--json -`: the same JSON on stdout, the summary on stderr, no file named '-'.
+    let o = fairylab(&run_args("300", "5", "2", "-"));
+    assert_ok(&o);
+    assert_eq!(stdout(&o), read(&path));
+    assert!(stderr(&o).contains("300 games of gardner"), "{}", stderr(&o));
+    assert!(!std::path::Path::new("-").exists());
 }
 
 #[test]

@@ -100,7 +100,7 @@ fn baby_report_writes_consistent_files_independent_of_threads() {
     assert!(report.contains(&format!("| {:.3} |", f(&plies["estimate"]["mean"]))));
     assert!(report.contains(&format!("| {} |", plies["required_games"])));
     // Q3's run counts follow from the sd with Student's t: a few more than the normal
-    // (1.96 sd / 0.01)² (t > 1.96; about (1.96² + 1)/2 more for many samples), and for the
+    // (z sd / 0.01)², z = 1.959964 (t > z; about (z² + 1)/2 more for many samples), and for the
     // conditional mean divided by the White-win rate. The intervals are t intervals too.
     let need = (1.959_963_984_540_054 * f(&plies["estimate"]["sd"]) / 0.01).powi(2).ceil() as u64;
     let samples = plies["required_samples"].as_u64().expect("samples");

@@ -591,6 +591,19 @@ impl SimResult {
             e.ply_limit,
             e.max_plies
         );
+        let q = &self.required_games;
+        let needed: Vec<String> = q
+            .quantities
+            .iter()
+            .map(|(name, n)| format!("{name} {}", if *n == u64::MAX { "∞".to_string() } else { n.to_string() }))
+            .collect();
+        let _ = writeln!(
+            s,
+            "games needed for a 95 % half-width of {}: {} (any proportion, worst case {})",
+            q.half_width,
+            needed.join(", "),
+            q.proportion_worst_case
+        );
         if let Some(q) = &self.sequential {
             let _ = writeln!(
                 s,

@@ -551,7 +551,7 @@ fn report(a: &BabyArgs, base: &SimResult, q4: &SimResult, q: &Questions, timing:
         s,
         "Lengths in plies (one player's move) and in full moves (⌈plies/2⌉, White's moves); intervals are Student-t \
          intervals with n − 1 degrees of freedom. Runs needed for a 95 % half-width of {}: the smallest n with \
-         t(n − 1)·sd/√n ≤ h at the run's own sd (a few more than ⌈(1.96·sd/h)²⌉, as t > 1.96); for the mean \
+         t(n − 1)·sd/√n ≤ h at the run's own sd (a few more than ⌈(z·sd/h)²⌉ for the normal quantile z = 1.959964, as t(n − 1) > z); for the mean \
          given a White win, that many White wins, divided by the observed White-win rate ({}) for the games in all.\n",
         q3.target_half_width,
         pct(base.white_win.p)

@@ -169,6 +169,76 @@ export function choosePromotion(root, candidates) {
 
 const POCKET_ROLES = ['q-piece', 'r-piece', 'b-piece', 'n-piece', 'p-piece'];
 
+/** The pieces of a FEN's board: a Map from square (`e4`) to its letter (`N` White's, `n` Black's). */
+export function fenPieces(fen) {
+  const rows = boardField(fen).split('[')[0].split('/');
+  const pieces = new Map();
+  rows.forEach((row, i) => {
+    let file = 0;
+    for (const c of row) {
+      if (/\d/.test(c)) file += Number(c);
+      else if (/[a-zA-Z]/.test(c)) pieces.set(String.fromCharCode(97 + file++) + (rows.length - i), c);
+    }
+  });
+  return pieces;
+}
+
+const colorOf = letter => (letter === letter.toUpperCase() ? 'white' : 'black');
+const capital = s => s[0].toUpperCase() + s.slice(1);
+const KINDS = ['king', 'queen', 'rook', 'bishop', 'knight', 'pawn'];
+
+/** A pocket's content in words: `white's pocket: 1 knight, 2 pawns` (`counts`: letter → n). */
+export function pocketWords(color, counts) {
+  const held = Object.entries(counts || {})
+    .filter(([, n]) => n > 0)
+    .map(([l, n]) => `${n} ${pieceName(l)}${n === 1 ? '' : 's'}`);
+  return `${color}'s pocket: ${held.join(', ') || 'empty'}`;
+}
+
+/**
+ * The position in words, the board's text alternative for a screen reader: each side's pieces
+ * by kind, the pockets, then rank by rank from the top as the board is seen, with each square's
+ * success probability where the variant has them. One sentence per list item.
+ */
+export function boardWords(fen, orientation, probabilities) {
+  const { width, height } = dimensions(fen);
+  const pieces = fenPieces(fen);
+  const items = [];
+  for (const color of ['white', 'black']) {
+    const kinds = new Map();
+    for (const [square, l] of pieces) {
+      if (colorOf(l) === color) kinds.set(pieceName(l), [...(kinds.get(pieceName(l)) || []), square]);
+    }
+    const rank = n => (KINDS.includes(n) ? KINDS.indexOf(n) : KINDS.length);
+    const text = [...kinds]
+      .sort((a, b) => rank(a[0]) - rank(b[0]))
+      .map(([n, squares]) => `${squares.length > 1 ? `${n}s` : n} ${squares.sort().join(', ')}`)
+      .join('; ');
+    items.push(`${capital(color)}: ${text || 'no pieces'}.`);
+  }
+  const hands = pockets(fen);
+  if (hands) for (const color of ['white', 'black']) items.push(`${capital(pocketWords(color, hands[color]))}.`);
+  const white = orientation !== 'black';
+  for (let i = 0; i < height; i++) {
+    const r = white ? height - 1 - i : i;
+    const squares = [];
+    for (let j = 0; j < width; j++) {
+      const f = white ? j : width - 1 - j;
+      const key = String.fromCharCode(97 + f) + (r + 1);
+      const l = pieces.get(key);
+      // The probability map's rows are the ranks from the top as White sees the board.
+      const p = probabilities && probabilities[height - 1 - r] ? probabilities[height - 1 - r][f] : undefined;
+      if (!l && p === undefined) continue;
+      squares.push(`${key} ${l ? `${colorOf(l)} ${pieceName(l)}` : 'empty'}${p !== undefined ? ` (${p} %)` : ''}`);
+    }
+    items.push(`Rank ${r + 1}: ${squares.join(', ') || 'empty'}.`);
+  }
+  return items;
+}
+
+/** What decides whether a promotion asked for still applies: the position, side and moves. */
+const positionKey = view => JSON.stringify([view.fen, view.orientation, view.movable, view.premove, view.legal]);
+
 /**
  * A board in `root`: `update(view)` draws a position; `view` is {fen, orientation, turn,
  * movable (color or null), premove (the color that may premove while the other side is to
@@ -177,6 +247,12 @@ const POCKET_ROLES = ['q-piece', 'r-piece', 'b-piece', 'n-piece', 'p-piece'];
  * player's gesture. A premove (a move or drop made while the opponent is to move, shown on the
  * board as lichess shows it) is played as soon as the player is to move, if it is legal then;
  * otherwise it is dropped. Clicking an empty square cancels it.
+ *
+ * The board is also played from the keyboard: it takes the focus (Tab), the arrow keys move a
+ * cursor over the squares, Enter or Space picks a piece up and puts it down (as two clicks
+ * would), Escape puts it back; the player's pocket pieces are buttons that pick a piece up for a
+ * drop. What the cursor is on is said in a live region beside the board, and the position is
+ * written out in words in a visually hidden list under it.
  */
 export class Board {
   constructor(root, onMove) {
@@ -186,6 +262,14 @@ export class Board {
     this.key = '';
     this.legal = [];
     this.gestures = new Map();
+    // The square under the keyboard's cursor (`e2`), and the promotion being asked for.
+    this.cursor = null;
+    this.promotion = null;
+    // The board's announcements, beside it so that they outlive a rebuilt board.
+    this.live = document.createElement('p');
+    this.live.className = 'sr-only board-live';
+    this.live.setAttribute('aria-live', 'polite');
+    root.after(this.live);
   }
 
   update(view) {
@@ -194,6 +278,9 @@ export class Board {
     // A new board when the size or the presence of pockets changes (chessgroundx fixes both).
     const key = `${dims.width}x${dims.height}:${hands ? 'p' : ''}`;
     this.lastView = view;
+    // A promotion asked for in a position no longer shown (the move made otherwise, the board
+    // turned, the game over) is cancelled: its choice would send a stale move.
+    if (this.promotion && this.promotion.key !== positionKey(view)) this.promotion.cancel();
     if (key !== this.key) this.build(dims, hands, key, boardField(view.fen));
     // The same view again (a refresh that changed nothing): leave the board alone, so that a
     // piece the player has picked up stays picked up.
@@ -226,6 +313,10 @@ export class Board {
       drawable: { autoShapes: view.shapes || [] },
     });
     this.overlay(dims, view.orientation, view.probabilities);
+    this.root.querySelector('.board-words ul').innerHTML = boardWords(view.fen, view.orientation, view.probabilities)
+      .map(t => `<li>${t.replace(/[&<>]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c])}</li>`)
+      .join('');
+    this.placeCursor();
     // The player's turn has come: a premove made meanwhile is played now if it is legal
     // (chessground checks it against the new destinations and calls the move handler).
     if (view.movable) this.cg.playPremove();
@@ -239,15 +330,22 @@ export class Board {
 
   build(dims, hands, key, fen) {
     if (this.cg) this.cg.destroy();
+    if (this.promotion) this.promotion.cancel();
+    if (this.pocketWatch) this.pocketWatch.disconnect();
+    // A board rebuilt while it had the focus keeps it.
+    const focused = !!this.root.querySelector('.board-wrap:focus');
     this.key = key;
+    this.dims = dims;
     this.signature = '';
     this.root.innerHTML = `
       <div class="pocket-slot top"></div>
       <div class="board-wrap" style="--files:${dims.width};--ranks:${dims.height}"
-           data-width="${dims.width}" data-height="${dims.height}">
-        <div class="cg-board-holder"></div><div class="prob-overlay" aria-hidden="true"></div>
+           data-width="${dims.width}" data-height="${dims.height}" tabindex="0" role="application"
+           aria-label="Board. Arrow keys move the cursor; Enter or Space picks up a piece and puts it on the square; Escape puts it back. The position in words follows the board.">
+        <div class="cg-board-holder"></div><div class="prob-overlay" aria-hidden="true"></div><div class="kb-cursor" aria-hidden="true"></div>
       </div>
-      <div class="pocket-slot bottom"></div>`;
+      <div class="pocket-slot bottom"></div>
+      <div class="board-words sr-only"><h2>The position in words</h2><ul></ul></div>`;
     const top = hands ? this.root.querySelector('.pocket-slot.top') : undefined;
     const bottom = hands ? this.root.querySelector('.pocket-slot.bottom') : undefined;
     this.cg = Chessground(
@@ -275,18 +373,30 @@ export class Board {
       top,
       bottom,
     );
+    const wrap = this.root.querySelector('.board-wrap');
+    this.bindKeys(wrap);
+    if (hands) this.bindPockets([top, bottom]);
+    if (focused) wrap.focus({ preventScroll: true });
     // chessgroundx places pieces in pixels: place them again when the board's size changes
     // (a rotated phone, a narrower window).
     if (this.resize) this.resize.disconnect();
     this.resize = new ResizeObserver(() => this.cg && this.cg.redrawAll());
-    this.resize.observe(this.root.querySelector('.board-wrap'));
+    this.resize.observe(wrap);
   }
 
   async gesture(orig, dest) {
     // chessground has moved the piece: the next view is drawn whatever it is.
     this.signature = '';
     const candidates = gestureCandidates(this.legal, orig, dest, this.gestures);
-    const uci = candidates.length > 1 ? await choosePromotion(this.root.querySelector('.board-wrap'), candidates) : candidates[0];
+    let uci = candidates[0];
+    if (candidates.length > 1) {
+      if (this.promotion) this.promotion.cancel();
+      const asked = choosePromotion(this.root.querySelector('.board-wrap'), candidates);
+      asked.key = positionKey(this.lastView);
+      this.promotion = asked;
+      uci = await asked;
+      if (this.promotion === asked) this.promotion = null;
+    }
     if (uci) this.onMove(uci);
     // Nothing played (a cancelled promotion): the board goes back to the position.
     else this.redraw();
@@ -297,6 +407,175 @@ export class Board {
     const last = this.lastView;
     this.signature = '';
     if (last) this.update(last);
+  }
+
+  /** Says `text` in the board's live region (the same words again are said again). */
+  say(text) {
+    this.live.textContent = text === this.live.textContent ? `${text}\u00a0` : text;
+  }
+
+  /** The keyboard's way to play: the cursor's keys on the board, which takes the focus. */
+  bindKeys(wrap) {
+    wrap.addEventListener('focus', () => {
+      this.placeCursor();
+      this.say(`Cursor on ${this.squareWords(this.cursor)}.`);
+    });
+    wrap.addEventListener('keydown', ev => {
+      // Keys within the promotion dialog (over the board) are the dialog's.
+      if (ev.target !== wrap || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+      const step = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[ev.key];
+      if (step) this.moveCursor(...step);
+      else if (ev.key === 'Enter') this.activate();
+      else if (ev.key === 'Escape') this.putBack();
+      // Space acts when it is released, as a button's does (its release would otherwise press
+      // the promotion dialog's first button, which has the focus by then).
+      else if (ev.key !== ' ') return;
+      ev.preventDefault();
+      // The arrows move the cursor here, not through the game's moves.
+      ev.stopPropagation();
+    });
+    wrap.addEventListener('keyup', ev => {
+      if (ev.target !== wrap || ev.key !== ' ') return;
+      ev.preventDefault();
+      this.activate();
+    });
+  }
+
+  /** The cursor's square, kept on the board: the last move's target or the near left corner at first. */
+  placeCursor() {
+    const wrap = this.root.querySelector('.board-wrap');
+    const view = this.lastView;
+    if (!wrap || !view) return;
+    const { width, height } = this.dims;
+    const inside = k => k && /^[a-z]\d$/.test(k) && k.charCodeAt(0) - 97 < width && Number(k[1]) <= height;
+    if (!inside(this.cursor)) this.cursor = view.lastMove && inside(view.lastMove[1]) ? view.lastMove[1] : this.keyAt(0, height - 1);
+    const [x, y] = this.seen(this.cursor);
+    const cursor = wrap.querySelector('.kb-cursor');
+    cursor.style.setProperty('--x', x);
+    cursor.style.setProperty('--y', y);
+  }
+
+  /** Where a square is seen: [column from the left, row from the top]. */
+  seen(key) {
+    const { width, height } = this.dims;
+    const [f, r] = [key.charCodeAt(0) - 97, Number(key.slice(1)) - 1];
+    return this.lastView.orientation === 'black' ? [width - 1 - f, r] : [f, height - 1 - r];
+  }
+
+  /** The square seen at column `x` from the left and row `y` from the top. */
+  keyAt(x, y) {
+    const { width, height } = this.dims;
+    const [f, r] = this.lastView.orientation === 'black' ? [width - 1 - x, y] : [x, height - 1 - y];
+    return String.fromCharCode(97 + f) + (r + 1);
+  }
+
+  moveCursor(dx, dy) {
+    const [x, y] = this.seen(this.cursor);
+    const clamp = (v, n) => Math.max(0, Math.min(n - 1, v));
+    this.cursor = this.keyAt(clamp(x + dx, this.dims.width), clamp(y + dy, this.dims.height));
+    this.placeCursor();
+    this.say(this.squareWords(this.cursor));
+  }
+
+  /** A square in words, as drawn: `e4: white knight, 45 %`, `d5: empty`. */
+  squareWords(key) {
+    const piece = this.cg.state.boardState.pieces.get(key);
+    const rows = this.lastView.probabilities;
+    const [f, r] = [key.charCodeAt(0) - 97, Number(key.slice(1)) - 1];
+    const row = rows && rows[this.dims.height - 1 - r];
+    const p = row ? `, ${row[f]} %` : '';
+    return `${key}: ${piece ? `${piece.color} ${pieceName(piece.role)}` : 'empty'}${p}`;
+  }
+
+  /** Enter or Space on the cursor's square: chessground's click there (pick up, move, premove). */
+  activate() {
+    const st = this.cg.state;
+    const key = this.cursor;
+    const before = st.selectable.selected;
+    if (before === key) return this.putBack();
+    const lastMove = st.lastMove;
+    const premoveBefore = st.premovable.current;
+    this.cg.selectSquare(key);
+    // A move (the page then says it once the server has it) or a premove made.
+    if (st.lastMove !== lastMove) return;
+    const planned = st.premovable.current;
+    if (planned && planned !== premoveBefore) return this.say(`Premove ${planned[0]} to ${planned[1]}: played when your turn comes.`);
+    const selected = st.selectable.selected;
+    if (selected === key) {
+      const dests = (st.movable.dests && st.movable.dests.get(key)) || st.premovable.dests || [];
+      return this.say(`${this.squareWords(key)} picked up; ${dests.length ? `it goes to ${dests.join(', ')}` : 'it has no move'}.`);
+    }
+    if (before) return this.say(`${this.squareWords(key)}: not a square it goes to. Nothing picked up now.`);
+    this.say(`${this.squareWords(key)}: nothing of yours to move there.`);
+  }
+
+  /** Escape: the piece picked up goes back, or the premove waiting is cancelled. */
+  putBack() {
+    const st = this.cg.state;
+    if (st.selectable.selected) {
+      this.cg.selectSquare(null);
+      this.say('Put back; nothing picked up.');
+    } else if (st.premovable.current) {
+      this.cg.cancelPremove();
+      this.say('Premove cancelled.');
+    }
+  }
+
+  /**
+   * The pockets' pieces named for a screen reader (`white's pocket: 1 knight`) and, in the
+   * player's own pocket, buttons that pick a piece up for a drop (Enter or Space), after which
+   * the board takes the focus to choose its square. chessgroundx redraws the pockets itself:
+   * they are named again whenever it does.
+   */
+  bindPockets(slots) {
+    const label = () => {
+      for (const slot of slots) {
+        const mine = slot.classList.contains('usable');
+        for (const sq of slot.querySelectorAll('square')) {
+          const p = sq.querySelector('piece');
+          if (!p) continue;
+          const n = Number(p.dataset.nb || 0);
+          const name = pieceName(p.dataset.role);
+          sq.setAttribute('aria-label', `${p.dataset.color}'s pocket: ${n} ${name}${n === 1 ? '' : 's'}`);
+          sq.setAttribute('role', mine ? 'button' : 'img');
+          if (mine && n > 0) sq.tabIndex = 0;
+          else sq.removeAttribute('tabindex');
+          if (mine) sq.setAttribute('aria-disabled', String(n === 0));
+          else sq.removeAttribute('aria-disabled');
+        }
+      }
+    };
+    this.pocketWatch = new MutationObserver(label);
+    for (const slot of slots) {
+      this.pocketWatch.observe(slot, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-nb', 'class'] });
+      slot.addEventListener('keydown', ev => {
+        const sq = ev.target.closest('square');
+        if (!sq || !['Enter', ' '].includes(ev.key)) return;
+        ev.preventDefault();
+        if (ev.key === 'Enter') this.pick(sq);
+      });
+      slot.addEventListener('keyup', ev => {
+        const sq = ev.target.closest('square');
+        if (!sq || ev.key !== ' ') return;
+        ev.preventDefault();
+        this.pick(sq);
+      });
+    }
+    label();
+  }
+
+  /** A pocket piece picked up from the keyboard: its square is then chosen on the board. */
+  pick(sq) {
+    const p = sq.querySelector('piece');
+    const piece = { role: p.dataset.role, color: p.dataset.color };
+    const name = pieceName(piece.role);
+    this.cg.selectPocket(piece);
+    const selected = this.cg.state.selectable.selected;
+    if (!selected || typeof selected === 'string' || selected.role !== piece.role) return this.say(`No ${name} of yours to drop now.`);
+    const st = this.cg.state;
+    const dests = (st.movable.dests && st.movable.dests.get(piece.role[0].toUpperCase() + '@')) || st.premovable.dests || [];
+    this.root.querySelector('.board-wrap').focus();
+    this.say(`${capital(name)} from the pocket picked up; ${dests.length ? `it drops on ${dests.length} squares` : 'it has no square'}: choose one with the arrow keys and Enter. Cursor on ${this.squareWords(this.cursor)}.`);
   }
 
   /** Each square's success probability as a number on the square (Probabilistic chess). */
