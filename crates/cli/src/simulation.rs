@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use sim::progress::Progress;
 use sim::report::SimResult;
-use sim::runner::{run, RunConfig, Shard};
+use sim::runner::{run, Ending, GameResult, RunConfig, Shard};
 use sim::sequential::{run_sequential, Quantity, SequentialPlan};
 use sim::Strategy;
 use std::io::Write;
@@ -45,7 +45,7 @@ struct MergeArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("amount").args(["games", "half_width"]).required(true)))]
+#[command(group(clap::ArgGroup::new("amount").args(["games", "half_width", "show_game"]).required(true)))]
 struct RunArgs {
     #[command(flatten)]
     variant: crate::VariantArgs,
@@ -91,6 +91,73 @@ struct RunArgs {
     /// Stop a game after N plies and count it as unfinished (default: only the rules end games).
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = positive_u32)]
     max_plies: Option<u32>,
+    /// Also write one CSV row per game played: `game,result,ending,plies,white_promoted,
+    /// black_promoted` (the games are replayed after the run, in index order).
+    #[arg(long, value_name = "FILE")]
+    games_csv: Option<PathBuf>,
+    /// Play only game N of the run (the game the run plays with index N, from 0) and print its
+    /// PGN record, chance outcomes and square map included.
+    #[arg(long, value_name = "N", conflicts_with_all = ["json", "games_csv", "shard"])]
+    show_game: Option<u64>,
+}
+
+/// A game's end as the CSV writes it.
+fn ending_name(e: Ending) -> &'static str {
+    match e {
+        Ending::Checkmate => "checkmate",
+        Ending::Stalemate => "stalemate",
+        Ending::KingCaptured => "king_captured",
+        Ending::FiftyMoves => "fifty_moves",
+        Ending::Repetition => "repetition",
+        Ending::InsufficientMaterial => "insufficient_material",
+        Ending::PlyLimit => "ply_limit",
+        Ending::MaxPlies => "max_plies",
+    }
+}
+
+/// `--games-csv`: the run's games replayed in index order (the same games: each depends only
+/// on the seed and its index), one row each.
+fn write_games_csv(cfg: &RunConfig, indices: &[u64], path: &Path) -> Result<()> {
+    use rayon::prelude::*;
+    let rows: Vec<String> = indices
+        .par_iter()
+        .map_init(
+            || sim::runner::Scratch::new(cfg),
+            |scratch, &i| {
+                let g = sim::runner::play_game(cfg, i, scratch, None);
+                let result = match g.result {
+                    GameResult::WhiteWin => "1-0",
+                    GameResult::BlackWin => "0-1",
+                    GameResult::Draw => "1/2-1/2",
+                    GameResult::Unfinished => "*",
+                };
+                let [w, b] = g.promoted.map(u8::from);
+                format!("{i},{result},{},{},{w},{b}\n", ending_name(g.ending), g.plies)
+            },
+        )
+        .collect();
+    let mut text = String::from("game,result,ending,plies,white_promoted,black_promoted\n");
+    text.extend(rows);
+    write_atomically(path, &text)
+}
+
+/// `--show-game N`: the PGN record of game `index`.
+fn show_game(cfg: &RunConfig, index: u64, out: &mut impl Write) -> Result<()> {
+    let (start, line, _) = sim::runner::replay_game(cfg, index);
+    let mut game = rules::game::Game::new(start);
+    for (ply, &(m, e)) in line.iter().enumerate() {
+        game.play_event(m, e).map_err(|err| anyhow::anyhow!("game {index}, ply {}: {err}", ply + 1))?;
+    }
+    let tags = [
+        ("Event".to_string(), "fairylab sim".to_string()),
+        ("Site".to_string(), "fairylab".to_string()),
+        ("Round".to_string(), index.to_string()),
+        ("White".to_string(), cfg.white.to_string()),
+        ("Black".to_string(), cfg.black.to_string()),
+        ("SimSeed".to_string(), cfg.seed.to_string()),
+    ];
+    write!(out, "{}", rules::record::write_pgn(&game, &tags))?;
+    Ok(())
 }
 
 fn seed(s: &str) -> Result<u64, String> {
@@ -209,6 +276,12 @@ fn simulate(a: &RunArgs, out: &mut impl Write) -> Result<()> {
     if let Some(path) = json_file {
         check_writable(path).with_context(|| format!("cannot write JSON file {}", path.display()))?;
     }
+    if let Some(index) = a.show_game {
+        return show_game(&cfg, index, out);
+    }
+    if let Some(path) = a.games_csv.as_deref() {
+        check_writable(path).with_context(|| format!("cannot write CSV file {}", path.display()))?;
+    }
     let threads = thread_count(a.threads)?;
     let pool = thread_pool(threads)?;
     let clock = Instant::now();
@@ -249,6 +322,16 @@ fn simulate(a: &RunArgs, out: &mut impl Write) -> Result<()> {
     if let Some(path) = json_file {
         write_atomically(path, &result.to_json())
             .with_context(|| format!("cannot write JSON file {}", path.display()))?;
+    }
+    if let Some(path) = a.games_csv.as_deref() {
+        // The games the run played: its shard's of 0..games, or a sequential run's first ones.
+        let shard = a.shard.unwrap_or(Shard::ALL);
+        let indices: Vec<u64> = (0..result.games * u64::from(shard.count))
+            .filter(|i| i % u64::from(shard.count) == u64::from(shard.index))
+            .take(result.games as usize)
+            .collect();
+        pool.install(|| write_games_csv(&cfg, &indices, path))
+            .with_context(|| format!("cannot write CSV file {}", path.display()))?;
     }
     out.flush()?;
     let speed = if seconds > 0.0 { result.games as f64 / seconds } else { 0.0 };

@@ -76,6 +76,50 @@ fn sim_prints_a_summary_and_writes_json() {
     assert!(!std::path::Path::new("-").exists());
 }
 
+/// Per-game data: `--games-csv` writes a row per game whose counts are the run's, and
+/// `--show-game N` prints game N's record, which reads back to the row's result and length.
+#[test]
+fn sim_exports_each_game() {
+    let (json, csv) = (temp("games.json"), temp("games.csv"));
+    let o = fairylab(&[
+        "sim",
+        "--variant",
+        "baby",
+        "--games",
+        "120",
+        "--seed",
+        "3",
+        "--threads",
+        "2",
+        "--json",
+        &json,
+        "--games-csv",
+        &csv,
+    ]);
+    assert_ok(&o);
+    let v: serde_json::Value = serde_json::from_str(&read(&json)).expect("JSON");
+    let text = read(&csv);
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("game,result,ending,plies,white_promoted,black_promoted"));
+    let rows: Vec<Vec<String>> = lines.map(|l| l.split(',').map(String::from).collect()).collect();
+    assert_eq!(rows.len(), 120);
+    let count = |r: &str| rows.iter().filter(|row| row[1] == r).count() as u64;
+    assert_eq!(count("1-0"), v["counts"]["white_wins"].as_u64().expect("count"));
+    assert_eq!(count("0-1"), v["counts"]["black_wins"].as_u64().expect("count"));
+    assert_eq!(count("1/2-1/2"), v["counts"]["draws"].as_u64().expect("count"));
+    let plies: u64 = rows.iter().map(|row| row[3].parse::<u64>().expect("plies")).sum();
+    let mean = v["plies"]["mean"].as_f64().expect("mean");
+    assert!((plies as f64 / 120.0 - mean).abs() < 1e-9, "{plies} plies, mean {mean}");
+    // Game 7 on its own: the same game as the run's seventh row.
+    let o = fairylab(&["sim", "--variant", "baby", "--seed", "3", "--show-game", "7"]);
+    assert_ok(&o);
+    let pgn = stdout(&o);
+    let row = &rows[7];
+    assert!(pgn.contains(&format!("[Result \"{}\"]", row[1])), "{pgn}\n{row:?}");
+    let game = rules::record::read_pgn(&pgn).expect("the record reads back");
+    assert_eq!(game.moves().len().to_string(), row[3]);
+}
+
 #[test]
 fn sim_json_does_not_depend_on_threads() {
     let one = temp("threads1.json");

@@ -279,8 +279,23 @@ impl Scratch {
     }
 }
 
-/// Plays game `index` of `cfg`. If `line` is given, the moves played are appended to it.
-pub fn play_game(cfg: &RunConfig, index: u64, scratch: &mut Scratch, mut line: Option<&mut Vec<Move>>) -> GameRecord {
+/// Game `index` of `cfg` replayed whole, for its record: the start position (its own square
+/// map where the run draws one per game), every move with its chance outcome, and the result.
+pub fn replay_game(cfg: &RunConfig, index: u64) -> (Position, Vec<(Move, Event)>, GameRecord) {
+    let start = cfg.game_start(&mut game_rng(cfg.seed, index));
+    let mut line = Vec::new();
+    let record = play_game(cfg, index, &mut Scratch::new(cfg), Some(&mut line));
+    (start, line, record)
+}
+
+/// Plays game `index` of `cfg`. If `line` is given, the moves played are appended to it, each
+/// with its chance outcome ([`Event::Success`] where nothing is left to chance).
+pub fn play_game(
+    cfg: &RunConfig,
+    index: u64,
+    scratch: &mut Scratch,
+    mut line: Option<&mut Vec<(Move, Event)>>,
+) -> GameRecord {
     let v = cfg.variant();
     let mut rng = game_rng(cfg.seed, index);
     let mut pos = cfg.game_start(&mut rng);
@@ -312,17 +327,17 @@ pub fn play_game(cfg: &RunConfig, index: u64, scratch: &mut Scratch, mut line: O
         let us = pos.turn();
         let earlier = if track { &history[..history.len() - 1] } else { &[][..] };
         let m = players[us.index()].choose(&pos, moves, earlier, &mut rng);
-        let played = if chance {
-            pos.play_sampled(m, &mut rng) != Event::Failure
+        let event = if chance {
+            pos.play_sampled(m, &mut rng)
         } else {
             pos.play_unchecked(m);
-            true
+            Event::Success
         };
-        if played && m.promotion_role().is_some() {
+        if event != Event::Failure && m.promotion_role().is_some() {
             promoted[us.index()] = true;
         }
         if let Some(line) = line.as_deref_mut() {
-            line.push(m);
+            line.push((m, event));
         }
         plies += 1;
         if track {

@@ -20,11 +20,11 @@ fn compare(cfg: &RunConfig, games: u64) -> (u64, u32) {
     let mut plies = 0;
     let mut most = 0;
     for i in 0..games {
-        let mut core: Vec<Move> = Vec::new();
+        let mut core = Vec::new();
         let expected = play_game(cfg, i, &mut scratch, Some(&mut core));
         let mut line = Vec::new();
         let got = kernel.play(i, Some(&mut line));
-        let core: Vec<(u8, u8)> = core.iter().map(|m| (index(m.from()), index(m.to()))).collect();
+        let core: Vec<(u8, u8)> = core.iter().map(|(m, _): &(Move, _)| (index(m.from()), index(m.to()))).collect();
         assert_eq!(line, core, "game {i} of {} from {}", cfg.variant().name, cfg.start.fen());
         assert_eq!(got, expected, "game {i} of {} from {}", cfg.variant().name, cfg.start.fen());
         plies += u64::from(got.plies);

@@ -16,7 +16,7 @@ fn replay(cfg: &RunConfig, games: u64) -> (u64, u64) {
         assert_eq!(record.plies as usize, line.len());
         let mut game = Game::new(cfg.start.clone());
         let mut promoted = [false; 2];
-        for (ply, &m) in line.iter().enumerate() {
+        for (ply, &(m, _)) in line.iter().enumerate() {
             assert!(game.outcome().is_none(), "game {i} went on after the end at ply {ply}");
             let us = game.position().turn();
             promoted[us.index()] |= m.promotion_role().is_some();

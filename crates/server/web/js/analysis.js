@@ -351,7 +351,8 @@ export async function analysisBoard(main) {
     if (b && here && here.legal_moves.includes(b.dataset.uci)) play(b.dataset.uci);
   });
   document.addEventListener('keydown', ev => {
-    if (ev.target.closest && ev.target.closest('input, textarea, select')) return;
+    // Not while typing, nor on the board (its arrows move its cursor) or its promotion dialog.
+    if (ev.target.closest && ev.target.closest('input, textarea, select, .board-wrap, .pocket')) return;
     if (ev.key === 'ArrowLeft') show('back');
     else if (ev.key === 'ArrowRight') show('forward');
   });

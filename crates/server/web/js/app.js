@@ -14,10 +14,28 @@ const { esc } = panels;
 
 function route() {
   const m = location.pathname.match(/^\/game\/([0-9a-f]{1,64})$/);
+  const skip = document.querySelector('.skip');
+  skip.textContent = m || location.pathname === '/analysis' ? 'Skip to the board' : 'Skip to the content';
   if (m) gamePage(m[1]);
+  // A game address whose id cannot be a game's: said as for an id no game has.
+  else if (location.pathname.startsWith('/game/')) noSuchGame();
   else if (location.pathname === '/analysis') analysisBoard(main);
   else lobby();
 }
+
+/** The page for a game that does not exist: said, without a game's controls. */
+function noSuchGame() {
+  document.title = 'No such game — fairylab';
+  main.innerHTML = '<h1 class="sr-only">No such game</h1><p class="error" id="error" role="alert">No such game.</p><p><a href="/">Back to the lobby</a></p>';
+}
+
+// The skip link goes to the board (or the page's content) by moving the focus: a new fragment
+// in the address would route the page again.
+document.querySelector('.skip').addEventListener('click', ev => {
+  ev.preventDefault();
+  const target = document.querySelector('.board-wrap') || document.getElementById('move-text') || main;
+  target.focus();
+});
 
 // ---------------------------------------------------------------- lobby
 
@@ -205,7 +223,46 @@ const LOBBY_REFRESH_MS = 30000;
 /** How many of the browser's own games the lobby lists. */
 const MY_GAMES = 12;
 
+/** How long a game page waits before asking an unreachable server again. */
+const CONNECTION_RETRY_MS = 2000;
+
 // ---------------------------------------------------------------- game
+
+/** The focus to give back to a section's control once it can take it (it was disabled). */
+const focusLater = new Map();
+
+/** A selector finding again, once `section` is drawn anew, the control in it with the focus. */
+function focusSelector(section) {
+  const el = document.activeElement;
+  if (!el || el === document.body || !section.contains(el)) return null;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  const attrs = ['data-ply', 'data-step', 'data-uci']
+    .filter(a => el.hasAttribute(a))
+    .map(a => `[${a}="${CSS.escape(el.getAttribute(a))}"]`)
+    .join('');
+  if (!attrs) return null;
+  // The move list's buttons and the browsing buttons under it share their `data-ply`s.
+  const within = el.closest('ol') ? 'ol ' : el.closest('.browse') ? '.browse ' : '';
+  return `${within}${el.localName}${attrs}`;
+}
+
+/**
+ * Draws a section of the page anew (`html`, then `then(section)`), keeping the keyboard's focus
+ * on the same control in it (a move in the list, ‹ Back): a control replaced under the focus
+ * would drop it to the page. A control disabled meanwhile (Analyse while the engine thinks)
+ * gets the focus back once it is enabled again, unless the focus went elsewhere.
+ */
+function redraw(section, html, then) {
+  const lost = document.activeElement === document.body || !document.activeElement;
+  const selector = focusSelector(section) || (lost ? focusLater.get(section.id) : null);
+  focusLater.delete(section.id);
+  section.innerHTML = html;
+  if (then) then(section);
+  if (!selector) return;
+  const again = section.querySelector(selector);
+  if (again && !again.disabled) again.focus({ preventScroll: true });
+  else focusLater.set(section.id, selector);
+}
 
 /** How the page names an AI player (`ai:engine`, `ai:blind`, `ai:level3`). */
 function aiName(player) {
@@ -214,19 +271,25 @@ function aiName(player) {
   return player === 'ai:blind' ? 'the AI, blind to chance' : 'the AI';
 }
 
-const REASONS = { kingcaptured: 'king captured', repetition: 'threefold repetition', fiftymoves: 'fifty-move rule', insufficientmaterial: 'insufficient material', plylimit: 'ply limit', time: 'on time', agreement: 'draw agreed', aborted: 'aborted', imported: "the imported record's result" };
+/** A word with a capital first letter. */
+const capital = w => w[0].toUpperCase() + w.slice(1);
 
 async function gamePage(id) {
   const params = new URLSearchParams(location.search);
   // An invitation: take the seat, then forget the code. A browser that already holds a seat
-  // of the game is its creator opening the link it is to send: it keeps its own seat.
-  if (params.get('invite')) {
+  // of the game is its creator opening the link it is to send: it keeps its own seat. The
+  // creator's own address (`?shared=`) holds the same code: a visitor without a seat who opens
+  // it is the friend it was sent to, and joins as with the link. A code that does not work
+  // (used, mistyped) is said on the page, which shows the game to watch.
+  const code = params.get('invite') || (!seat(id) && params.get('shared'));
+  let joinError = '';
+  if (code) {
     if (!seat(id)) {
       try {
-        const j = await call('POST', `/api/games/${id}/join`, { code: params.get('invite') });
+        const j = await call('POST', `/api/games/${id}/join`, { code });
         remember(id, j.color, j.token);
       } catch (e) {
-        alert(e.message);
+        joinError = `This invitation could not be used (${e.message}): you are watching the game.`;
       }
     }
     history.replaceState({}, '', `/game/${id}`);
@@ -240,12 +303,15 @@ async function gamePage(id) {
   // The invitation for the opponent: from the page that created the game, or kept with the
   // seat, so that it can be sent later (until the seat is taken).
   const kept = seat(id);
-  const shared = params.get('shared') || (kept && kept.invite) || null;
+  const shared = (kept && kept.invite) || (kept && !code && params.get('shared')) || null;
+  document.title = 'Game — fairylab';
   main.innerHTML = `
+    <h1 class="sr-only" id="game-h">Game</h1>
     <div class="game">
-      <div class="board-col"><div id="board"></div></div>
+      <div class="board-col"><p class="conn" id="conn" role="status"></p><div id="board"></div></div>
       <aside class="side">
-        <p class="status" id="status" role="status" aria-live="polite"></p>
+        <p class="status" id="status"></p>
+        <p class="sr-only" id="announce" aria-live="polite"></p>
         <div class="clocks" id="clocks"></div>
         <div class="controls">
           <button id="flip" type="button">Flip board</button>
@@ -273,7 +339,7 @@ async function gamePage(id) {
         <section id="review"></section>
         <section id="explorer"></section>
         <section id="fairness"></section>
-        <p class="conn" id="conn"></p>
+        <span class="sr-only" id="draw-why"></span>
       </aside>
     </div>`;
   // The seat held; with both seats (one person moving both sides) the seat of the side to move,
@@ -286,6 +352,7 @@ async function gamePage(id) {
   let fetchedAt = 0;
   let verdict;
   const error = document.getElementById('error');
+  if (joinError) error.textContent = joinError;
   let desk = null;
   // The ply shown on the board (null: the current position) and the analysis of it.
   let viewPly = null;
@@ -301,21 +368,143 @@ async function gamePage(id) {
     try {
       await call('POST', `/api/games/${id}/moves`, { move: uci, ply: state.ply }, mySeat.token);
     } catch (e) {
-      error.textContent = e.message;
+      showError(e);
+      // Not played: the piece goes back at once, to the last position the server gave.
+      render();
     }
     refresh();
   });
+
+  // The connection to the server: lost when the live stream closes or a request cannot reach
+  // the server, said in the banner above the board (a status region that stays in the page),
+  // and found again when a request gets through (the page asks again every few seconds).
+  let streamDown = false;
+  let unreachable = false;
+  let retry = null;
+  const showConnection = () => {
+    const conn = document.getElementById('conn');
+    if (!conn) return;
+    const text = streamDown || unreachable ? 'Connection to the server lost — reconnecting…' : '';
+    if (conn.textContent !== text) conn.textContent = text;
+  };
+  /** An error said under the controls; one from an unreachable server also in the banner. */
+  const showError = e => {
+    error.textContent = e.message;
+    const lost = e instanceof ApiError && e.status === 0;
+    error.dataset.lost = lost ? 'yes' : '';
+    if (!lost) return;
+    unreachable = true;
+    showConnection();
+    if (!retry) retry = setTimeout(() => {
+      retry = null;
+      refresh();
+    }, CONNECTION_RETRY_MS);
+  };
+  /** The server answered: the banner and the error of the lost connection go. */
+  const reached = () => {
+    if (!unreachable) return;
+    unreachable = false;
+    showConnection();
+    if (error.dataset.lost) {
+      error.textContent = '';
+      error.dataset.lost = '';
+    }
+  };
 
   // For the browser tests' diagnostics: the board and the state the page holds.
   window.fairylab = { board: () => board, state: () => state };
   const orientation = () => ((mySeat && !both ? mySeat.color : 'white') === 'white' !== flipped ? 'white' : 'black');
   /** The FEN after `ply` plies of a sequential game. */
   const fenAt = ply => (ply === state.moves.length ? state.fen : ply === 0 ? state.start_fen : state.moves[ply - 1].fen);
+  /** The side this browser plays: null when watching, or moving both sides. */
+  const mySide = () => (mySeat && !both ? mySeat.color : null);
+  /** A game's end in words: who won and how, and for a player what it means for them. */
+  const endWords = s => {
+    if (s.reason === 'aborted' || s.result === '*') return 'Game aborted: no result.';
+    const winner = { '1-0': 'white', '0-1': 'black' }[s.result];
+    const side = mySide();
+    const mine = !side || !winner ? '' : winner === side ? ' You won.' : ' You lost.';
+    return `Game over: ${panels.resultWords(s)} (${s.result}).${mine}`;
+  };
+  /** The page's title: whose move it is or the result, then the variant. */
+  const setTitle = () => {
+    const side = mySide();
+    const myTurn = state.variant !== 'predictor' && (both || (side && state.turn === side));
+    const what =
+      state.status !== 'active'
+        ? state.result === '*' ? 'Game aborted' : `Game over: ${state.result}`
+        : state.variant === 'predictor' ? `Ply ${state.ply}` : myTurn ? 'Your move' : `${capital(state.turn)} to move`;
+    const title = `${what} — ${state.variant} — fairylab`;
+    if (document.title !== title) document.title = title;
+  };
+  /** The page's heading (for a screen reader): the game, and who plays whom. */
+  const gameHeading = () => {
+    const name = c => (state.open_seat === c ? 'an opponent still to come' : state[c] === 'human' ? 'a person' : aiName(state[c]));
+    const side = mySide();
+    if (both) return `${state.variant} game: you play both sides`;
+    if (side) return `${state.variant} game: you (${side}) against ${name(other(side))}`;
+    return `${state.variant} game: ${name('white')} (white) against ${name('black')} (black)`;
+  };
+  /**
+   * The focus kept on the controls: when the control that had it is disabled or hidden by the
+   * new state (Resign once the game is over, Offer draw once offered), the next control that can
+   * take it does (Rematch), else the previous one, rather than the page.
+   */
+  const keepControlFocus = had => {
+    const bar = had && had.closest && had.closest('.controls');
+    if (!bar || (!had.disabled && !had.hidden)) return;
+    const usable = el => !el.disabled && !el.hidden && el.getClientRects().length > 0;
+    const all = [...bar.querySelectorAll('button, a[href]')];
+    const i = all.indexOf(had);
+    const next = all.slice(i + 1).find(usable) || all.slice(0, i).reverse().find(usable);
+    if (next) next.focus({ preventScroll: true });
+  };
+  /** Words for a screen reader, said once in the page's live region (the same words again too). */
+  const announce = text => {
+    const el = document.getElementById('announce');
+    if (!el || !text) return;
+    el.textContent = text === el.textContent ? `${text}\u00a0` : text;
+  };
+  /** Move `i` of state `s` in words: `Black played knight to c6`, `You played …, the roll failed`. */
+  const moveSaid = (s, i) => {
+    const m = s.moves[i];
+    const before = i === 0 ? s.start_fen : s.moves[i - 1].fen;
+    const mover = before.split(' ')[1] === 'b' ? 'black' : 'white';
+    const who = mover === mySide() ? 'You' : capital(mover);
+    const chance = m.event === 'failed' ? ', the roll failed' : m.event.startsWith('gift') ? `; ${m.event}` : '';
+    return `${who} played ${panels.sanWords(m.san)}${chance}.`;
+  };
+  /**
+   * What changed from state `a` to state `b`, in words for a screen reader: the moves played, a
+   * takeback, the opponent's offers, the game's end, and whether it is the player's move. (The
+   * status line is not a live region: it changes at every move and would be read each time.)
+   */
+  const changesSaid = (a, b) => {
+    const said = [];
+    const side = mySide();
+    const theirs = side && other(side);
+    if (b.variant !== 'predictor') {
+      if (b.moves.length < a.moves.length) said.push('Moves taken back.');
+      // The last few, when many came at once (the page was away).
+      for (let i = Math.max(a.moves.length, b.moves.length - 4); i < b.moves.length; i++) said.push(moveSaid(b, i));
+    } else if (b.ply > a.ply) said.push(`Ply ${a.ply} resolved.`);
+    if (theirs && b.status === 'active') {
+      if (b.draw_offer === theirs && a.draw_offer !== theirs) said.push('Your opponent offers a draw.');
+      if (b.takeback_offer === theirs && a.takeback_offer !== theirs) said.push('Your opponent proposes a takeback.');
+    }
+    if (a.status === 'active' && b.status !== 'active') said.push(endWords(b));
+    else if (theirs && b.status !== 'active' && !b.rematch && b.rematch_offer === theirs && a.rematch_offer !== theirs) said.push('Your opponent offers a rematch.');
+    const mine = b.status === 'active' && b.variant !== 'predictor' && side && b.turn === side;
+    if (mine && (b.moves.length !== a.moves.length || a.turn !== side)) said.push('Your move.');
+    return said.join(' ');
+  };
   /** What every game page shows alike: the status (`active` while the game goes on), the
    * controls, and the seed checked once the game is over. */
   const renderControls = (active, moveField) => {
+    // The control with the focus, which may be disabled or hidden below (Resign once resigned).
+    const had = document.activeElement;
     const over = state.status !== 'active';
-    const ended = state.reason === 'aborted' ? 'Game aborted: no result.' : `Game over: ${state.result} (${REASONS[state.reason] || state.reason}).`;
+    const ended = endWords(state);
     // An offer from the opponent is announced in the status, as lichess announces it.
     const theirs = !over && mySeat && !both ? other(mySeat.color) : null;
     const offers = [
@@ -325,9 +514,9 @@ async function gamePage(id) {
     // Once the game is over, the opponent's rematch offer (as lichess shows it).
     const opponent = mySeat && !both ? other(mySeat.color) : null;
     const rematchOffered = over && !state.rematch && opponent && state.rematch_offer === opponent;
-    document.getElementById('status').textContent = over
-      ? ended + (rematchOffered ? ' Your opponent offers a rematch.' : '')
-      : active + offers;
+    const statusText = over ? ended + (rematchOffered ? ' Your opponent offers a rematch.' : '') : active + offers;
+    const status = document.getElementById('status');
+    if (status.textContent !== statusText) status.textContent = statusText;
     // The opponent's offer may be declined (the draw's first, then the takeback's).
     const declineBtn = document.getElementById('decline');
     declineBtn.hidden = !offers && !rematchOffered;
@@ -346,7 +535,9 @@ async function gamePage(id) {
     if (state.rematch) watch.href = `/game/${state.rematch}`;
     // Until both sides have moved, the game is aborted rather than resigned (as on lichess).
     // Only a seat's holder (a Predictor team's captain, not a member) resigns or aborts.
+    // A spectator is shown neither: nothing of theirs to resign or offer.
     const resignBtn = document.getElementById('resign');
+    resignBtn.hidden = !mySeat;
     resignBtn.disabled = !mySeat || over || !!(held && held.name);
     resignBtn.textContent = state.abortable ? 'Abort' : 'Resign';
     // A visitor may take a seat open to anyone.
@@ -360,8 +551,16 @@ async function gamePage(id) {
     // The AI takes no draw offers.
     const aiOpponent = mySeat && !both && state[other(mySeat.color)] !== 'human';
     // No draw before both sides have moved: the game is aborted then (as on lichess).
+    drawBtn.hidden = !mySeat;
     drawBtn.disabled = !mySeat || over || myOffer || aiOpponent || state.abortable || !!(held && held.name);
     drawBtn.textContent = both ? 'Agree a draw' : state.draw_offer && mySeat && state.draw_offer !== mySeat.color ? 'Accept draw' : myOffer ? 'Draw offered' : 'Offer draw';
+    // Why the button cannot be pressed, where that is not plain from it (its tooltip and its
+    // description to a screen reader).
+    const why = over ? '' : aiOpponent ? 'The AI takes no draw offers.' : mySeat && state.abortable ? 'No draw before both sides have moved: the game can be aborted instead.' : '';
+    drawBtn.title = why;
+    document.getElementById('draw-why').textContent = why;
+    if (why) drawBtn.setAttribute('aria-describedby', 'draw-why');
+    else drawBtn.removeAttribute('aria-describedby');
     // Takebacks: at once against the AI, proposed and accepted between people; none in games
     // with chance, clocks or sealed orders (the state's `takebacks` is false there).
     const backBtn = document.getElementById('takeback');
@@ -370,6 +569,10 @@ async function gamePage(id) {
     backBtn.disabled = !mySeat || over || (offer && offer === mySeat.color) || !(state.moves && state.moves.length);
     backBtn.textContent = both ? 'Take back' : offer && mySeat && offer !== mySeat.color ? 'Accept takeback' : offer ? 'Takeback proposed' : aiOpponent ? 'Take back' : 'Propose takeback';
     if (both) backBtn.disabled = over || !state.moves.length;
+    keepControlFocus(had);
+    setTitle();
+    const heading = document.getElementById('game-h');
+    if (heading.textContent !== gameHeading()) heading.textContent = gameHeading();
     if (state.status === 'finished' && state.seed && verdict === undefined) {
       panels.verifySeed(state.seed, state.seed_hash).then(ok => {
         verdict = ok;
@@ -427,9 +630,9 @@ async function gamePage(id) {
       true,
     );
     if (state.variant === 'snowfall' && state.ply !== oddsPly) odds = null;
-    document.getElementById('variant-panel').innerHTML = variantPanel(state);
+    redraw(document.getElementById('variant-panel'), variantPanel(state));
     fetchOdds();
-    document.getElementById('moves').innerHTML = panels.moveList(state, shown, gameReview);
+    redraw(document.getElementById('moves'), panels.moveList(state, shown, gameReview));
     showCurrentMove();
     const verdictShown = live ? state.tablebase : reportKey === key && report && report.tablebase;
     const chance = /^(probabilistic|snowfall)/.test(state.variant);
@@ -445,21 +648,22 @@ async function gamePage(id) {
       if (shown) q.set('play', state.moves.slice(0, shown).map(m => m.uci).join(','));
     }
     toBoard.href = `/analysis?${q}`;
-    document.getElementById('analysis').innerHTML = panels.analysis(verdictShown, reportKey === key ? report : null, analysing, chance, helped);
     // The final position can be analysed when the game ended by a person's decision or the
     // clock (resignation, agreement, abort, time), not when the rules ended it (nothing to search).
     const byChoice = /^(resignation|agreement|time|time forfeit|forfeit|aborted)$/.test(state.reason || '');
-    document.getElementById('analyse').disabled = !helped || analysing || (live && state.status !== 'active' && !byChoice);
+    redraw(document.getElementById('analysis'), panels.analysis(verdictShown, reportKey === key ? report : null, analysing, chance, helped), section => {
+      section.querySelector('#analyse').disabled = !helped || analysing || (live && state.status !== 'active' && !byChoice);
+    });
     document.getElementById('fairness').innerHTML = panels.fairness(state, verdict);
-    document.getElementById('review').innerHTML =
-      state.status === 'active' || !state.moves.length ? '' : panels.review(gameReview, reviewing, shown, chance, id);
+    redraw(document.getElementById('review'), state.status === 'active' || !state.moves.length ? '' : panels.review(gameReview, reviewing, shown, chance, id));
     // The opening explorer once the game is over (as lichess keeps it out of games in play),
     // for the built-in variants.
     const explorable = state.status !== 'active' && !(state.options && state.options.toml);
     const exploreKey = `${state.variant}|${fen}|${panels.explorerPlayers()}`;
-    document.getElementById('explorer').innerHTML = explorable
-      ? panels.explorer(exploredKey === exploreKey ? explored : null, shown < state.moves.length ? state.moves[shown].uci : null)
-      : '';
+    redraw(
+      document.getElementById('explorer'),
+      explorable ? panels.explorer(exploredKey === exploreKey ? explored : null, shown < state.moves.length ? state.moves[shown].uci : null) : '',
+    );
     if (explorable) fetchExplorer(exploreKey, fen);
     renderClocks();
   };
@@ -505,7 +709,8 @@ async function gamePage(id) {
     else if (b.dataset.step === '1') show('forward');
   });
   document.addEventListener('keydown', ev => {
-    if (ev.target.closest && ev.target.closest('input, textarea, select')) return;
+    // Not while typing, nor on the board (its arrows move its cursor) or its promotion dialog.
+    if (ev.target.closest && ev.target.closest('input, textarea, select, .board-wrap, .pocket')) return;
     if (ev.key === 'ArrowLeft') show('back');
     else if (ev.key === 'ArrowRight') show('forward');
   });
@@ -566,25 +771,49 @@ async function gamePage(id) {
     if (el) el.hidden = !state.open_seat;
   };
 
+  // The clocks, built once and then ticked in place, as is the first move's countdown: a
+  // screen reader is not told of every tick, only once when the player's first move has 10 s left.
+  const clocksEl = document.getElementById('clocks');
+  let warnedFirst = -1;
   const renderClocks = () => {
-    const el = document.getElementById('clocks');
-    // The page no longer shows a game (no such game): nothing to tick.
-    if (!el) return;
+    // The page no longer shows this game (no such game, another page): nothing to tick.
+    if (!clocksEl.isConnected) return;
     if (!state || !state.clock) {
-      el.innerHTML = '';
+      if (clocksEl.firstChild) clocksEl.innerHTML = '';
       return;
+    }
+    if (!clocksEl.querySelector('.clock')) {
+      clocksEl.innerHTML = ['white', 'black'].map(col => `<div class="clock ${col}"></div>`).join('');
     }
     const c = state.clock;
     const elapsed = c.running ? Date.now() - fetchedAt : 0;
     const left = col => c[`${col}_ms`] - (c.running === col ? elapsed : 0);
+    for (const col of ['white', 'black']) {
+      const clock = clocksEl.querySelector(`.clock.${col}`);
+      clock.classList.toggle('running', c.running === col);
+      const text = `${col}: ${panels.clockText(left(col))}`;
+      if (clock.textContent !== text) clock.textContent = text;
+    }
     // Before the clocks run, a person has a limited time for their first move (as on lichess).
     const first = state.status === 'active' && state.first_move;
-    const firstText = first
-      ? `<div class="first-move" role="status">${first.side === (mySeat && mySeat.color) && !both ? 'You have' : `${esc(first.side)} has`} ${Math.ceil(Math.max(0, first.ms_left - (Date.now() - fetchedAt)) / 1000)} s to make the first move, or ${state.abortable ? 'the game is aborted' : 'it is lost on time'}.</div>`
-      : '';
-    el.innerHTML = ['white', 'black']
-      .map(col => `<div class="clock ${col}${c.running === col ? ' running' : ''}" aria-label="${col}'s clock">${col}: ${panels.clockText(left(col))}</div>`)
-      .join('') + firstText;
+    let notice = clocksEl.querySelector('.first-move');
+    if (!first) {
+      if (notice) notice.remove();
+      return;
+    }
+    if (!notice) {
+      notice = document.createElement('div');
+      notice.className = 'first-move';
+      clocksEl.append(notice);
+    }
+    const mine = first.side === (mySeat && mySeat.color) && !both;
+    const seconds = Math.ceil(Math.max(0, first.ms_left - (Date.now() - fetchedAt)) / 1000);
+    const text = `${mine ? 'You have' : `${first.side} has`} ${seconds} s to make the first move, or ${state.abortable ? 'the game is aborted' : 'it is lost on time'}.`;
+    if (notice.textContent !== text) notice.textContent = text;
+    if (mine && seconds <= 10 && warnedFirst !== state.ply) {
+      warnedFirst = state.ply;
+      announce(`${seconds} seconds left to make your first move.`);
+    }
   };
   setInterval(renderClocks, 250);
 
@@ -628,8 +857,12 @@ async function gamePage(id) {
     try {
       do {
         again = false;
+        const before = state;
         state = await call('GET', `/api/games/${id}`);
         fetchedAt = Date.now();
+        reached();
+        // What changed since the last state is told to a screen reader (not at the first).
+        if (before) announce(changesSaid(before, state));
         if (both) mySeat = { color: state.turn, token: held.tokens[state.turn] };
         // The chat, for a player (not a team member) whose opponent is a person.
         if (!chat && held && !both && !held.name && state[other(held.color)] === 'human') {
@@ -643,10 +876,10 @@ async function gamePage(id) {
       if (e instanceof ApiError && e.status === 404) {
         // No game to show or follow: the page says so, without the game's controls.
         if (stopFollowing) stopFollowing();
-        main.innerHTML = '<p class="error" id="error" role="alert">No such game.</p><p><a href="/">Back to the lobby</a></p>';
+        noSuchGame();
         return;
       }
-      error.textContent = e.message;
+      showError(e);
     } finally {
       pending = false;
     }
@@ -665,7 +898,7 @@ async function gamePage(id) {
       await call('POST', `/api/games/${id}/moves`, { move: input.value.trim(), ply: state.ply }, mySeat.token);
       input.value = '';
     } catch (e) {
-      error.textContent = e.message;
+      showError(e);
     }
     refresh();
   });
@@ -679,7 +912,7 @@ async function gamePage(id) {
       remember(id, j.color, j.token);
       location.reload();
     } catch (e) {
-      error.textContent = e.message;
+      showError(e);
     }
   };
   document.getElementById('resign').onclick = async () => {
@@ -688,7 +921,7 @@ async function gamePage(id) {
     try {
       await call('POST', `/api/games/${id}/${abort ? 'abort' : 'resign'}`, undefined, mySeat.token);
     } catch (e) {
-      error.textContent = e.message;
+      showError(e);
     }
     refresh();
   };
@@ -700,7 +933,7 @@ async function gamePage(id) {
       await call('POST', `/api/games/${id}/draw`, { action }, mySeat.token);
       if (both) await call('POST', `/api/games/${id}/draw`, { action: 'accept' }, held.tokens[other(mySeat.color)]);
     } catch (e) {
-      error.textContent = e.message;
+      showError(e);
     }
     refresh();
   };
@@ -710,7 +943,7 @@ async function gamePage(id) {
     try {
       await call('POST', `/api/games/${id}/${what}`, { action: 'decline' }, mySeat.token);
     } catch (e) {
-      error.textContent = e.message;
+      showError(e);
     }
     refresh();
   };
@@ -725,7 +958,7 @@ async function gamePage(id) {
       } else await call('POST', `/api/games/${id}/takeback`, { action }, mySeat.token);
       viewPly = null;
     } catch (e) {
-      error.textContent = e.message;
+      showError(e);
     }
     refresh();
   };
@@ -773,7 +1006,7 @@ async function gamePage(id) {
         return await goToRematch(null);
       }
     } catch (e) {
-      error.textContent = e.message;
+      showError(e);
     }
     refresh();
   };
@@ -787,9 +1020,8 @@ async function gamePage(id) {
       refresh();
     },
     connected => {
-      const conn = document.getElementById('conn');
-      if (!conn) return;
-      conn.textContent = connected ? '' : 'Reconnecting to the server…';
+      streamDown = !connected;
+      showConnection();
       if (connected) {
         refresh();
         if (chat) chat.load();

@@ -2,6 +2,8 @@
 // and map, SnowFall hands and gifts, Baby Chess column switches) and the fairness check.
 // Everything shown comes from the server's state; nothing is computed from the rules here.
 
+import { pieceName } from './board.js';
+
 /** Text made safe to put in HTML. */
 export const esc = s => String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
@@ -21,8 +23,50 @@ export function clockText(ms) {
 }
 
 /**
- * The move list, numbered, with each move's chance outcome; announced to screen readers. Each
- * move is a button that shows the position after it (`shown`: the ply on the board).
+ * A move's SAN in words, for a screen reader: `Nc6` knight to c6, `exd5` pawn from e takes on
+ * d5, `N@f3` knight dropped on f3, `O-O` castles kingside; a SAN not read so is given as it is.
+ */
+export function sanWords(san) {
+  const check = /#/.test(san) ? ', checkmate' : /\+/.test(san) ? ', check' : '';
+  const core = san.replace(/[+#!?]+$/, '');
+  if (/^(O-O-O|0-0-0)$/.test(core)) return `castles queenside${check}`;
+  if (/^(O-O|0-0)$/.test(core)) return `castles kingside${check}`;
+  const drop = core.match(/^([A-Z]?)@([a-z]\d)$/);
+  if (drop) return `${pieceName(drop[1] || 'P')} dropped on ${drop[2]}${check}`;
+  const m = core.match(/^([A-Z]?)([a-z]?\d?)(x?)([a-z]\d)(?:=?([A-Z]))?$/);
+  if (!m) return san;
+  const [, piece, from, takes, to, promoted] = m;
+  const where = `${from ? ` from ${from}` : ''} ${takes ? 'takes on' : 'to'} ${to}`;
+  return `${pieceName(piece || 'P')}${where}${promoted ? `, promoted to ${pieceName(promoted)}` : ''}${check}`;
+}
+
+/** How a game ended, as words: `resignation` → `by resignation`. */
+const ENDINGS = {
+  checkmate: 'by checkmate',
+  stalemate: 'by stalemate',
+  resignation: 'by resignation',
+  agreement: 'by agreement',
+  time: 'on time',
+  kingcaptured: 'by capturing the king',
+  repetition: 'by threefold repetition',
+  fiftymoves: 'by the fifty-move rule',
+  insufficientmaterial: 'by insufficient material',
+  plylimit: 'at the ply limit',
+  forfeit: 'by forfeit',
+  imported: "by the imported record's result",
+};
+
+/** A finished game's result in words: `White wins by checkmate`, `Draw by agreement`. */
+export function resultWords(state) {
+  const who = { '1-0': 'White wins', '0-1': 'Black wins', '1/2-1/2': 'Draw' }[state.result] || `Result ${state.result}`;
+  const how = ENDINGS[state.reason] || (state.reason ? `(${state.reason})` : '');
+  return how ? `${who} ${how}` : who;
+}
+
+/**
+ * The move list, numbered, with each move's chance outcome. Each move is a button that shows
+ * the position after it (`shown`: the ply on the board). (A screen reader is told of new moves
+ * by the page's own live region: this list is drawn anew at every change.)
  */
 export function moveList(state, shown, review) {
   const judged = review && review.moves ? review.moves : [];
@@ -36,7 +80,7 @@ export function moveList(state, shown, review) {
     return `<li>${n}<button type="button" data-ply="${i + 1}"${current}>${esc(m.san)}${glyph}</button>${esc(note)}</li>`;
   });
   const browsing = shown !== state.moves.length;
-  return `<h2>Moves</h2><ol class="moves" aria-live="polite" aria-label="moves">${items.join('')}</ol>
+  return `<h2>Moves</h2><ol class="moves" aria-label="moves">${items.join('')}</ol>
     <div class="browse controls"><button type="button" data-ply="0" aria-label="the start position">« Start</button>
       <button type="button" data-step="-1" aria-label="previous move (left arrow)">‹ Back</button>
       <button type="button" data-step="1" aria-label="next move (right arrow)">Next ›</button>
@@ -219,7 +263,7 @@ export function rolls(state) {
       return `<li class="roll ${ok ? 'ok' : 'failed'}${last}">ply ${i + 1} ${esc(m.san)}: ${ok ? '✓ success' : '✗ failed'}</li>`;
     });
   return `<h2>Rolls</h2><p>Each move succeeds with its destination square's probability (the numbers on the board).</p>
-    <ul class="rolls" aria-live="polite">${list.join('')}</ul>`;
+    <ul class="rolls">${list.join('')}</ul>`;
 }
 
 /** SnowFall: the percentage, both hands, the gifts so far, and the live odds (from the server). */
@@ -240,7 +284,7 @@ export function snowfall(state, hands, odds) {
   return `<h2>SnowFall ${esc(state.options.snowfall ?? '')} %</h2>
     <p>White's hand: <span class="hand white">${esc(hand('white'))}</span><br>
        Black's hand: <span class="hand black">${esc(hand('black'))}</span></p>
-    <h3>Gifts</h3><ul class="gifts" aria-live="polite">${gifts.join('') || '<li>none yet</li>'}</ul>
+    <h3>Gifts</h3><ul class="gifts">${gifts.join('') || '<li>none yet</li>'}</ul>
     <h3>Next gift</h3>${oddsHtml}`;
 }
 
