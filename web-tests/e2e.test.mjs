@@ -569,6 +569,14 @@ test('with clocks, the first move is awaited for 30 s (counted down on the page)
   await notice.waitFor();
   assert.match(await notice.innerText(), /^You have (30|29|28|27|26|25) s to make the first move, or the game is aborted\.$/);
   assert.equal((await stateOf(page, id)).first_move.side, 'black');
+  // The notice and the clocks are made once and ticked in place, and the notice is no live
+  // region: a screen reader is not told of every tick.
+  await page.evaluate(() => {
+    window.ticked = [document.querySelector('.first-move'), ...document.querySelectorAll('.clock')];
+  });
+  await page.waitForTimeout(600);
+  assert.ok(await page.evaluate(() => window.ticked.every((e, i) => e === [document.querySelector('.first-move'), ...document.querySelectorAll('.clock')][i])), 'the same elements');
+  assert.deepEqual([await notice.getAttribute('role'), await notice.getAttribute('aria-live')], [null, null]);
   await page.screenshot({ path: `${SHOTS}/first-move-desktop.png` });
   await clickMove(page, 'e7e5');
   await until(async () => (await stateOf(page, id)).ply >= 3, "the AI's second move");
@@ -1158,6 +1166,298 @@ test('predictor between two people in two browsers: commitments, reveals, a team
   assert.deepEqual(errors, []);
   await ctxA.close();
   await ctxB.close();
+});
+
+// The game page for a screen reader, the keyboard alone and a lost connection (the findings
+// of an accessibility and a player's audit).
+
+/** A player's token for a game, as this browser holds it. */
+const tokenOf = (page, id) => page.evaluate(id => JSON.parse(localStorage.getItem(`fairylab:seat:${id}`)).token, id);
+
+test('a promotion dialog closes when the move is made otherwise, the board turns, on Escape anywhere or a click outside; the focus goes into it and back', async () => {
+  const { context, page, errors } = await desktopPage();
+  const id = await newGame(page, { variant: 'chess', opponent: 'invite', fen: '8/P6k/8/8/8/8/8/K7 w - - 0 1' });
+  await page.waitForSelector('#status:has-text("your move")');
+  const dialog = page.locator('.promotion');
+  const ask = async () => {
+    await clickMove(page, 'a7a8');
+    await dialog.waitFor({ timeout: 5000 });
+    assert.ok(await page.evaluate(() => !!document.activeElement.closest('.promotion')), 'the focus is in the dialog');
+  };
+  const closed = () => dialog.waitFor({ state: 'detached', timeout: 5000 });
+  // Escape: closed, the focus back on the board.
+  await ask();
+  await page.keyboard.press('Escape');
+  await closed();
+  assert.ok(await page.evaluate(() => document.activeElement.matches('.board-wrap')), 'the focus is back on the board');
+  // Escape with the focus elsewhere (the move field): closed, the focus left there.
+  await ask();
+  await page.focus('#move-text');
+  await page.keyboard.press('Escape');
+  await closed();
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'move-text');
+  // The board turned (Flip board pressed from a script: no click outside), and back.
+  await ask();
+  await page.evaluate(() => document.getElementById('flip').click());
+  await closed();
+  await page.evaluate(() => document.getElementById('flip').click());
+  // A click outside it.
+  await ask();
+  await page.click('#status');
+  await closed();
+  assert.equal((await stateOf(page, id)).ply, 0, 'nothing played');
+  // The move made otherwise (by the API, as from another tab): closed, its stale choice gone.
+  await ask();
+  const token = await tokenOf(page, id);
+  await page.evaluate(
+    async ([id, token]) => fetch(`/api/games/${id}/moves`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ move: 'a8=R', ply: 0 }) }),
+    [id, token],
+  );
+  await closed();
+  assert.deepEqual((await stateOf(page, id)).moves.map(m => m.uci), ['a7a8r']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a move made while the server cannot be reached goes back at once, and a banner above the board says so until the server answers again', async () => {
+  const { context, page, errors } = await desktopPage();
+  const id = await newGame(page, { variant: 'chess', opponent: 'ai:level1', movetime: 20 });
+  await page.waitForSelector('#status:has-text("your move")');
+  // Every request fails as with the network down (the live stream stays open).
+  await page.route('**/api/games/**', route => route.abort('internetdisconnected'));
+  await clickMove(page, 'e2e4');
+  const banner = page.locator('#conn');
+  await page.waitForSelector('#conn:has-text("Connection to the server lost")', { timeout: 5000 });
+  assert.equal(await banner.getAttribute('role'), 'status');
+  const pawn = () => page.evaluate(() => {
+    const pieces = window.fairylab.board().cg.state.boardState.pieces;
+    return [pieces.get('e2') && pieces.get('e2').role, pieces.has('e4')];
+  });
+  assert.deepEqual(await pawn(), ['p-piece', false], 'the pawn is back on e2');
+  const [b, w] = [await banner.boundingBox(), await page.locator('.board-wrap').boundingBox()];
+  assert.ok(b.y + b.height <= w.y + 1, 'the banner is above the board');
+  assert.notEqual(await page.locator('#error').innerText(), '');
+  // The server reachable again: the banner and the error go, and the move is made.
+  await page.unroute('**/api/games/**');
+  await page.waitForFunction(() => document.getElementById('conn').textContent === '' && document.getElementById('error').textContent === '', null, { timeout: 10000 });
+  await clickMove(page, 'e2e4');
+  await until(async () => (await stateOf(page, id)).ply >= 1, 'the move once the server answers');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the creator's own address (?shared=) seats the friend who opens it, as the invitation does", async () => {
+  const { a, b, pa, pb, errors } = await twoBrowsers();
+  const id = await newGame(pa, { variant: 'chess', opponent: 'invite', color: 'white' });
+  const address = pa.url();
+  assert.match(address, /\?shared=[0-9a-f]+$/);
+  await pb.goto(address);
+  await pb.waitForSelector('#status:has-text("Black: you")', { timeout: 10000 });
+  assert.equal(pb.url(), `${base}/game/${id}`);
+  assert.equal(await pb.locator('#invite').count(), 0, 'no invitation for the friend to send');
+  await pa.waitForSelector('#invite', { state: 'hidden' });
+  // The creator opening it again keeps their seat.
+  await pa.goto(address);
+  await pa.waitForSelector('#status:has-text("White: you")');
+  assert.equal((await stateOf(pa, id)).open_seat, null);
+  assert.deepEqual(errors, []);
+  await Promise.all([a.close(), b.close()]);
+});
+
+test("the moves and the end said in one live region (not at the load or while browsing), the title says whose move or the result, the result in words, and why the AI's draw button is off", async () => {
+  const { context, page, errors } = await desktopPage();
+  page.on('dialog', d => d.accept());
+  await page.goto(base + '/');
+  assert.equal(await page.title(), 'fairylab — lobby');
+  const id = await newGame(page, { variant: 'chess', opponent: 'ai:level1', color: 'white', movetime: 20 });
+  await page.waitForSelector('#status:has-text("your move")');
+  await page.waitForFunction(() => document.title === 'Your move — chess — fairylab', null, { timeout: 5000 });
+  const live = page.locator('#announce');
+  assert.equal(await live.getAttribute('aria-live'), 'polite');
+  assert.equal(await live.textContent(), '', 'nothing said at the load');
+  await page.evaluate(() => { window.liveRegion = document.getElementById('announce'); });
+  await clickMove(page, 'e2e4');
+  const st = await until(async () => { const s = await stateOf(page, id); return s.ply === 2 && s; }, "the AI's reply");
+  // Said in words, with the reply's target square: `Black played knight to f6. Your move.`
+  const square = st.moves[1].san.match(/[a-h][1-8]/g).pop();
+  await page.waitForFunction(sq => new RegExp(`Black played [a-z ]+${sq}[a-z ,]*\\. Your move\\.$`).test(document.getElementById('announce').textContent), square, { timeout: 5000 });
+  // Browsing the game says nothing.
+  const said = await live.textContent();
+  await page.click('ol.moves button[data-ply="1"]');
+  await page.waitForSelector('.browsing');
+  await page.click('.browse button[data-ply="2"]');
+  assert.equal(await live.textContent(), said);
+  // The AI takes no draw offers: the disabled button says why.
+  assert.equal(await page.locator('#draw').isDisabled(), true);
+  assert.equal(await page.locator('#draw').getAttribute('title'), 'The AI takes no draw offers.');
+  assert.equal(await page.evaluate(() => document.getElementById(document.getElementById('draw').getAttribute('aria-describedby')).textContent), 'The AI takes no draw offers.');
+  // Resigned: who won and how, for this player too, said, and in the title.
+  await page.click('#resign');
+  await page.waitForSelector('#status:has-text("Game over")', { timeout: 10000 });
+  assert.equal(await page.locator('#status').innerText(), 'Game over: Black wins by resignation (0-1). You lost.');
+  await page.waitForFunction(() => document.getElementById('announce').textContent.includes('Game over: Black wins by resignation (0-1). You lost.'), null, { timeout: 5000 });
+  assert.equal(await page.title(), 'Game over: 0-1 — chess — fairylab');
+  assert.ok(await page.evaluate(() => window.liveRegion === document.getElementById('announce')), 'one live region, kept');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a malformed game address and a wrong invitation code are said on the page (no alert); a spectator has no Resign or Offer draw', async () => {
+  const { context, page, errors } = await desktopPage();
+  const dialogs = [];
+  page.on('dialog', d => {
+    dialogs.push(d.message());
+    d.dismiss();
+  });
+  await page.goto(`${base}/game/not-a-hex-id`);
+  await page.waitForSelector('#error:has-text("No such game.")', { timeout: 5000 });
+  assert.equal(await page.locator('#create').count(), 0, 'not the lobby');
+  // A game waiting for its invited player, opened with a wrong code: watched.
+  const g = await page.evaluate(async () => (await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ variant: 'chess', white: 'me', black: 'invite' }) })).json());
+  await page.goto(`${base}/game/${g.id}?invite=0000`);
+  await page.waitForSelector('#error:has-text("This invitation could not be used")', { timeout: 5000 });
+  await page.waitForSelector('#status:has-text("white to move")');
+  assert.deepEqual(dialogs, []);
+  assert.equal(page.url(), `${base}/game/${g.id}`);
+  assert.equal(await page.locator('#resign').isHidden(), true);
+  assert.equal(await page.locator('#draw').isHidden(), true);
+  assert.equal(await page.title(), 'White to move — chess — fairylab');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the board played from the keyboard alone: the skip link to it, its cursor, a piece picked up and put down, the position in words; the page has a heading', async () => {
+  const { context, page, errors } = await desktopPage();
+  const id = await newGame(page, { variant: 'chess', opponent: 'ai:level1', color: 'white', movetime: 20 });
+  await page.reload();
+  await page.waitForSelector('#status:has-text("your move")');
+  assert.equal(await page.locator('h1#game-h').textContent(), 'chess game: you (white) against the AI, level 1 of 8');
+  // The first Tab: the skip link, which goes to the board.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.className), 'skip');
+  await page.keyboard.press('Enter');
+  assert.ok(await page.evaluate(() => document.activeElement.matches('.board-wrap[tabindex="0"][aria-label]')), 'the board has the focus');
+  await page.waitForSelector('.kb-cursor', { state: 'visible' });
+  const said = () => page.locator('.board-live').textContent();
+  assert.equal(await said(), 'Cursor on a1: white rook.');
+  // The arrows move the cursor (not through the game's moves); Enter and Space pick up and put down.
+  for (const k of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowUp']) await page.keyboard.press(k);
+  assert.equal(await said(), 'e2: white pawn');
+  await page.keyboard.press('Enter');
+  assert.equal(await said(), 'e2: white pawn picked up; it goes to e3, e4.');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await said(), 'e4: empty');
+  await page.keyboard.press('Space');
+  const st = await until(async () => { const s = await stateOf(page, id); return s.ply >= 1 && s; }, 'the move from the keyboard');
+  assert.equal(st.moves[0].uci, 'e2e4');
+  assert.ok(await page.evaluate(() => document.activeElement.matches('.board-wrap')), 'the focus stays on the board');
+  // The position in words, for a screen reader.
+  await page.waitForFunction(() => /Rank 4: e4 white pawn\./.test(document.querySelector('.board-words').textContent), null, { timeout: 5000 });
+  assert.match(await page.locator('.board-words').textContent(), /White: king e1; queen d1; rooks a1, h1;/);
+  // Away from the board, the arrows still browse the game.
+  await page.waitForSelector('ol.moves button[data-ply="2"]', { timeout: 10000 });
+  await page.focus('#flip');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector('.browsing:has-text("after ply 1")');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('pockets named for a screen reader and dropped from the keyboard; probabilistic squares give their percentage in words', async () => {
+  const { context, page, errors } = await desktopPage();
+  const id = await newGame(page, { variant: 'crazyhouse', opponent: 'ai:level1', color: 'white', movetime: 20, fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1' });
+  await page.waitForSelector('#status:has-text("your move")');
+  const knight = page.locator('.pocket-slot.bottom square[aria-label="white\'s pocket: 1 knight"]');
+  await knight.waitFor({ timeout: 5000 });
+  assert.equal(await knight.getAttribute('role'), 'button');
+  assert.equal(await page.locator('.pocket-slot.top square[aria-label="black\'s pocket: 1 knight"]').count(), 1);
+  assert.match(await page.locator('.board-words').textContent(), /White's pocket: 1 knight\./);
+  // Enter on the knight, then its square on the board (a3, two up from the cursor's a1).
+  await knight.focus();
+  await page.keyboard.press('Enter');
+  assert.ok(await page.evaluate(() => document.activeElement.matches('.board-wrap')), 'the board has the focus');
+  assert.match(await page.locator('.board-live').textContent(), /^Knight from the pocket picked up/);
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  const st = await until(async () => { const s = await stateOf(page, id); return s.ply >= 1 && s; }, 'the drop from the keyboard');
+  assert.equal(st.moves[0].uci, 'N@a3');
+  // Probabilistic chess: each square's chance, in words.
+  await newGame(page, { variant: 'probabilistic', opponent: 'me', color: 'white' });
+  await page.waitForSelector('.prob');
+  assert.match(await page.locator('.board-words').textContent(), /Rank 4: a4 empty \(\d+ %\), b4 empty \(\d+ %\)/);
+  await page.focus('.board-wrap');
+  assert.match(await page.locator('.board-live').textContent(), /^Cursor on a1: white rook, \d+ %\.$/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the focus stays on the control pressed: ‹ Back, Next ›, a move in the list; after Resign (here Abort), on Rematch', async () => {
+  const { context, page, errors } = await desktopPage();
+  page.on('dialog', d => d.accept());
+  await newGame(page, { variant: 'chess', opponent: 'me', color: 'white', pgn: '1. e4 e5 2. Nf3 Nc6' });
+  await page.waitForSelector('#status:has-text("your move")');
+  const focused = () => page.evaluate(() => {
+    const e = document.activeElement;
+    return e.id || (e.dataset.step ? `step ${e.dataset.step}` : `ply ${e.dataset.ply}${e.closest('ol') ? ' in the list' : ''}`);
+  });
+  await page.focus('#moves button[data-step="-1"]');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.browsing:has-text("after ply 3")');
+  assert.equal(await focused(), 'step -1');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.browsing:has-text("after ply 2")');
+  await page.focus('#moves button[data-step="1"]');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.browsing:has-text("after ply 3")');
+  assert.equal(await focused(), 'step 1');
+  await page.focus('ol.moves button[data-ply="1"]');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.browsing:has-text("after ply 1")');
+  assert.equal(await focused(), 'ply 1 in the list');
+  // (A board with both sides' moves imported is still aborted rather than resigned.)
+  await page.focus('#resign');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#status:has-text("Game aborted")', { timeout: 10000 });
+  assert.equal(await focused(), 'rematch');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the review's ?! ? ?? marks read at 4.5:1 or more, on the page and on the move shown", async () => {
+  const { context, page, errors } = await desktopPage();
+  await page.goto(base + '/');
+  // The marks as the move list draws them, each on a move and on the move shown.
+  const ratios = await page.evaluate(() => {
+    const luminance = css => {
+      const [r, g, b] = css.match(/[\d.]+/g).slice(0, 3).map(v => {
+        const c = Number(v) / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const background = el => {
+      for (; el; el = el.parentElement) {
+        const bg = getComputedStyle(el).backgroundColor;
+        if (bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent') return bg;
+      }
+      return 'rgb(255, 255, 255)';
+    };
+    const list = document.createElement('ol');
+    list.className = 'moves';
+    list.innerHTML = ['inaccuracy', 'mistake', 'blunder']
+      .map(j => `<li><button class="ply">e4<span class="glyph ${j}">?!</span></button></li><li><button class="ply shown">e5<span class="glyph ${j}">?!</span></button></li>`)
+      .join('');
+    document.getElementById('main').append(list);
+    return [...list.querySelectorAll('.glyph')].map(g => {
+      const [a, b] = [luminance(getComputedStyle(g).color), luminance(background(g))].sort((x, y) => y - x);
+      return [`${g.className} on ${g.parentElement.className}`, (a + 0.05) / (b + 0.05)];
+    });
+  });
+  for (const [what, ratio] of ratios) assert.ok(ratio >= 4.5, `${what}: ${ratio.toFixed(2)}:1`);
+  assert.deepEqual(errors, []);
+  await context.close();
 });
 
 test('the page reconnects after a server restart and the game goes on', async () => {

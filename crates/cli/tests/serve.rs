@@ -301,6 +301,17 @@ fn an_altered_roll_fails_verification() {
     let g = create(&s, json!({ "variant": "probabilistic", "white": "me", "black": "ai", "movetime_ms": 10 }));
     let id = g["id"].as_str().expect("id");
     play_out(&s, id, [token(&g, "white").as_deref(), None], &mut rng, 200);
+    // Every move shows the chance its roll had, as the record's `{37%: ok}` does.
+    let st = state(&s, id);
+    let pos = rules::Position::from_fen(
+        rules::variants::by_name("probabilistic").expect("built in"),
+        st["start_fen"].as_str().expect("fen"),
+    )
+    .expect("the start");
+    let first = st["moves"][0].clone();
+    let m = rules::uci::parse_uci(&pos, first["uci"].as_str().expect("uci")).expect("legal");
+    assert_eq!(first["percent"].as_u64(), Some(u64::from(pos.success_percent(m))), "{first}");
+    assert!(st["moves"].as_array().expect("moves").iter().all(|m| m["percent"].as_u64().is_some_and(|p| p <= 100)));
     let text = check_record(&s, id, "serve-verify");
     // Flip the first roll: a success becomes a failure, or a failure a success; either way
     // the record still reads as a game (a pawn that stayed may change later moves, so try
@@ -791,7 +802,7 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
     let gift = "[Variant \"SnowFall\"]\n\n1. e4 {H:Qq gift W:Q B:Q} e5 *";
     let (status, v) = s.call("POST", "/api/position", None, Some(json!({ "pgn": gift })));
     assert_eq!(status, 400, "{v}");
-    assert!(v["error"].as_str().is_some_and(|e| e.contains("move 1 of the record brought gifts")), "{v}");
+    assert!(v["error"].as_str().is_some_and(|e| e.contains("1. e4 (ply 1) of the record brought gifts")), "{v}");
     let (status, v) = s.call("POST", "/api/position", None, Some(json!({ "pgn": "1. e4 e4" })));
     assert!(status == 400 && v["error"].as_str().is_some_and(|e| e.contains("does not read")), "{status} {v}");
     assert_eq!(s.call("POST", "/api/position", None, Some(json!({ "fen": "x" }))).0, 422);

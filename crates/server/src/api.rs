@@ -730,8 +730,8 @@ async fn new_game(app: &AppState, c: CreateGame) -> Result<Value, ApiError> {
         }
         (None, None, None) => Position::start(v),
     };
-    if start.outcome().is_some() {
-        return Err(ApiError::bad("the start position is already decided"));
+    if let Some(o) = start.outcome() {
+        return Err(ApiError::bad(format!("the start position is already decided: {o}")));
     }
     if !drawn.is_empty() {
         options["drawn"] = json!(drawn);
@@ -1341,7 +1341,7 @@ async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Re
     }
     let mut reply = json!({
         "ply": k, "uci": row.uci, "san": rules::san::to_san_event(&pos, mv, event), "event": row.event,
-        "fen": live.game.position().fen(), "at": now,
+        "percent": crate::live::roll_percent(&pos, mv), "fen": live.game.position().fen(), "at": now,
     });
     if live.clock.is_some() {
         reply["clock"] = live.clock_state(now);

@@ -49,10 +49,12 @@ pub enum LineError {
         reason: String,
     },
     /// A record whose moves had chance outcomes, which a line cannot replay.
-    #[error("move {index} of the record {outcome}: a line replays moves without chance, so set up the position after it by its FEN")]
+    #[error("{mv} (ply {index}) of the record {outcome}: a line replays moves without chance, so set up the position after it by its FEN")]
     Chance {
         /// 1 for the first.
         index: usize,
+        /// The move as a record numbers it (`2... c5`).
+        mv: String,
         /// What chance did.
         outcome: &'static str,
     },
@@ -129,7 +131,14 @@ pub fn line_of_pgn(text: &str) -> Result<Game, LineError> {
         _ => Some((i, "had a chance outcome")),
     });
     if let Some((i, outcome)) = chance {
-        return Err(LineError::Chance { index: i + 1, outcome });
+        let mut p = rec.game.start().clone();
+        for (&m, &e) in rec.game.moves().iter().zip(rec.game.events()).take(i) {
+            p.play_event(m, e);
+        }
+        let number = if p.turn() == rules::Color::White { "." } else { "..." };
+        let san = rules::san::to_san_event(&p, rec.game.moves()[i], rec.game.events()[i]);
+        let mv = format!("{}{number} {san}", p.fullmoves());
+        return Err(LineError::Chance { index: i + 1, mv, outcome });
     }
     if let Some(e) = move_after_end(&rec.game) {
         return Err(e);

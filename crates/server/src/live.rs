@@ -527,11 +527,17 @@ pub fn moves_json(game: &Game) -> Vec<Value> {
     let mut p = game.start().clone();
     let mut moves = Vec::with_capacity(game.moves().len());
     for (&m, &e) in game.moves().iter().zip(game.events()) {
-        let (uci, san) = (to_uci(&p, m), rules::san::to_san_event(&p, m, e));
+        let (uci, san, percent) = (to_uci(&p, m), rules::san::to_san_event(&p, m, e), roll_percent(&p, m));
         p.play_event(m, e);
-        moves.push(json!({ "uci": uci, "san": san, "event": event_text(e), "fen": p.fen() }));
+        moves.push(json!({ "uci": uci, "san": san, "event": event_text(e), "percent": percent, "fen": p.fen() }));
     }
     moves
+}
+
+/// The chance a move's roll had to succeed, in percent (Probabilistic chess, the destination
+/// square's with the king options applied); `None` where moves are not rolled.
+pub fn roll_percent(pos: &Position, m: rules::Move) -> Option<u8> {
+    matches!(pos.variant().chance, rules::chance::ChanceRule::SquareMap { .. }).then(|| pos.success_percent(m))
 }
 
 /// The side whose stored offer (a draw or a takeback) stands.

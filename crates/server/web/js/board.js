@@ -92,7 +92,7 @@ export function gestureCandidates(legal, orig, dest, gestures = new Map()) {
   return found.length || !castle ? found : [castle];
 }
 
-const PIECE_NAMES = { q: 'Queen', r: 'Rook', b: 'Bishop', n: 'Knight', k: 'King', a: 'Archbishop', c: 'Chancellor', m: 'Met', f: 'Ferz' };
+const PIECE_NAMES = { q: 'Queen', r: 'Rook', b: 'Bishop', n: 'Knight', k: 'King', p: 'Pawn', a: 'Archbishop', c: 'Chancellor', m: 'Met', f: 'Ferz' };
 
 /** A piece's name in words from its letter or chessgroundx role (`N`, `n-piece`: knight). */
 export function pieceName(letter) {
@@ -342,7 +342,7 @@ export class Board {
       <div class="board-wrap" style="--files:${dims.width};--ranks:${dims.height}"
            data-width="${dims.width}" data-height="${dims.height}" tabindex="0" role="application"
            aria-label="Board. Arrow keys move the cursor; Enter or Space picks up a piece and puts it on the square; Escape puts it back. The position in words follows the board.">
-        <div class="cg-board-holder"></div><div class="prob-overlay" aria-hidden="true"></div><div class="kb-cursor" aria-hidden="true"></div>
+        <div class="cg-board-holder" aria-hidden="true"></div><div class="prob-overlay" aria-hidden="true"></div><div class="kb-cursor" aria-hidden="true"></div>
       </div>
       <div class="pocket-slot bottom"></div>
       <div class="board-words sr-only"><h2>The position in words</h2><ul></ul></div>`;
