@@ -73,8 +73,18 @@ fn odds_command(a: &OddsArgs, out: &mut impl Write) -> Result<()> {
     else {
         unreachable!("a SnowFall variant")
     };
+    // Move 1 with White to move is a game's start in a real game (nothing moved, no gift
+    // pending); a FEN written with "0 1" for a later position reads so too. Said, not guessed.
+    let start_note = (pos.fullmoves() == 1 && pos.turn() == rules::Color::White).then_some(
+        "move 1 with White to move: no move has been made in a game from this position, so no gift is pending; \
+         these odds read the FEN as if Black had just moved (give the real move number for a later position)",
+    );
+    if let Some(note) = start_note.filter(|_| !a.json) {
+        writeln!(out, "Note: {note}.\n")?;
+    }
     if a.json {
         let mut report = json_report(&pos, a.snowfall, &gifts, &mate, &mated);
+        report["note"] = start_note.map_or(Value::Null, Value::from);
         report["ending"] = ending.map_or(Value::Null, |e| {
             json!({
                 "side": side(pos.turn()),

@@ -94,6 +94,17 @@ fn a_gift_can_rescue_a_side_without_a_move() {
     assert_eq!(odds_json(AFTER_KG1, &[])["ending"], Value::Null);
 }
 
+/// Move 1 with White to move is a game's start, where no gift is pending: the explainer says
+/// how it read the FEN rather than pretend Black just moved.
+#[test]
+fn a_start_position_is_noted() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+    assert!(odds_json(start, &[])["note"].as_str().is_some_and(|n| n.contains("no gift is pending")));
+    assert_eq!(odds_json(AFTER_KG1, &[])["note"], Value::Null);
+    let text = stdout(&fairylab(&["snowfall", "odds", "--fen", start]));
+    assert!(text.starts_with("Note: move 1 with White to move"), "{text}");
+}
+
 #[test]
 fn bad_odds_input_is_one_error_line() {
     assert_bad_input(&["snowfall", "odds", "--fen", "not a fen"], "FEN");
