@@ -169,6 +169,13 @@ pub fn parse_setup(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
                 let mut state = 0;
                 if chars.peek() == Some(&'~') {
                     chars.next();
+                    // A promoted piece came from a pawn: a king or a pawn never is one.
+                    if Some(role) == variant.king() || Some(role) == variant.pawn() {
+                        return Err(FenError::Board(format!(
+                            "'{ch}~': a {} cannot be a promoted piece",
+                            variant.piece(role).name
+                        )));
+                    }
                     // Only where captures go to hand does being promoted matter (and `fen()` write it);
                     // elsewhere the mark is read and dropped, so one position has one hash and one FEN.
                     if variant.captures_to_hand {
