@@ -198,6 +198,9 @@ pub fn order_words(text: &str) -> Result<(OrderWord<'_>, Option<(OrderWord<'_>, 
             reason: match coordinates_of(w) {
                 // The seed's own notation (`e2-e4`, `Ng1-f3`, `Bc4xf7`): say what it is in UCI.
                 Some(uci) => format!("orders are written in UCI coordinates: '{uci}' for '{w}'"),
+                None if matches!(w, "O-O" | "0-0" | "O-O-O" | "0-0-0") => {
+                    "castling is written as the king's move in UCI: e1g1 or e1c1 (White), e8g8 or e8c8 (Black)".into()
+                }
                 None => e.reason,
             },
         })
@@ -569,6 +572,9 @@ mod tests {
             let e = err(Color::White, written).to_string();
             assert!(e.contains(&format!("'{uci}' for '{written}'")), "{e}");
         }
+        assert!(err(Color::White, "O-O").to_string().contains("castling is written as the king's move in UCI"));
+        // A refusal says why the move is not legal.
+        assert!(err(Color::White, "e2e5").to_string().ends_with("the pawn on e2 cannot move so"));
         assert!(matches!(err(Color::White, "e2e4 if e7e5"), OrderError::Syntax { .. }));
         assert!(matches!(err(Color::White, "e2e5"), OrderError::IllegalPrimary { .. }));
         assert!(matches!(err(Color::Black, "e2e4"), OrderError::IllegalPrimary { .. }), "White's move for Black");
