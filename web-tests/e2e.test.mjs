@@ -1279,6 +1279,7 @@ test("the moves and the end said in one live region (not at the load or while br
   await clickMove(page, 'e2e4');
   const st = await until(async () => { const s = await stateOf(page, id); return s.ply === 2 && s; }, "the AI's reply");
   // Said in words, with the reply's target square: `Black played knight to f6. Your move.`
+  // (each announcement a line of its own, added to the region).
   const square = st.moves[1].san.match(/[a-h][1-8]/g).pop();
   await page.waitForFunction(sq => new RegExp(`Black played [a-z ]+${sq}[a-z ,]*\\. Your move\\.$`).test(document.getElementById('announce').textContent), square, { timeout: 5000 });
   // Browsing the game says nothing.
@@ -1331,7 +1332,7 @@ test('the board played from the keyboard alone: the skip link to it, its cursor,
   const id = await newGame(page, { variant: 'chess', opponent: 'ai:level1', color: 'white', movetime: 20 });
   await page.reload();
   await page.waitForSelector('#status:has-text("your move")');
-  assert.equal(await page.locator('h1#game-h').textContent(), 'chess game: you (white) against the AI, level 1 of 8');
+  assert.equal(await page.locator('h1#game-h').textContent({ timeout: 5000 }), 'chess game: you (white) against the AI, level 1 of 8');
   // The first Tab: the skip link, which goes to the board.
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.className), 'skip');

@@ -223,6 +223,9 @@ const LOBBY_REFRESH_MS = 30000;
 /** How many of the browser's own games the lobby lists. */
 const MY_GAMES = 12;
 
+/** How many of the latest announcements a game page's live region keeps. */
+const ANNOUNCED_LINES = 3;
+
 /** How long a game page waits before asking an unreachable server again. */
 const CONNECTION_RETRY_MS = 2000;
 
@@ -311,7 +314,7 @@ async function gamePage(id) {
       <div class="board-col"><p class="conn" id="conn" role="status"></p><div id="board"></div></div>
       <aside class="side">
         <p class="status" id="status"></p>
-        <p class="sr-only" id="announce" aria-live="polite"></p>
+        <div class="sr-only" id="announce" aria-live="polite"></div>
         <div class="clocks" id="clocks"></div>
         <div class="controls">
           <button id="flip" type="button">Flip board</button>
@@ -459,11 +462,18 @@ async function gamePage(id) {
     const next = all.slice(i + 1).find(usable) || all.slice(0, i).reverse().find(usable);
     if (next) next.focus({ preventScroll: true });
   };
-  /** Words for a screen reader, said once in the page's live region (the same words again too). */
+  /**
+   * Words for a screen reader, added as a new line to the page's live region (one made with the
+   * page and kept): an addition is said even when another came just before it (your move, then
+   * the AI's reply) or says the same. The last few lines are kept.
+   */
   const announce = text => {
     const el = document.getElementById('announce');
     if (!el || !text) return;
-    el.textContent = text === el.textContent ? `${text}\u00a0` : text;
+    const line = document.createElement('span');
+    line.textContent = text;
+    el.append(line);
+    while (el.childElementCount > ANNOUNCED_LINES) el.firstElementChild.remove();
   };
   /** Move `i` of state `s` in words: `Black played knight to c6`, `You played …, the roll failed`. */
   const moveSaid = (s, i) => {

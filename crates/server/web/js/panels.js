@@ -31,9 +31,9 @@ export function sanWords(san) {
   const core = san.replace(/[+#!?]+$/, '');
   if (/^(O-O-O|0-0-0)$/.test(core)) return `castles queenside${check}`;
   if (/^(O-O|0-0)$/.test(core)) return `castles kingside${check}`;
-  const drop = core.match(/^([A-Z]?)@([a-z]\d)$/);
+  const drop = core.match(/^([A-Z]?)@([a-h]\d)$/);
   if (drop) return `${pieceName(drop[1] || 'P')} dropped on ${drop[2]}${check}`;
-  const m = core.match(/^([A-Z]?)([a-z]?\d?)(x?)([a-z]\d)(?:=?([A-Z]))?$/);
+  const m = core.match(/^([A-Z]?)([a-h]?\d?)(x?)([a-h]\d)(?:=?([A-Z]))?$/);
   if (!m) return san;
   const [, piece, from, takes, to, promoted] = m;
   const where = `${from ? ` from ${from}` : ''} ${takes ? 'takes on' : 'to'} ${to}`;
