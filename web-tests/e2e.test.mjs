@@ -750,7 +750,7 @@ test('the analysis board: moves tried on the board, a new continuation, the engi
   assert.match(page.url(), /\/analysis\?variant=gardner&play=d2d3%2Ce4e3$/);
   await page.fill('#pgn-in', '[Variant "SnowFall"]\n\n1. e4 {H:Qq gift W:Q B:Q} e5 *');
   await page.click('#import button[type=submit]');
-  await page.waitForSelector('#error:has-text("move 1 of the record brought gifts")');
+  await page.waitForSelector('#error:has-text("1. e4 (ply 1) of the record brought gifts")');
   await page.selectOption('#variant', 'crazyhouse');
   await page.fill('#fen', '');
   await page.click('#setup button[type=submit]');
