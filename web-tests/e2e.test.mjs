@@ -266,6 +266,12 @@ async function playVariant(variant, seed, check) {
     await page.waitForSelector('table.review-sides', { timeout: 60000 });
     assert.match(await page.locator('table.review-sides thead').innerText(), /luck \(win % points\)/);
     assert.match(await page.locator('table.review-sides tbody tr:first-child').innerText(), /^White\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+ %\s+[+-]?\d+$/);
+    // A dice variant's values are winning chances (the review's win_scale), shown as such.
+    if (variant === 'probabilistic') {
+      await page.locator('.review-graph circle[data-ply="1"]').dispatchEvent('click');
+      await page.waitForSelector('.review-move');
+      assert.match(await page.locator('.review-move').innerText(), /^1\. \S+: White \d+\.\d % → /);
+    }
   }
   if (check.failedMark) {
     // A move whose roll failed: its target is circled on the board when the move list shows it

@@ -88,9 +88,13 @@ export function moveList(state, shown, review) {
       ${browsing ? `<span class="browsing">showing the position after ply ${shown} of ${state.moves.length}</span>` : ''}</div>`;
 }
 
-/** An evaluation of the review (`{cp}` or `{mate}`, White's view) as text. */
-function evalText(e) {
+/**
+ * An evaluation of the review (`{cp}` or `{mate}`, White's view) as text; in dice variants
+ * (`scale` > 0, the review's `win_scale`) the value is White's expected winning chance.
+ */
+function evalText(e, scale = 0) {
   if (e.mate !== undefined) return `#${e.mate}`;
+  if (scale > 0) return `White ${(50 + (50 * Math.max(-1, Math.min(1, e.cp / scale)))).toFixed(1)} %`;
   return `${e.cp > 0 ? '+' : ''}${(e.cp / 100).toFixed(2)}`;
 }
 
@@ -122,10 +126,10 @@ export function review(r, busy, shown, chance, id) {
     const n = `${m.fullmove}${m.side === 'white' ? '.' : '...'} ${esc(m.san)}${m.glyph ? esc(m.glyph) : ''}`;
     const judged = m.judgement ? ` — ${esc(m.judgement)}${m.mate ? ` (${esc(m.mate)})` : ''}` : '';
     const best = m.best ? ` Best was ${esc(m.best)}.` : '';
-    const luck = m.luck !== null && m.luck !== undefined ? ` Luck ${m.luck > 0 ? '+' : ''}${m.luck} points (after the outcome: ${evalText(m.outcome)}).` : '';
+    const luck = m.luck !== null && m.luck !== undefined ? ` Luck ${m.luck > 0 ? '+' : ''}${m.luck} points (after the outcome: ${evalText(m.outcome, r.win_scale)}).` : '';
     // A move that ends the game is named, not scored (lichess: "Checkmate").
-    const after = /#$/.test(m.san) ? (chance ? 'the king captured' : 'checkmate') : evalText(m.after);
-    detail = `<p class="review-move">${n}: ${evalText(m.before)} → ${after}${judged}.${best}${luck}</p>`;
+    const after = /#$/.test(m.san) ? (chance ? 'the king captured' : 'checkmate') : evalText(m.after, r.win_scale);
+    detail = `<p class="review-move">${n}: ${evalText(m.before, r.win_scale)} → ${after}${judged}.${best}${luck}</p>`;
   }
   const download = `<p><a id="annotated" href="/api/games/${esc(id)}/record?annotated=true" download="fairylab-${esc(id)}-annotated.pgn">Download the annotated record</a></p>`;
   return `${head}${table}${graph}${detail}${download}`;
