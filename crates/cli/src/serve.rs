@@ -207,7 +207,31 @@ fn verify_predictor(text: &str, a: &VerifyGameArgs, out: &mut impl Write) -> Res
     if sealed < plies.len() {
         bail!("{} of {} plies carry no commitments: they cannot be checked", plies.len() - sealed, plies.len());
     }
-    writeln!(out, "ok: all {} plies replay and every commitment opens with its revealed orders", plies.len())?;
+    // A forfeit by unplayable orders: the published reveal opens the published commitment, is
+    // for the ply after the last one played, and its orders are indeed not playable there.
+    let mut forfeit = String::new();
+    if let Some(line) = rec.tag("ForfeitReveal") {
+        use rules::predictor::commit::{Commitment, Reveal};
+        let reveal = Reveal::parse(line).map_err(|e| anyhow!("the ForfeitReveal tag: {e}"))?;
+        let commitment: Commitment = rec
+            .tag("ForfeitCommitment")
+            .ok_or_else(|| anyhow!("a ForfeitReveal tag without its ForfeitCommitment"))?
+            .parse()
+            .map_err(|e| anyhow!("the ForfeitCommitment tag: {e}"))?;
+        reveal.verify(&commitment).map_err(|e| anyhow!("the forfeited orders do not open their commitment: {e}"))?;
+        let next = rec.game.plies().len() as u32 + 1;
+        if reveal.ply != next {
+            bail!("the forfeited orders are for ply {}, but the record's next ply is {next}", reveal.ply);
+        }
+        if rules::predictor::Orders::parse(rec.game.position(), reveal.side, &reveal.orders).is_ok() {
+            bail!("the forfeited orders '{}' can be played in the position: the forfeit is wrong", reveal.orders);
+        }
+        forfeit = format!(
+            "; {}'s forfeited orders '{}' open their commitment and cannot be played",
+            reveal.side, reveal.orders
+        );
+    }
+    writeln!(out, "ok: all {} plies replay and every commitment opens with its revealed orders{forfeit}", plies.len())?;
     Ok(())
 }
 

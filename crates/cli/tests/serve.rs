@@ -1927,9 +1927,43 @@ fn a_predictor_side_without_a_commitment_loses_on_time() {
     assert!(r["forfeit"].as_str().is_some_and(|e| e.contains("white forfeits the game")), "{r}");
     let st = state(&s, id);
     assert_eq!((st["result"].as_str(), st["reason"].as_str()), (Some("0-1"), Some("forfeit")));
-    let text =
-        ureq::get(&s.url(&format!("/api/games/{id}/record"))).call().expect("record").into_string().expect("text");
+    let record = |s: &Server| {
+        ureq::get(&s.url(&format!("/api/games/{id}/record"))).call().expect("record").into_string().expect("text")
+    };
+    let text = record(&s);
     assert!(text.contains("[Termination \"rules infraction\"]") && text.contains("[Result \"0-1\"]"), "{text}");
+    // The forfeited orders are published (RULINGS 7), with the commitment they open, and kept
+    // across a restart.
+    assert!(text.contains("[Forfeit \"ply 1: white's revealed orders cannot be played: "), "{text}");
+    assert!(
+        text.contains(&format!("[ForfeitCommitment \"{wc}\"]")) && text.contains(&format!("[ForfeitReveal \"{wr}\"]")),
+        "{text}"
+    );
+    let o = fairylab(&["predictor", "verify", "--commitment", &wc, "--reveal", &wr]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    s.kill();
+    let s = Server::start(&format!("sqlite://{}", db.display()));
+    assert_eq!(record(&s), text, "the same record after a restart");
+    // verify-game checks the forfeit: the reveal opens the commitment and cannot be played;
+    // orders changed in the reveal no longer open it.
+    let verify = |name: &str, text: &str| {
+        let path = temp_path("serve-deadline", name);
+        std::fs::write(&path, text).expect("write");
+        fairylab(&["verify-game", path.to_str().expect("utf-8")])
+    };
+    let o = verify("forfeit.pgn", &text);
+    assert!(
+        stdout(&o).contains("white's forfeited orders 'e4e6' open their commitment and cannot be played"),
+        "{}{}",
+        stdout(&o),
+        common::stderr(&o)
+    );
+    let o = verify("forfeit-altered.pgn", &text.replace("orders=e4e6", "orders=e2e4"));
+    assert!(
+        !o.status.success() && common::stderr(&o).contains("do not open their commitment"),
+        "{}",
+        common::stderr(&o)
+    );
     // Predictor's requests on another variant's game: refused as such (400), not as a bad token.
     let chess = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
     let cid = chess["id"].as_str().expect("id");

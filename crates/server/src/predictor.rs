@@ -43,7 +43,23 @@ pub struct Table {
     pub ply_seconds: Option<i64>,
     /// The server AI's reveals for the current ply, kept until it closes.
     pub ai_secrets: [Option<Reveal>; 2],
+    /// Revealed orders that could not be played, which forfeited the game (published in the
+    /// record, RULINGS 7: a forfeited ply's orders are not lost).
+    pub forfeited: Option<ForfeitedOrders>,
     game_id: String,
+}
+
+/// A reveal that opened its commitment with orders illegal in the position: the game is lost.
+#[derive(Debug, Clone)]
+pub struct ForfeitedOrders {
+    /// Whose orders.
+    pub side: Color,
+    /// The reveal line as sent (it opens the commitment).
+    pub reveal: String,
+    /// The commitment it opens.
+    pub commitment: String,
+    /// Why the orders cannot be played.
+    pub reason: String,
 }
 
 /// The side of a stored row (`white` or `black`).
@@ -77,8 +93,17 @@ impl Table {
             ply_started: now,
             ply_seconds,
             ai_secrets: [None, None],
+            forfeited: None,
             game_id: game_id.to_string(),
         }
+    }
+
+    /// Notes that `member`'s reveal for `side` opened its commitment with orders that cannot be
+    /// played (`reason`): the game is forfeited, and the record will publish them.
+    pub fn note_forfeit(&mut self, side: Color, member: &str, reveal: &Reveal, reason: String) {
+        let commitment =
+            self.desk.commitments(side).find(|(m, _)| *m == member).map(|(_, c)| c.to_string()).unwrap_or_default();
+        self.forfeited = Some(ForfeitedOrders { side, reveal: reveal.to_line(), commitment, reason });
     }
 
     /// A side's member names, highest-ranked first.
@@ -231,7 +256,15 @@ impl Table {
             for row in &r {
                 let side = parse_side(&row.side).ok_or_else(|| format!("reveal side '{}'", row.side))?;
                 let reveal = Reveal::parse(&row.text).map_err(|e| format!("ply {ply}: {e}"))?;
-                t.desk.reveal(side, &row.member, &reveal).map_err(|e| format!("ply {ply}: {e}"))?;
+                match t.desk.reveal(side, &row.member, &reveal) {
+                    Ok(_) => {}
+                    // Orders that could not be played: the game was forfeited there.
+                    Err(rules::predictor::referee::RefereeError::Orders(e)) => {
+                        t.note_forfeit(side, &row.member, &reveal, e.to_string());
+                        return Ok(t);
+                    }
+                    Err(e) => return Err(format!("ply {ply}: {e}")),
+                }
             }
             if r.len() < 2 {
                 break;
@@ -286,6 +319,21 @@ impl Table {
     /// The game record with its tags; `ended`: how the game ended off the board (a
     /// resignation, a forfeit, on time), for its `Result` and `Termination`.
     pub fn record(&self, tags: &[(String, String)], ended: Option<rules::outcome::Outcome>) -> String {
+        // A forfeited ply's orders: the unplayable reveal with the commitment it opens (check
+        // it with `fairylab predictor verify`), and the opponent's, if revealed.
+        let mut tags = tags.to_vec();
+        if let Some(f) = &self.forfeited {
+            tags.push((
+                "Forfeit".into(),
+                format!("ply {}: {}'s revealed orders cannot be played: {}", self.desk.ply(), f.side, f.reason),
+            ));
+            tags.push(("ForfeitCommitment".into(), f.commitment.clone()));
+            tags.push(("ForfeitReveal".into(), f.reveal.clone()));
+            if let Some(r) = self.desk.revealed(!f.side) {
+                tags.push(("OpponentReveal".into(), r.to_line()));
+            }
+        }
+        let tags = &tags[..];
         match ended {
             Some(o) if self.game.outcome().is_none() => {
                 let mut game = self.game.clone();
