@@ -405,7 +405,13 @@ pub fn review(game: &Game, limits: &ReviewLimits, mut progress: impl FnMut(usize
         let outcome = evals[i + 1];
         let after = expected[i].unwrap_or(outcome);
         let (b, a) = (evals[i].pov(mover), after.pov(mover));
-        let (judgement, mate) = judge_at(b, a, scale).map_or((None, None), |(j, s)| (Some(j), s));
+        // The engine's own choice is never an error, whatever the two searches' values say
+        // (they differ by the search's horizon, not by the move).
+        let (judgement, mate) = if bests[i] == Some(m) {
+            (None, None)
+        } else {
+            judge_at(b, a, scale).map_or((None, None), |(j, s)| (Some(j), s))
+        };
         let (wb, wa) = (b.win_percent_at(scale), a.win_percent_at(scale));
         moves.push(MoveReview {
             ply: i,

@@ -116,6 +116,19 @@ fn dice_luck_is_counted_in_winning_chances() {
     assert_eq!((kxe5.judgement, kxe4.judgement), (None, None), "both played their best");
 }
 
+/// The engine's own choice is not judged: in this crazyhouse game (the audit's) 4. Nxe5 was
+/// marked an inaccuracy with no better move to name, the searches before and after it
+/// disagreeing by their horizons.
+#[test]
+fn the_engines_own_move_is_never_an_error() {
+    let r = reviewed("[Variant \"Crazyhouse\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5 5. Nxf7 Qxg2 6. Rf1 Qxe4+ 7. Be2 Nf3# 0-1\n");
+    for m in &r.moves {
+        if m.judgement.is_some() {
+            assert!(m.best.is_some(), "{} judged {:?} with no better move named", m.san, m.judgement);
+        }
+    }
+}
+
 /// The first game of `tests/data/records/probabilistic.pgn`: failed rolls, en passant, a king
 /// captured.
 fn probabilistic_record() -> String {
