@@ -803,6 +803,19 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
     let (status, v) = s.call("POST", "/api/position", None, Some(json!({ "pgn": gift })));
     assert_eq!(status, 400, "{v}");
     assert!(v["error"].as_str().is_some_and(|e| e.contains("1. e4 (ply 1) of the record brought gifts")), "{v}");
+    // A Chess960 record without its FEN is refused here as a game's import refuses it; a tag
+    // name in lower case is still the tag; an empty move in `play` is refused.
+    let (status, v) =
+        s.call("POST", "/api/position", None, Some(json!({ "pgn": "[Variant \"Chess960\"]\n\n1. e4 *" })));
+    assert!(status == 400 && v["error"].as_str().is_some_and(|e| e.contains("needs its FEN tag")), "{status} {v}");
+    let v =
+        s.ok("POST", "/api/position", None, Some(json!({ "pgn": "[variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 *" })));
+    assert_eq!(v["variant"], "crazyhouse", "{v}");
+    let (status, v) = s.call("GET", "/api/position?variant=chess&play=e2e4,,e7e5", None, None);
+    assert!(
+        status == 400 && v["error"].as_str().is_some_and(|e| e.contains("move 2 of play, '': an empty move")),
+        "{status} {v}"
+    );
     let (status, v) = s.call("POST", "/api/position", None, Some(json!({ "pgn": "1. e4 e4" })));
     assert!(status == 400 && v["error"].as_str().is_some_and(|e| e.contains("does not read")), "{status} {v}");
     assert_eq!(s.call("POST", "/api/position", None, Some(json!({ "fen": "x" }))).0, 422);

@@ -250,9 +250,10 @@ pub struct Record {
 }
 
 impl Record {
-    /// The value of a tag (the name compared case-sensitively, as PGN does).
+    /// The value of a tag, the name compared without case (`variant` is `Variant`, as hand-written
+    /// records spell it).
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+        self.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 }
 
@@ -919,7 +920,9 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
             return Err(RecordError::BadTag { line: *line, message: format!("tag {name} given twice") });
         }
     }
-    let tag = |name: &str| raw.tags.iter().find(|(n, _, _)| n == name).map(|(_, v, l)| (v.as_str(), *l));
+    // Tag names as written by hand too: `[variant "Crazyhouse"]` is the Variant tag.
+    let tag =
+        |name: &str| raw.tags.iter().find(|(n, _, _)| n.eq_ignore_ascii_case(name)).map(|(_, v, l)| (v.as_str(), *l));
 
     // Step 2. The variant.
     let percent = match tag("SnowFall") {
@@ -1105,7 +1108,8 @@ fn with_map(mut start: Position, from_fen: bool, text: &str, line: usize) -> Res
 
 /// The move in a movetext word, or `None` for a move number alone, a NAG or an annotation glyph.
 fn move_text(word: &str) -> Option<&str> {
-    if word.starts_with('$') || word.chars().all(|c| c == '!' || c == '?') {
+    // `exd6 e.p.`: the en-passant mark written apart says nothing the move does not.
+    if word.starts_with('$') || word.chars().all(|c| c == '!' || c == '?') || matches!(word, "e.p." | "ep") {
         return None;
     }
     // `12.`, `12...` and `12.e4`; `0-0` is castling, not a number.

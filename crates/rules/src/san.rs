@@ -173,6 +173,11 @@ pub(crate) fn read_san(pos: &Position, text: &str) -> Result<SanForm, SanError> 
     let syntax = || SanError::Syntax(text.to_string());
     let illegal = || SanError::Illegal { text: text.to_string(), fen: pos.fen() };
     let t = text.trim_end_matches(['+', '#', '!', '?']);
+    // `exd6e.p.`, `exd6ep`: the en-passant mark after the square, as old records write it.
+    let t = match t.strip_suffix("e.p.").or_else(|| t.strip_suffix("ep")) {
+        Some(head) if head.ends_with(|c: char| c.is_ascii_digit()) => head,
+        _ => t,
+    };
     if t.is_empty() || !t.is_ascii() {
         return Err(syntax());
     }
@@ -221,7 +226,8 @@ pub(crate) fn read_san(pos: &Position, text: &str) -> Result<SanForm, SanError> 
     }
     let to = Square::parse(&rest[rest.len() - 2..]).ok_or_else(syntax)?;
     let mut disamb = &rest[..rest.len() - 2];
-    if let Some(d) = disamb.strip_suffix('x') {
+    // `exd5`, and long algebraic `e2-e4`, `Ng1-f3` (the start square a full disambiguation).
+    if let Some(d) = disamb.strip_suffix('x').or_else(|| disamb.strip_suffix('-')) {
         disamb = d;
     }
     let (mut file, mut rank) = (None, None);
@@ -255,6 +261,26 @@ mod tests {
     use crate::spec::load_variant_str;
     use crate::uci::{parse_uci, to_uci};
     use crate::Position;
+
+    /// What python-chess reads besides SAN proper: long algebraic (`e2-e4`, `Ng1-f3`, `e5xd6`)
+    /// and the en-passant mark (`exd6e.p.`, `exd6ep`); and a record with `e.p.` written apart.
+    #[test]
+    fn long_algebraic_and_en_passant_marks_are_read() {
+        let chess = crate::variants::by_name("chess").expect("chess");
+        let start = Position::start(chess);
+        for (text, uci) in [("e2-e4", "e2e4"), ("Ng1-f3", "g1f3"), ("e2e4", "e2e4")] {
+            let m = parse_san(&start, text).or_else(|_| parse_uci(&start, text).map_err(|_| ())).expect(text);
+            assert_eq!(to_uci(&start, m), uci, "{text}");
+        }
+        let ep = Position::from_fen(chess, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2").expect("FEN");
+        for text in ["exd6", "exd6e.p.", "exd6ep", "e5xd6", "e5-d6"] {
+            let m = parse_san(&ep, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(to_uci(&ep, m), "e5d6", "{text}");
+        }
+        assert!(parse_san(&ep, "e.p.").is_err());
+        let game = crate::record::read_pgn("1. e4 Nf6 2. e5 d5 3. exd6 e.p. *").expect("e.p. apart");
+        assert_eq!(game.moves().len(), 5);
+    }
 
     /// Found by the `variant_file` fuzz target: a pawn that also steps diagonally without capturing
     /// reaches a3 from a2 and from b2, and both were written `a3`, which then did not parse (ambiguous).

@@ -81,18 +81,27 @@ pub fn line_in(v: &'static Variant, fen: Option<&str>, play: Option<&str>) -> Re
         None => Position::start(v),
     };
     let mut game = Game::new(start);
-    let moves: Vec<&str> = play.unwrap_or("").split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
+    // A blank `play` is no moves; within a list every item is a move (`e2e4,,e7e5` is refused,
+    // not read as two moves).
+    let play = play.unwrap_or("").trim();
+    let moves: Vec<&str> = if play.is_empty() { Vec::new() } else { play.split(',').map(str::trim).collect() };
     if moves.len() > MAX_PLIES {
         return Err(LineError::TooLong);
     }
     for (i, text) in moves.into_iter().enumerate() {
         let refuse = |reason: String| LineError::Play { index: i + 1, text: crate::api::clip(text), reason };
+        if text.is_empty() {
+            return Err(refuse("an empty move (two commas in a row, or one at an end)".into()));
+        }
         if let Some(o) = game.outcome() {
             return Err(refuse(format!("the game is over ({})", crate::live::outcome_text(o).1)));
         }
         let m =
             rules::uci::parse_uci(game.position(), text).map_err(|e| match promotion_of(game.position(), text) {
                 Some(full) => refuse(format!("a promotion needs its piece, e.g. {full}")),
+                None if matches!(e, rules::uci::UciError::Illegal { .. }) => {
+                    refuse(format!("illegal: {}", rules::explain::why_not(game.position(), text)))
+                }
                 None => refuse(e.to_string()),
             })?;
         game.play(m).map_err(|e| refuse(e.to_string()))?;
@@ -120,6 +129,14 @@ pub fn line_of_pgn(text: &str) -> Result<Game, LineError> {
     let v = rec.game.start().variant();
     if v.simultaneous {
         return Err(LineError::Variant(format!("{} has no analysis board (both sides move at once)", v.name)));
+    }
+    // Without a FEN the reader starts from the standard position, which is not a Chess960
+    // game's (as a game's import refuses it).
+    if rules::variants::chess960::is_chess960(v) && rec.tag("FEN").is_none() {
+        return Err(LineError::Variant(format!(
+            "a Chess960 record needs its FEN tag: a {} game does not start from the standard position",
+            v.name
+        )));
     }
     if rec.game.moves().len() > MAX_PLIES {
         return Err(LineError::TooLong);
