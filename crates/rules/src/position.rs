@@ -257,6 +257,14 @@ impl Position {
         Some(c.side(m.to().file()))
     }
 
+    /// The square of the rook a castling move `m` takes along (`None` for any other move).
+    pub(crate) fn castle_rook_square(&self, m: Move) -> Option<Square> {
+        match (self.variant.castling, self.castle_side(m)) {
+            (Some(c), Some(side)) => Square::new(c.rook_file[side], m.from().rank()),
+            _ => None,
+        }
+    }
+
     /// Where UCI writes a castling move's destination: the king's square, or in Chess960 its
     /// rook's (the king may not move at all there).
     pub(crate) fn castle_uci_to(&self, m: Move) -> Square {

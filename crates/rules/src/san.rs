@@ -278,6 +278,13 @@ mod tests {
             assert_eq!(to_uci(&ep, m), "e5d6", "{text}");
         }
         assert!(parse_san(&ep, "e.p.").is_err());
+        // Castling written as the king taking its rook, in chess too; written back as e1g1.
+        let castles = Position::from_fen(chess, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").expect("FEN");
+        for (text, uci) in [("e1h1", "e1g1"), ("e1a1", "e1c1"), ("e1g1", "e1g1")] {
+            assert_eq!(to_uci(&castles, parse_uci(&castles, text).expect(text)), uci, "{text}");
+        }
+        let no_rights = Position::from_fen(chess, "r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1").expect("FEN");
+        assert!(parse_uci(&no_rights, "e1h1").is_err());
         let game = crate::record::read_pgn("1. e4 Nf6 2. e5 d5 3. exd6 e.p. *").expect("e.p. apart");
         assert_eq!(game.moves().len(), 5);
     }

@@ -97,9 +97,10 @@ impl UciMove {
             (UciMove::Pass, _) => m.is_pass(),
             (_, _) if m.is_pass() => false,
             (UciMove::Drop { letter, to }, Some(r)) => v.piece(r).letter == letter && m.to() == to,
-            // Chess960 castling is written as the king taking its own rook.
+            // Chess960 castling is written as the king taking its own rook; in chess that is
+            // read too (`e1h1`, as python-chess reads it), `e1g1` being how it is written.
             (UciMove::Normal { from, to, promotion: None }, None) if m.kind() == MoveKind::Castle => {
-                m.from() == from && pos.castle_uci_to(m) == to
+                m.from() == from && (pos.castle_uci_to(m) == to || pos.castle_rook_square(m) == Some(to))
             }
             (UciMove::Normal { from, to, promotion }, None) => {
                 m.from() == from && m.to() == to && promotion == m.promotion_role().map(|r| v.piece(r).letter)
