@@ -198,6 +198,13 @@ fn token(v: &Value, color: &str) -> Option<String> {
     v[color]["token"].as_str().map(str::to_string)
 }
 
+/// `fairylab verify-game` on a record's text, written to `name` in the test's directory `dir`.
+fn verify_text(dir: &str, name: &str, text: &str) -> std::process::Output {
+    let path = temp_path(dir, name);
+    std::fs::write(&path, text).expect("write");
+    fairylab(&["verify-game", path.to_str().expect("utf-8")])
+}
+
 /// Downloads the record, reads it back with `fairylab verify-game`, and returns it.
 fn check_record(s: &Server, id: &str, dir: &str) -> String {
     let text =
@@ -351,11 +358,7 @@ fn an_altered_roll_fails_verification() {
 fn an_altered_setup_fails_verification() {
     let db = temp_path("serve-setup", "games.sqlite3");
     let s = Server::start(&format!("sqlite://{}", db.display()));
-    let verify = |name: &str, text: &str| {
-        let path = temp_path("serve-setup", name);
-        std::fs::write(&path, text).expect("write");
-        fairylab(&["verify-game", path.to_str().expect("utf-8")])
-    };
+    let verify = |name: &str, text: &str| verify_text("serve-setup", name, text);
     // A game aborted before any move: its record is its setup.
     let resigned = |body: Value| {
         let g = create(&s, body);
@@ -1959,11 +1962,7 @@ fn a_predictor_side_without_a_commitment_loses_on_time() {
     assert_eq!(record(&s), text, "the same record after a restart");
     // verify-game checks the forfeit: the reveal opens the commitment and cannot be played;
     // orders changed in the reveal no longer open it.
-    let verify = |name: &str, text: &str| {
-        let path = temp_path("serve-deadline", name);
-        std::fs::write(&path, text).expect("write");
-        fairylab(&["verify-game", path.to_str().expect("utf-8")])
-    };
+    let verify = |name: &str, text: &str| verify_text("serve-deadline", name, text);
     let o = verify("forfeit.pgn", &text);
     assert!(
         stdout(&o).contains("white's forfeited orders 'e4e6' open their commitment and cannot be played"),

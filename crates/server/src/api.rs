@@ -2298,19 +2298,19 @@ async fn take_reveal(
     let now = now_ms();
     let mut next = table(live)?.clone();
     let ply = next.game.next_ply();
+    let row = PredictorRow {
+        ply: i64::from(ply),
+        side: side.to_string(),
+        member: member.to_string(),
+        rank: 0,
+        text: reveal.to_line(),
+        created_at: now,
+    };
     match next.desk.reveal(side, member, reveal) {
         Ok(_) => {}
         Err(RefereeError::Orders(e)) => {
             // The committed orders are illegal: they can never be revealed validly. The reveal
             // is kept, so the record publishes the orders and a restart knows the forfeit.
-            let row = PredictorRow {
-                ply: i64::from(ply),
-                side: side.to_string(),
-                member: member.to_string(),
-                rank: 0,
-                text: reveal.to_line(),
-                created_at: now,
-            };
             app.games.store().add_predictor(&id, PredictorKind::Reveal, &row).await.map_err(refused(app, &id))?;
             table(live)?.note_forfeit(side, member, reveal, e.to_string());
             let result = if side == Color::White { "0-1" } else { "1-0" };
@@ -2324,14 +2324,6 @@ async fn take_reveal(
         }
         Err(e) => return Err(referee_error(e)),
     }
-    let row = PredictorRow {
-        ply: i64::from(ply),
-        side: side.to_string(),
-        member: member.to_string(),
-        rank: 0,
-        text: reveal.to_line(),
-        created_at: now,
-    };
     app.games.store().add_predictor(&id, PredictorKind::Reveal, &row).await.map_err(refused(app, &id))?;
     if !Color::ALL.into_iter().all(|c| next.desk.revealed(c).is_some()) {
         *table(live)? = next;
