@@ -418,14 +418,7 @@ fn moves_command(a: &MovesArgs, out: &mut impl Write) -> Result<()> {
 fn primaries_listing(pos: &Position, json: bool, out: &mut impl Write) -> Result<()> {
     let listed = |side: rules::Color| -> Vec<(String, String)> {
         let view = rules::predictor::side_view(pos, side);
-        let mut moves: Vec<Move> =
-            view.legal_moves().iter().copied().filter(|m| m.kind() != rules::MoveKind::EnPassant).collect();
-        for m in rules::predictor::king_captures(&view) {
-            if !moves.contains(&m) {
-                moves.push(m);
-            }
-        }
-        let mut rows: Vec<(String, String)> = moves
+        let mut rows: Vec<(String, String)> = rules::predictor::primaries(&view)
             .iter()
             .map(|&m| (to_san(&view, m).trim_end_matches(['+', '#']).to_string(), to_uci(&view, m)))
             .collect();

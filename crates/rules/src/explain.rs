@@ -89,6 +89,12 @@ pub fn why_illegal(pos: &Position, u: &UciMove) -> String {
             }
         },
     }
+    check_reason(pos)
+}
+
+/// The reason left for a move its piece can make: the mover's king stays or comes in check.
+fn check_reason(pos: &Position) -> String {
+    let us = pos.turn();
     if pos.is_check() {
         format!("{us} is in check, and this move does not end it")
     } else {
@@ -151,11 +157,7 @@ pub fn why_not(pos: &Position, text: &str) -> String {
         }
         SanForm::Castle(_) => {}
     }
-    if pos.is_check() {
-        format!("{us} is in check, and this move does not end it")
-    } else {
-        format!("it would leave {us}'s king in check")
-    }
+    check_reason(pos)
 }
 
 #[cfg(test)]

@@ -71,14 +71,7 @@ fn parse_side(text: &str) -> Option<Color> {
 /// conditional), and captures of an attacked enemy king (RULINGS 5, 6).
 pub fn primaries(pos: &Position, side: Color) -> Vec<String> {
     let view = rules::predictor::side_view(pos, side);
-    let mut moves: Vec<rules::Move> =
-        view.legal_moves().iter().copied().filter(|m| m.kind() != rules::MoveKind::EnPassant).collect();
-    for m in rules::predictor::king_captures(&view) {
-        if !moves.contains(&m) {
-            moves.push(m);
-        }
-    }
-    moves.iter().map(|&m| rules::uci::to_uci(&view, m)).collect()
+    rules::predictor::primaries(&view).iter().map(|&m| rules::uci::to_uci(&view, m)).collect()
 }
 
 impl Table {

@@ -146,6 +146,18 @@ pub fn king_captures(view: &Position) -> Vec<Move> {
     pseudo.iter().copied().filter(|m| m.drop_role().is_none() && !m.is_pass() && enemy_king.contains(m.to())).collect()
 }
 
+/// Every primary open to the side to move in `view` (its [`side_view`]): its legal moves but en
+/// passant (only a conditional), and the captures of an attacked enemy king (RULINGS 5, 6).
+pub fn primaries(view: &Position) -> Vec<Move> {
+    let mut moves: Vec<Move> = view.legal_moves().iter().copied().filter(|m| m.kind() != MoveKind::EnPassant).collect();
+    for m in king_captures(view) {
+        if !moves.contains(&m) {
+            moves.push(m);
+        }
+    }
+    moves
+}
+
 /// The king capture a UCI text names in `view`, if it is one.
 fn king_capture(view: &Position, text: UciMove) -> Option<Move> {
     let UciMove::Normal { from, to, promotion } = text else { return None };
