@@ -209,7 +209,12 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
         Command::Sim(a) => simulation::sim(&a, &mut out)?,
         Command::Egt(a) => tables::egt(&a, &mut out)?,
         Command::Snowfall(a) => snowfall::run(&a, &mut out)?,
-        Command::Predictor(a) => predictor::run(&a, &mut out)?,
+        Command::Predictor(a) => {
+            if !predictor::run(&a, &mut out)? {
+                out.flush()?;
+                return Ok(ExitCode::from(1));
+            }
+        }
         Command::VerifyGame(a) => serve::verify_game(&a, &mut out)?,
         Command::Loadtest(a) => loadtest::loadtest(&a, &mut out)?,
         Command::Uci | Command::Xboard | Command::Match(_) | Command::Play(_) | Command::Serve(_) => {

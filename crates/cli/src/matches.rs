@@ -174,9 +174,6 @@ fn internal(args: &MatchArgs, white: &str, black: &str) -> Result<ExitCode> {
     }
     let variant = crate::variant(&args.variant)?;
     if variant.simultaneous {
-        if args.pgn.is_some() {
-            bail!("--pgn does not apply to Predictor chess players (their records are in the play server)");
-        }
         if args.nodes.is_some() || args.movetime2.is_some() || args.depth.is_some() {
             bail!("--nodes, --depth and --movetime2 do not apply to Predictor chess players: use --movetime (per ply)");
         }
@@ -188,6 +185,7 @@ fn internal(args: &MatchArgs, white: &str, black: &str) -> Result<ExitCode> {
             seed: args.seed.unwrap_or(0),
             max_plies: args.max_plies,
             concurrency: args.concurrency as usize,
+            pgn: args.pgn.clone(),
         });
     }
     crate::duel::run(&crate::duel::Duel {

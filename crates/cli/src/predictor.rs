@@ -20,7 +20,8 @@ pub(crate) struct PredictorArgs {
 
 #[derive(Debug, Subcommand)]
 enum PredictorCommand {
-    /// Resolve one ply from both sides' orders: the board after it and the ply report.
+    /// Resolve one ply from both sides' orders: the board after it and the ply report (with
+    /// --json, refused orders are printed as `valid: false` and exit with status 1).
     Resolve(ResolveArgs),
     /// Commit to orders: prints the commitment to publish and the nonce to keep secret.
     Commit(CommitArgs),
@@ -103,11 +104,12 @@ struct VerifyArgs {
 #[derive(Debug, Args)]
 struct RefereeArgs {
     /// A game record file: the ply is played from its current position and appended (the file is
-    /// created, with `--game` as its GameId, when it does not exist).
+    /// created, with `--game` as its GameId and `--fen` as its start, when it does not exist).
     #[arg(long)]
     record: Option<PathBuf>,
-    /// The position before the ply, without `--record` (default: the start position).
-    #[arg(long, conflicts_with = "record")]
+    /// The position before the ply (default: the start position); with `--record`, the start of
+    /// a new record only.
+    #[arg(long)]
     fen: Option<String>,
     /// The game id (with `--record`: must equal the record's GameId).
     #[arg(long)]
@@ -132,14 +134,17 @@ struct RefereeArgs {
     json: bool,
 }
 
-pub(crate) fn run(a: &PredictorArgs, out: &mut impl Write) -> Result<()> {
+/// Runs a `predictor` command; `Ok(false)` when `resolve --json` printed refused orders (exit
+/// status 1, as a check that found something false; errors exit with 2).
+pub(crate) fn run(a: &PredictorArgs, out: &mut impl Write) -> Result<bool> {
     match &a.command {
-        PredictorCommand::Resolve(r) => resolve_command(r, out),
+        PredictorCommand::Resolve(r) => return resolve_command(r, out),
         PredictorCommand::Commit(c) => commit_command(c, out),
         PredictorCommand::Reveal(r) => reveal_command(r, out),
         PredictorCommand::Verify(v) => verify_command(v, out),
         PredictorCommand::Referee(r) => referee_command(r, out),
-    }
+    }?;
+    Ok(true)
 }
 
 fn position(fen: Option<&str>) -> Result<Position> {
@@ -217,7 +222,8 @@ fn write_report(out: &mut impl Write, before: &Position, after: &Position, r: &P
     Ok(())
 }
 
-fn resolve_command(a: &ResolveArgs, out: &mut impl Write) -> Result<()> {
+/// Resolves one ply; `Ok(false)` when the orders were refused and said so in JSON.
+fn resolve_command(a: &ResolveArgs, out: &mut impl Write) -> Result<bool> {
     let before = position(a.fen.as_deref())?;
     // A game over at the start of the ply (mate, stalemate) has no ply to resolve.
     if let Some(o) = rules::predictor::outcome(&before) {
@@ -231,7 +237,7 @@ fn resolve_command(a: &ResolveArgs, out: &mut impl Write) -> Result<()> {
         Err((side, e)) if a.json => {
             let v = json!({ "valid": false, "side": side.to_string(), "error": e.kind(), "reason": e.to_string() });
             writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
-            return Ok(());
+            return Ok(false);
         }
         Err((side, e)) => bail!("{side}'s orders are rejected: {e}"),
     };
@@ -243,7 +249,7 @@ fn resolve_command(a: &ResolveArgs, out: &mut impl Write) -> Result<()> {
         let ply = rules::predictor::game::Ply { report: report.clone(), seals: None };
         write_report(out, &before, &after, &report, &record::ply_line(&before, number, &ply))?;
     }
-    Ok(())
+    Ok(true)
 }
 
 fn commit_command(a: &CommitArgs, out: &mut impl Write) -> Result<()> {
@@ -310,13 +316,17 @@ fn verify_command(a: &VerifyArgs, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-/// Reads the record at `path`, or a new game when it does not exist.
-fn load_record(path: &Path, game: Option<&str>) -> Result<(PredictorGame, Vec<(String, String)>)> {
+/// Reads the record at `path`, or a new game from `fen` (default: the start) when it does not
+/// exist; `fen` is refused for a record that exists, which has its own position.
+fn load_record(path: &Path, game: Option<&str>, fen: Option<&str>) -> Result<(PredictorGame, Vec<(String, String)>)> {
     if !path.exists() {
         let id = game.ok_or_else(|| anyhow!("{} does not exist: give --game to start a new record", path.display()))?;
         commit::check_game_id(id)?;
         let tags = vec![("GameId".to_string(), id.to_string())];
-        return Ok((PredictorGame::new(Position::start(variants::predictor::variant())), tags));
+        return Ok((PredictorGame::new(position(fen)?), tags));
+    }
+    if fen.is_some() {
+        bail!("{} exists: its plies give the position, so --fen only starts a new record", path.display());
     }
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let rec = record::read(&text).with_context(|| format!("reading the record {}", path.display()))?;
@@ -341,7 +351,7 @@ fn write_atomically(path: &Path, text: &str) -> Result<()> {
 fn referee_command(a: &RefereeArgs, out: &mut impl Write) -> Result<()> {
     let (mut game, tags, game_id) = match &a.record {
         Some(path) => {
-            let (g, tags) = load_record(path, a.game.as_deref())?;
+            let (g, tags) = load_record(path, a.game.as_deref(), a.fen.as_deref())?;
             let id = tags.iter().find(|(n, _)| n == "GameId").map(|(_, v)| v.clone()).unwrap_or_default();
             (g, tags, id)
         }

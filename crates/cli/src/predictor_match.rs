@@ -35,6 +35,8 @@ pub(crate) struct PredictorMatch {
     pub seed: u64,
     pub max_plies: u32,
     pub concurrency: usize,
+    /// Keep the games' records (`--pgn`).
+    pub pgn: Option<std::path::PathBuf>,
 }
 
 /// Plays game `number`: player A has White in even games.
@@ -58,6 +60,7 @@ fn play(m: &PredictorMatch, number: u32) -> Result<Played> {
             };
         }
         if game.plies().len() >= cap {
+            game.end(Outcome::Draw { reason: rules::outcome::EndReason::PlyLimit });
             break (None, format!("adjudicated a draw after {cap} plies"));
         }
         let pos = game.position().clone();
@@ -67,15 +70,18 @@ fn play(m: &PredictorMatch, number: u32) -> Result<Played> {
         };
         game.play(&w, &b, None).map_err(|e| anyhow!("game {}: {e}", number + 1))?;
     };
-    Ok(Played {
-        number,
-        a_white,
-        winner,
-        reason,
-        plies: game.plies().len(),
-        final_fen: game.position().fen(),
-        record: None,
-    })
+    let record = m.pgn.as_ref().map(|_| {
+        let names = m.styles.map(name);
+        let (white, black) = if a_white { (names[0], names[1]) } else { (names[1], names[0]) };
+        let tags = [
+            ("Event", format!("fairylab match: {} vs {}", names[0], names[1])),
+            ("Round", (number + 1).to_string()),
+            ("White", white.to_string()),
+            ("Black", black.to_string()),
+        ];
+        rules::predictor::record::write(&game, &tags.map(|(n, v)| (n.to_string(), v)))
+    });
+    Ok(Played { number, a_white, winner, reason, plies: game.plies().len(), final_fen: game.position().fen(), record })
 }
 
 /// Plays the match: a line per game on stderr, the summary on stdout.
@@ -86,5 +92,5 @@ pub(crate) fn run(m: &PredictorMatch) -> Result<ExitCode> {
         "match: {} vs {}, {}, {} games, {budget}, seed {}, {} at a time",
         names[0], names[1], m.variant.name, m.games, m.seed, m.concurrency
     );
-    crate::duel::run_games(names, &m.variant.name, &budget, m.games, m.concurrency, None, |n| play(m, n))
+    crate::duel::run_games(names, &m.variant.name, &budget, m.games, m.concurrency, m.pgn.as_deref(), |n| play(m, n))
 }

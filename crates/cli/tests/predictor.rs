@@ -43,13 +43,20 @@ fn resolve_gives_the_board_and_the_report() {
     assert!(stdout(&o).starts_with("1. e2e4 | d7d5\n"), "{}", stdout(&o));
 }
 
+/// Refused orders in JSON: printed, with exit status 1 (a script must not take them as played).
+fn refused(args: &[&str]) -> Value {
+    let o = fairylab(args);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).expect("JSON")
+}
+
 #[test]
 fn rejected_orders_are_invalid_with_a_reason() {
-    let v = json(&["predictor", "resolve", "--white", "e2e4", "--black", "e2e4", "--json"]);
+    let v = refused(&["predictor", "resolve", "--white", "e2e4", "--black", "e2e4", "--json"]);
     assert_eq!(v["valid"], false);
     assert_eq!(v["side"], "black");
     assert_eq!(v["error"], "IllegalPrimary");
-    let v = json(&["predictor", "resolve", "--white", "e2e4 if e7e5 then b1c3", "--black", "e7e5", "--json"]);
+    let v = refused(&["predictor", "resolve", "--white", "e2e4 if e7e5 then b1c3", "--black", "e7e5", "--json"]);
     assert_eq!(v["error"], "ResponsePathOccupied");
     assert_bad_input(&["predictor", "resolve", "--white", "e2e4 if", "--black", "e7e5"], "PRIMARY if PREDICTION");
     assert_bad_input(&["predictor", "resolve", "--white", "e7e5", "--black", "e7e5"], "white's orders");
@@ -147,6 +154,16 @@ fn a_ply_by_commit_reveal_into_a_record() {
     let o = fairylab(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert_ok(&o);
     assert!(std::fs::read_to_string(&record).expect("the record").contains("\n2. g1f3 | b8c6 {commit: "));
+    // --fen starts a new record, and only a new one (an existing record has its position).
+    let args = referee(&w2, &b2, &["--fen", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"]);
+    assert_bad_input(&args.iter().map(String::as_str).collect::<Vec<_>>(), "only starts a new record");
+    let _ = std::fs::remove_file(&record);
+    let fen = "r3k3/ppppp3/8/8/8/8/PPPPPPPP/RNBQKBNR w KQq - 0 1";
+    let b1 = seal("1", "black", "a7a6");
+    let args = referee(&w, &b1, &["--game", "market-7", "--fen", fen]);
+    assert_ok(&fairylab(&args.iter().map(String::as_str).collect::<Vec<_>>()));
+    let text = std::fs::read_to_string(&record).expect("the record");
+    assert!(text.contains(&format!("[FEN \"{fen}\"]")) && text.contains("\n1. e2e4 if e7e5 then d2d3 | a7a6 {"), "{text}");
 }
 
 #[test]
@@ -190,6 +207,7 @@ fn bad_commitment_input_is_one_error_line() {
 
 #[test]
 fn a_predictor_match_of_the_mixed_player_against_the_baseline() {
+    let pgn = temp_path("predictor-match", "games.pgn");
     let o = fairylab(&[
         "match",
         "--variant",
@@ -206,11 +224,27 @@ fn a_predictor_match_of_the_mixed_player_against_the_baseline() {
         "12",
         "--seed",
         "3",
+        "--pgn",
+        pgn.to_str().expect("UTF-8 path"),
     ]);
     assert_ok(&o);
     let out = stdout(&o);
     assert!(out.starts_with("mixed vs baseline (predictor, 20 ms per ply): 2 games\n"), "{out}");
     assert!(out.contains("average length"), "{out}");
+    // Each game's record reads back (a game cut at the ply limit ends by adjudication), colours
+    // alternating.
+    let text = std::fs::read_to_string(&pgn).expect("the records");
+    let records: Vec<String> = text.split("[Event ").skip(1).map(|r| format!("[Event {r}")).collect();
+    assert_eq!(records.len(), 2, "{text}");
+    let mut whites = Vec::new();
+    for r in &records {
+        let rec = rules::predictor::record::read(r).unwrap_or_else(|e| panic!("{e}\n{r}"));
+        assert!(rec.game.outcome().is_some() || rec.game.ended().is_some(), "{r}");
+        assert!(rec.game.plies().len() <= 12, "{r}");
+        whites.push(rec.tag("White").expect("White").to_string());
+    }
+    whites.sort();
+    assert_eq!(whites, ["baseline", "mixed"], "{text}");
     assert_bad_input(
         &["match", "--variant", "predictor", "--white", "mixed", "--black", "wizard"],
         "unknown Predictor player",

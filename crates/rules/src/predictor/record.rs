@@ -12,9 +12,10 @@
 //! to the comment. A game record is PGN's tag section — the seven-tag roster, `[Variant
 //! "Predictor"]`, `[SetUp "1"]` and `[FEN "..."]` for a start other than the standard one,
 //! `[GameId "..."]` (needed to check seals), `[Termination "..."]` when the game ended off the
-//! board (`time forfeit`, `rules infraction`, `resignation`, `agreement`) — then one ply line per
-//! ply and the result. A reader replays every ply: a report part or seal that disagrees with the
-//! replay, or a result the board contradicts, is an error naming the ply.
+//! board (`time forfeit`, `rules infraction`, `resignation`, `agreement`; `adjudication` for a
+//! draw at a match's ply limit) — then one ply line per ply and the result. A reader replays
+//! every ply: a report part or seal that disagrees with the replay (a part a comment leaves out
+//! counts as empty), or a result the board contradicts, is an error naming the ply.
 
 use super::commit::{self, Commitment, Nonce};
 use super::game::{GameError, Ply, PredictorGame, Seal};
@@ -95,6 +96,7 @@ fn termination(reason: EndReason) -> Option<&'static str> {
         EndReason::Forfeit => Some("rules infraction"),
         EndReason::Resignation => Some("resignation"),
         EndReason::Agreement => Some("agreement"),
+        EndReason::PlyLimit => Some("adjudication"),
         _ => None,
     }
 }
@@ -229,6 +231,8 @@ struct PlyText<'a> {
     number: u32,
     white: &'a str,
     black: &'a str,
+    /// Whether the line has a comment (even `{}`).
+    commented: bool,
     notes: Vec<(&'a str, &'a str)>,
 }
 
@@ -260,7 +264,7 @@ fn split_ply(line: &str, n: usize) -> Result<PlyText<'_>, RecordError> {
         let (key, value) = part.split_once(':').ok_or_else(|| bad(format!("'{part}' is not 'name: value'")))?;
         notes.push((key.trim(), value.trim()));
     }
-    Ok(PlyText { number, white: white.trim(), black: black.trim(), notes })
+    Ok(PlyText { number, white: white.trim(), black: black.trim(), commented: comment.is_some(), notes })
 }
 
 /// Reads `W <hex> B <hex>`.
@@ -333,6 +337,16 @@ pub fn read_ply(game: &mut PredictorGame, game_id: Option<&str>, line: &str, n: 
     };
     let played = game.play(&white, &black, seals).map_err(err)?;
     let r = &played.report;
+    // A ply with a comment states its whole report, as the writer does: a part left out says it
+    // is empty, so a part deleted from a written record is found. A ply line without a comment
+    // (written by hand) states nothing.
+    if p.commented {
+        for part in ["fired", "annihilated", "captured"] {
+            if !checks.iter().any(|(k, _)| *k == part) {
+                checks.push((part, if part == "fired" { "none" } else { "" }));
+            }
+        }
+    }
     for (part, written) in checks {
         let (part, replayed) = match part {
             "fired" => ("fired", fired_text(r.fired).to_string()),
@@ -393,6 +407,7 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
                 "rules infraction" => EndReason::Forfeit,
                 "resignation" => EndReason::Resignation,
                 "agreement" => EndReason::Agreement,
+                "adjudication" if written == "1/2-1/2" => EndReason::PlyLimit,
                 _ => return Err(RecordError::Syntax { line: 1, reason: format!("unknown Termination '{t}'") }),
             };
             let outcome = match written.as_str() {
@@ -489,7 +504,18 @@ mod tests {
         assert!(matches!(err(text.replace("{fired: white}", "{fired: white")), RecordError::Syntax { .. }));
         assert!(matches!(err(text.replace("{fired: white}", "{mood: calm}")), RecordError::Syntax { .. }));
         assert!(matches!(err(text.replace("Predictor", "Chess")), RecordError::Syntax { .. }));
-        // Hand-written lines without a report are fine.
+        // Hand-written lines without a report are fine; a comment states the whole report, so a
+        // part deleted from it is found, even the last one.
         assert!(read("1. e2e4 | e7e5\n2. d2d4 | d7d5\n*\n").is_ok());
+        let fen = "1r2k3/8/8/8/8/8/7P/R3K3 w Q - 0 1";
+        let mut g = PredictorGame::new(Position::from_fen(crate::variants::predictor::variant(), fen).expect("FEN"));
+        g.play_text("e1c1 if b8b1 then h2h3", "b8b1").expect("the seed's elaboration");
+        let text = write(&g, &[]);
+        assert!(text.contains("{fired: white; annihilated: Ra1 rb8}"), "{text}");
+        for cut in ["{fired: white}", "{annihilated: Ra1 rb8}", "{}"] {
+            let e = err(text.replace("{fired: white; annihilated: Ra1 rb8}", cut));
+            assert!(matches!(e, RecordError::ReportMismatch { ply: 1, .. }), "{cut}: {e}");
+        }
+        assert!(read(&text.replace(" {fired: white; annihilated: Ra1 rb8}", "")).is_ok());
     }
 }
