@@ -947,6 +947,21 @@ fn a_game_starts_from_imported_moves() {
         let review = s.ok("GET", &format!("/api/games/{id}/review"), None, None);
         assert_eq!(review["moves"].as_array().map(Vec::len), Some(4));
     }
+    // A finished import is an archived game: its record keeps the imported tags, the server's
+    // own (game id, seed) excepted, and still verifies.
+    let pgn = "[Event \"Club final\"]\n[Date \"1999.05.01\"]\n[White \"Anna\"]\n[Black \"Ben\"]\n\
+               [WhiteElo \"1500\"]\n[GameId \"forged\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1";
+    let archived = create(&s, json!({ "variant": "chess", "white": "me", "black": "me", "pgn": pgn }));
+    let aid = archived["id"].as_str().expect("id");
+    let record =
+        ureq::get(&s.url(&format!("/api/games/{aid}/record"))).call().expect("record").into_string().expect("text");
+    for tag in ["[Event \"Club final\"]", "[Date \"1999.05.01\"]", "[White \"Anna\"]", "[Black \"Ben\"]", "[WhiteElo \"1500\"]"]
+    {
+        assert!(record.contains(tag), "{tag} in {record}");
+    }
+    assert!(record.contains(&format!("[GameId \"{aid}\"]")) && !record.contains("forged"), "{record}");
+    let o = verify_text("serve-import", "archived.pgn", &record);
+    assert!(o.status.success() && stdout(&o).starts_with("ok: "), "{}", common::stderr(&o));
     // Refusals.
     let refused = |body: Value, mention: &str| {
         let (status, v) = s.call("POST", "/api/games", None, Some(body.clone()));

@@ -581,6 +581,26 @@ fn no_chess960_start(v: &rules::Variant) -> ApiError {
 
 /// Reads the moves a new game imports (`pgn`): the record's start position and moves. Its
 /// variant must be the game's (movetext alone is read as the game's variant from `fen`).
+/// The tags a game's record takes from the server and the game, never from an imported record.
+fn server_tag(name: &str) -> bool {
+    const SERVER: [&str; 13] = [
+        "Result",
+        "Termination",
+        "GameId",
+        "SeedHash",
+        "Seed",
+        "VariantSha256",
+        crate::seed::SETUP_TAG,
+        "Variant",
+        "SetUp",
+        "FEN",
+        "SnowFall",
+        "ProbabilisticOptions",
+        "Probabilities",
+    ];
+    SERVER.iter().any(|t| t.eq_ignore_ascii_case(name))
+}
+
 fn import_record(text: &str, v: &'static rules::Variant, fen: Option<&str>) -> Result<rules::record::Record, ApiError> {
     if v.simultaneous {
         return Err(ApiError::bad("Predictor chess games cannot import moves: each ply is ordered in secret"));
@@ -740,6 +760,17 @@ async fn new_game(app: &AppState, c: CreateGame) -> Result<Value, ApiError> {
     // moved after them).
     if let Some(n) = imported.as_ref().map(|r| r.game.moves().len()).filter(|&n| n > 0) {
         options["imported"] = json!(n);
+    }
+    // A record the import finishes is an archived game: its own tags (players, event, date,
+    // ratings, opening) are its record's, the server's own excepted.
+    if let Some(r) = imported.as_ref().filter(|r| {
+        r.game.outcome().is_some() || r.tag("Result").is_some_and(|t| ["1-0", "0-1", "1/2-1/2"].contains(&t))
+    }) {
+        let kept: Vec<Value> =
+            r.tags.iter().filter(|(n, _)| !server_tag(n)).map(|(n, value)| json!([n, value])).collect();
+        if !kept.is_empty() {
+            options["import_tags"] = json!(kept);
+        }
     }
     let movetime = c.movetime_ms.unwrap_or(500);
     if !(10..=10_000).contains(&movetime) {

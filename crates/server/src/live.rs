@@ -490,8 +490,17 @@ impl LiveGame {
         if let Some(r) = &self.row.result {
             tags.push(("Result".to_string(), r.clone()));
         }
-        // A custom variant: the fingerprint of its definition, which `verify-game` needs.
         let options: Value = serde_json::from_str(&self.row.options).unwrap_or(Value::Null);
+        // A game finished by its import keeps the imported record's tags (`Event`, `White`, ...).
+        for pair in options.get("import_tags").and_then(Value::as_array).into_iter().flatten() {
+            let Some([name, value]) = pair.as_array().map(Vec::as_slice) else { continue };
+            let (Some(name), Some(value)) = (name.as_str(), value.as_str()) else { continue };
+            match tags.iter_mut().find(|(n, _)| n == name) {
+                Some(tag) => tag.1 = value.to_string(),
+                None => tags.push((name.to_string(), value.to_string())),
+            }
+        }
+        // A custom variant: the fingerprint of its definition, which `verify-game` needs.
         if let Some(text) = options.get("toml").and_then(Value::as_str) {
             use sha2::{Digest, Sha256};
             tags.push(("VariantSha256".to_string(), hex::encode(Sha256::digest(text.as_bytes()))));
