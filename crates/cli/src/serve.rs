@@ -112,8 +112,7 @@ pub(crate) fn verify_game(a: &VerifyGameArgs, out: &mut impl Write) -> Result<()
 /// record's start; the phrase that reports it (empty if nothing was drawn).
 fn verify_setup(seed: &GameSeed, drawn: &str, start: &rules::Position) -> Result<String> {
     use server::seed::SetupDraw;
-    let draws =
-        seed.replay_setup(drawn, start.variant()).map_err(|e| anyhow!("the {} tag: {e}", server::seed::SETUP_TAG))?;
+    let draws = seed.replay_setup(drawn, start).map_err(|e| anyhow!("the {} tag: {e}", server::seed::SETUP_TAG))?;
     let drawn_kinds: Vec<&str> = drawn.split_whitespace().collect();
     let mut said = Vec::new();
     for draw in draws {

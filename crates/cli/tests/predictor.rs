@@ -163,7 +163,10 @@ fn a_ply_by_commit_reveal_into_a_record() {
     let args = referee(&w, &b1, &["--game", "market-7", "--fen", fen]);
     assert_ok(&fairylab(&args.iter().map(String::as_str).collect::<Vec<_>>()));
     let text = std::fs::read_to_string(&record).expect("the record");
-    assert!(text.contains(&format!("[FEN \"{fen}\"]")) && text.contains("\n1. e2e4 if e7e5 then d2d3 | a7a6 {"), "{text}");
+    assert!(
+        text.contains(&format!("[FEN \"{fen}\"]")) && text.contains("\n1. e2e4 if e7e5 then d2d3 | a7a6 {"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -407,6 +407,35 @@ fn an_altered_setup_fails_verification() {
         "{}",
         stdout(&o)
     );
+    // A set-up Probabilistic position without its map gets one drawn, the kings' squares in
+    // 20..=99 where they stand; it verifies, and a king moved in the record does not.
+    let fen = "4k3/8/8/8/8/8/3QK3/8 w - - 0 1";
+    let custom = resigned(json!({ "variant": "probabilistic", "white": "me", "black": "me", "fen": fen }));
+    let o = verify("map-custom.pgn", &custom);
+    assert!(
+        o.status.success() && stdout(&o).contains("it drew the square map"),
+        "{}{}",
+        stdout(&o),
+        common::stderr(&o)
+    );
+    let start = custom.lines().find_map(|l| l.strip_prefix("[FEN \"")).expect("a FEN tag").trim_end_matches("\"]");
+    assert!(start.starts_with(fen), "{start}");
+    let pos =
+        rules::Position::from_fen(rules::variants::by_name("probabilistic").expect("built in"), start).expect("FEN");
+    for king in ["e8", "e2"] {
+        let percent = pos.square_map().percent(rules::Square::parse(king).expect("square"));
+        assert!((20..=99).contains(&percent), "{king}: {percent} in {start}");
+    }
+    let o = verify("map-custom-moved.pgn", &custom.replace("3QK3", "3KQ3"));
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    // Four fields are not a FEN whose map can be drawn.
+    let (status, v) = s.call(
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "variant": "probabilistic", "white": "me", "black": "me", "fen": "4k3/8/8/8/8/8/3QK3/8 w - -" })),
+    );
+    assert!(status == 400 && v["error"].as_str().is_some_and(|e| e.contains("map")), "{status} {v}");
     // A drawn map altered with its setup tag deleted reads as a chosen map, and is reported so.
     let drawn = resigned(json!({ "variant": "probabilistic", "white": "me", "black": "me" }));
     let tag = drawn.lines().find(|l| l.starts_with("[Probabilities ")).expect("a map");
@@ -955,8 +984,13 @@ fn a_game_starts_from_imported_moves() {
     let aid = archived["id"].as_str().expect("id");
     let record =
         ureq::get(&s.url(&format!("/api/games/{aid}/record"))).call().expect("record").into_string().expect("text");
-    for tag in ["[Event \"Club final\"]", "[Date \"1999.05.01\"]", "[White \"Anna\"]", "[Black \"Ben\"]", "[WhiteElo \"1500\"]"]
-    {
+    for tag in [
+        "[Event \"Club final\"]",
+        "[Date \"1999.05.01\"]",
+        "[White \"Anna\"]",
+        "[Black \"Ben\"]",
+        "[WhiteElo \"1500\"]",
+    ] {
         assert!(record.contains(tag), "{tag} in {record}");
     }
     assert!(record.contains(&format!("[GameId \"{aid}\"]")) && !record.contains("forged"), "{record}");

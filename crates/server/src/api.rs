@@ -735,11 +735,19 @@ async fn new_game(app: &AppState, c: CreateGame) -> Result<Value, ApiError> {
     let start = match (&imported, fen, rules::variants::probabilistic::options(v)) {
         (Some(r), _, _) => r.game.start().clone(),
         (None, Some(f), _) if f.len() > MAX_FIELD => return Err(ApiError::bad("the FEN is too long")),
+        // A Probabilistic position without its map (six fields) gets one drawn from the seed,
+        // for where its kings stand.
+        (None, Some(f), Some(_)) if f.split_whitespace().count() == 6 => {
+            let placeholder = rules::square_map::SquareMap::uniform(100).write(rules::Bitboard::EMPTY, v.geometry);
+            let pos = Position::from_fen(v, &format!("{f} {placeholder}"))
+                .map_err(|e| ApiError::bad(format!("invalid FEN: {e}")))?;
+            drawn.push("map");
+            rules::variants::probabilistic::draw_map(&pos, &mut setup)
+        }
         (None, Some(f), _) => Position::from_fen(v, f).map_err(|e| ApiError::bad(format!("invalid FEN: {e}")))?,
         (None, None, Some(_)) => {
             drawn.push("map");
-            let map = rules::variants::probabilistic::random_map(v, &mut setup);
-            rules::variants::probabilistic::start(v, &map)
+            rules::variants::probabilistic::draw_map(&Position::start(v), &mut setup)
         }
         // A Chess960 game draws its start position from the seed.
         (None, None, None) if rules::variants::chess960::is_chess960(v) => {

@@ -81,17 +81,18 @@ impl GameSeed {
         self.derive("fairylab/game/setup/v1", &[])
     }
 
-    /// Replays the setup draws `parts` ([`SETUP_TAG`]'s words, in order) of a game of `v`, as
-    /// the server made them when the game was created.
-    pub fn replay_setup(&self, parts: &str, v: &'static rules::Variant) -> Result<Vec<SetupDraw>, String> {
+    /// Replays the setup draws `parts` ([`SETUP_TAG`]'s words, in order) of a game starting from
+    /// `start` (its placement: a map is drawn for where its kings stand), as the server made
+    /// them when the game was created.
+    pub fn replay_setup(&self, parts: &str, start: &rules::Position) -> Result<Vec<SetupDraw>, String> {
+        let v = start.variant();
         let mut setup = self.setup_rng();
         parts
             .split_whitespace()
             .map(|part| match part {
                 "snowfall" => Ok(SetupDraw::SnowFall(rules::variants::snowfall::draw_percent(&mut setup))),
                 "map" if rules::variants::probabilistic::options(v).is_some() => {
-                    let map = rules::variants::probabilistic::random_map(v, &mut setup);
-                    Ok(SetupDraw::Map(rules::variants::probabilistic::start(v, &map).fen()))
+                    Ok(SetupDraw::Map(rules::variants::probabilistic::draw_map(start, &mut setup).fen()))
                 }
                 "start" if rules::variants::chess960::is_chess960(v) => {
                     let (n, fen) = rules::variants::chess960::random_start(v, &mut setup);
@@ -128,12 +129,16 @@ mod tests {
         let mut rng = s.setup_rng();
         let n = rules::variants::snowfall::draw_percent(&mut rng);
         let (k, fen) = rules::variants::chess960::random_start(c960, &mut rng);
-        assert_eq!(s.replay_setup("snowfall start", c960), Ok(vec![SetupDraw::SnowFall(n), SetupDraw::Start(k, fen)]));
-        assert_eq!(s.replay_setup("", c960), Ok(Vec::new()));
+        let at = |v| rules::Position::start(v);
+        assert_eq!(
+            s.replay_setup("snowfall start", &at(c960)),
+            Ok(vec![SetupDraw::SnowFall(n), SetupDraw::Start(k, fen)])
+        );
+        assert_eq!(s.replay_setup("", &at(c960)), Ok(Vec::new()));
         let chess = rules::variants::by_name("chess").expect("chess");
-        assert_eq!(s.replay_setup("map", chess), Err("a chess game has no drawn map".to_string()));
-        assert_eq!(s.replay_setup("start", chess), Err("a chess game has no drawn start".to_string()));
+        assert_eq!(s.replay_setup("map", &at(chess)), Err("a chess game has no drawn map".to_string()));
+        assert_eq!(s.replay_setup("start", &at(chess)), Err("a chess game has no drawn start".to_string()));
         let prob = rules::variants::by_name("probabilistic").expect("probabilistic");
-        assert!(matches!(s.replay_setup("map", prob).as_deref(), Ok([SetupDraw::Map(_)])));
+        assert!(matches!(s.replay_setup("map", &at(prob)).as_deref(), Ok([SetupDraw::Map(_)])));
     }
 }

@@ -166,6 +166,17 @@ pub fn start(v: &'static Variant, map: &SquareMap) -> Position {
     pos
 }
 
+/// `pos` (a position of a Probabilistic variant) on the rulings' random map, drawn as
+/// [`random_map`] draws it but with the squares the kings stand on in `pos` in 20..=99: a set-up
+/// position's map, drawn for it. From the start position it is [`start`] on [`random_map`].
+pub fn draw_map<R: rand::RngCore + ?Sized>(pos: &Position, rng: &mut R) -> Position {
+    let v = pos.variant();
+    let kings = v.king().map_or(Bitboard::EMPTY, |k| pos.board().by_role(k));
+    let mut drawn = pos.clone();
+    drawn.set_square_map(&SquareMap::random(rng, v.geometry, kings));
+    drawn
+}
+
 /// The random map of the rulings for a game of `v`, with the squares the kings start on
 /// in 20..=99.
 pub fn random_map<R: rand::RngCore + ?Sized>(v: &'static Variant, rng: &mut R) -> SquareMap {
