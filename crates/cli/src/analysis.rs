@@ -455,7 +455,7 @@ pub(crate) fn analyse(a: &AnalyseArgs, out: &mut impl Write) -> Result<()> {
         (None, Some(ms)) => Limits::movetime(Duration::from_millis(ms)),
         (None, None) => Limits::depth(12),
     };
-    let mut engine = Engine::with_hash(a.hash as usize);
+    let mut engine = Engine::try_with_hash(a.hash as usize).map_err(|e| anyhow!("--hash {}: {e}", a.hash))?;
     engine.set_tablebase(tablebase(&a.tables)?);
     if a.blind {
         engine.set_params(Some(engine::SearchParams::blind(pos.variant())));
@@ -727,7 +727,7 @@ pub(crate) fn solve(a: &SolveArgs, out: &mut impl Write) -> Result<()> {
     if let Some(n) = a.limit {
         cases.truncate(n);
     }
-    let mut engine = Engine::with_hash(a.hash as usize);
+    let mut engine = Engine::try_with_hash(a.hash as usize).map_err(|e| anyhow!("--hash {}: {e}", a.hash))?;
     let mut solved = 0;
     let mut misses = Vec::new();
     for case in &cases {

@@ -405,6 +405,24 @@ impl Engine {
         Engine::with_hash(DEFAULT_MB)
     }
 
+    /// An engine with a table of `mb` MiB, or why the table cannot be had (a size the machine
+    /// cannot allocate): what a command line given the size uses.
+    ///
+    /// # Errors
+    ///
+    /// The allocation failed.
+    pub fn try_with_hash(mb: usize) -> Result<Engine, String> {
+        let mut e = Engine::with_hash(1);
+        if mb.max(1) != 1 {
+            match Tt::try_new(mb) {
+                Ok(t) => e.state.as_mut().unwrap_or_else(|| unreachable!("a new engine is idle")).tt = t,
+                Err(_) => return Err(format!("a hash table of {mb} MiB cannot be allocated on this machine")),
+            }
+            e.hash_mb = mb;
+        }
+        Ok(e)
+    }
+
     /// An engine with a table of `mb` MiB.
     pub fn with_hash(mb: usize) -> Engine {
         Engine {

@@ -624,6 +624,11 @@ fn a_hash_table_that_cannot_be_had_is_refused() {
     let pos = Position::start(variants::by_name("chess").expect("chess"));
     let r = e.search(pos, &[], engine::Limits { depth: Some(3), ..Default::default() }, |_| {});
     assert!(r.best.is_some());
+    // A command line's engine (`analyse --hash`, `solve --hash`) is refused the same way, never
+    // a panic.
+    let refusal = engine::Engine::try_with_hash(usize::MAX).err().expect("no machine has that");
+    assert!(refusal.contains("cannot be allocated"), "{refusal}");
+    assert!(engine::Engine::try_with_hash(2).is_ok());
 }
 
 /// After `stop` ends a ponder search, options are taken at once, even while the search thread
