@@ -1,5 +1,8 @@
-//! `fairylab bench`, `fairylab analyse` and `fairylab play`: the engine from the command
-//! line (search bench signature, best lines with scores, a terminal game).
+//! `fairylab analyse`, `solve`, `play` and `bench`: the engine from the command line (best
+//! lines with scores, an EPD suite's solved count, a terminal game, the benches).
+//!
+//! `bench` measures the search (its node signature), and with its options perft, the
+//! simulator, endgame-table generation and Probabilistic chess's expectimax.
 
 use crate::{position, variant, VariantArgs};
 use anyhow::{anyhow, bail, Context, Result};

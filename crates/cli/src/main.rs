@@ -1,4 +1,6 @@
-//! The `fairylab` command line: argument parsing and output only; every rule lives in the `rules` crate.
+//! The `fairylab` command line: its commands' arguments and output, and the drivers the other
+//! crates leave to it (internal matches, the Baby Chess report, the load test); no rule lives here.
+//!
 //! `main` calls [`run`] and prints an error once, as one `error: ...` line with exit status 2.
 
 use anyhow::{anyhow, bail, Context, Result};

@@ -1,7 +1,9 @@
 //! `fairylab openings`: the opening tree of a PGN collection, as lichess's explorer shows a
-//! database: for a position, each move its games played there and how they scored for the side
-//! that played it, with its 95 % Wilson interval (draws half a point); the play server's explorer
-//! counts positions the same way (`server::explorer::game_moves`).
+//! database: for a position, every move its games played there, with their count and score.
+//!
+//! A move's score is for the side that played it, draws half a point, with its 95 % Wilson
+//! interval; the play server's explorer counts positions the same way
+//! (`server::explorer::game_moves`).
 
 use anyhow::{bail, Context, Result};
 use clap::Args;

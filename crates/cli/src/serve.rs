@@ -13,21 +13,22 @@ use std::process::ExitCode;
 #[derive(Debug, Args)]
 pub(crate) struct ServeArgs {
     /// The address to listen on.
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "FAIRYLAB_LISTEN", default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
-    /// `sqlite://PATH` (created and migrated on first start) or `postgres://USER@HOST/DB`.
-    #[arg(long, default_value = "sqlite://fairylab.sqlite3")]
+    /// `sqlite://PATH` (created and migrated on first start) or `postgres://USER@HOST/DB`
+    /// (give a password through the environment variable, which `ps` does not show).
+    #[arg(long, env = "FAIRYLAB_DATABASE_URL", default_value = "sqlite://fairylab.sqlite3", hide_env_values = true)]
     database_url: String,
     /// AI searches running at once (the games' moves).
-    #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
+    #[arg(long, env = "FAIRYLAB_AI_WORKERS", default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     ai_workers: usize,
     /// Analyses and game reviews running at once, apart from the AI's searches, so that they
     /// never delay an AI's move (a request waits for a free one).
-    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
+    #[arg(long, env = "FAIRYLAB_ANALYSIS_WORKERS", default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     analysis_workers: usize,
     /// The URL the other server processes on the same PostgreSQL reach this one at (default:
     /// http:// and the listening address).
-    #[arg(long)]
+    #[arg(long, env = "FAIRYLAB_ADVERTISE")]
     advertise: Option<String>,
     /// Endgame table files (`fairylab egt --out`): their verdicts on the game page and in
     /// analyses, and exact knowledge for the AI.
@@ -35,23 +36,50 @@ pub(crate) struct ServeArgs {
     tables: Vec<std::path::PathBuf>,
     /// Seconds a person has for their first move in a game with clocks (counted from the
     /// previous move, or from when both seats were taken) before the game is aborted.
-    #[arg(long, default_value_t = server::FIRST_MOVE_MS / 1000, value_parser = clap::value_parser!(i64).range(1..=86_400))]
+    #[arg(long, env = "FAIRYLAB_FIRST_MOVE_SECONDS", default_value_t = server::FIRST_MOVE_MS / 1000, value_parser = clap::value_parser!(i64).range(1..=86_400))]
     first_move_seconds: i64,
+    /// Connections open at once; further ones wait in the listen queue.
+    #[arg(long, env = "FAIRYLAB_MAX_CONNECTIONS", default_value_t = 4096, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
+    max_connections: usize,
+    /// Connections open at once from one client address (0: no limit, e.g. behind a reverse
+    /// proxy, from whose address every connection comes).
+    #[arg(long, env = "FAIRYLAB_MAX_CONNECTIONS_PER_IP", default_value_t = 256)]
+    max_connections_per_ip: usize,
+    /// Seconds a client has to send a request's headers; an idle keep-alive connection is
+    /// closed after as long.
+    #[arg(long, env = "FAIRYLAB_HEADER_TIMEOUT_SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    header_timeout_seconds: u64,
 }
 
 pub(crate) fn serve(a: &ServeArgs) -> Result<ExitCode> {
+    init_logging();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     let config = server::Config {
-        listen: a.listen,
-        database_url: a.database_url.clone(),
         ai_workers: a.ai_workers,
         analysis_workers: a.analysis_workers,
         advertise: a.advertise.clone(),
         tables: a.tables.clone(),
         first_move_ms: a.first_move_seconds * 1000,
+        max_connections: a.max_connections,
+        max_connections_per_ip: a.max_connections_per_ip,
+        header_timeout: std::time::Duration::from_secs(a.header_timeout_seconds),
+        ..server::Config::new(a.listen, &a.database_url)
     };
     runtime.block_on(server::run(config)).map_err(|e| anyhow!("{e}"))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The server's log on stderr: `RUST_LOG` chooses what (default: warnings and errors of every
+/// part, the server's start and stop; `RUST_LOG=info,tower_http=debug` adds a line per
+/// request; docs/OPERATIONS.md).
+fn init_logging() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn,server=info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
 }
 
 #[derive(Debug, Args)]

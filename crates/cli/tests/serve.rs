@@ -1018,6 +1018,11 @@ fn a_game_starts_from_imported_moves() {
         json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. f3 e5 2. g4 Qh4# 1-0" }),
         "the record says 1-0, but its moves end the game 0-1 (checkmate)",
     );
+    refused(
+        json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. e4 e5",
+                "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n[Result \"1-0" }),
+        "invalid FEN",
+    );
     refused(json!({ "variant": "snowfall", "white": "me", "black": "me", "pgn": "1. e4" }), "own seed");
     refused(json!({ "variant": "predictor", "white": "me", "black": "me", "pgn": "1. e4" }), "in secret");
     refused(
@@ -1501,6 +1506,87 @@ fn a_body_that_does_not_arrive_is_refused_in_seconds() {
     create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
 }
 
+/// Slow or crowding clients cannot take the server down: headers that never end are cut off
+/// after --header-timeout-seconds, a body trickled byte by byte is refused when its time is up,
+/// a declared body over the limit at once, and connections from one address beyond
+/// --max-connections-per-ip are closed at once. Every response carries the security headers.
+#[test]
+fn slow_and_crowding_clients_are_cut_off() {
+    use std::io::{Read, Write};
+    let s = Server::start_with(
+        &sqlite_url("serve-crowd"),
+        &["--header-timeout-seconds", "1", "--max-connections-per-ip", "4"],
+    );
+    let addr = s.base.trim_start_matches("http://").to_string();
+    let connect = || {
+        let tcp = std::net::TcpStream::connect(&addr).expect("connect");
+        tcp.set_read_timeout(Some(Duration::from_secs(15))).expect("timeout");
+        tcp
+    };
+    let answer = |tcp: &mut std::net::TcpStream| {
+        let mut all = Vec::new();
+        let _ = tcp.read_to_end(&mut all);
+        String::from_utf8_lossy(&all).to_string()
+    };
+    // Headers that never end.
+    let mut slow = connect();
+    slow.write_all(b"GET /api/variants HTTP/1.1\r\nHost: x\r\n").expect("write");
+    let started = Instant::now();
+    answer(&mut slow);
+    assert!(started.elapsed() < Duration::from_secs(5), "held {:?}", started.elapsed());
+    // A body declared over the limit: refused before it is sent.
+    let mut big = connect();
+    big.write_all(
+        b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 99999999999\r\n\r\n",
+    )
+    .expect("write");
+    let mut head = [0u8; 12];
+    big.read_exact(&mut head).expect("an answer");
+    assert_eq!(&head, b"HTTP/1.1 413");
+    drop(big);
+    // A body trickled a byte every half second: refused after 10 s, not read for 20.
+    let mut trickle = connect();
+    trickle
+        .write_all(
+            b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n",
+        )
+        .expect("write");
+    let started = Instant::now();
+    let mut refused = String::new();
+    for _ in 0..40 {
+        if trickle.write_all(b" ").is_err() {
+            break;
+        }
+        trickle.set_nonblocking(true).expect("nonblocking");
+        let mut chunk = [0u8; 512];
+        if let Ok(n) = trickle.read(&mut chunk) {
+            refused.push_str(&String::from_utf8_lossy(&chunk[..n]));
+        }
+        trickle.set_nonblocking(false).expect("blocking");
+        if !refused.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    assert!(refused.starts_with("HTTP/1.1 400"), "{refused}");
+    assert!(started.elapsed() < Duration::from_secs(14), "{:?}", started.elapsed());
+    drop(trickle);
+    // One address's fifth connection is closed at once; the four stay open.
+    let crowd: Vec<_> = (0..5).map(|_| connect()).collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut fifth = crowd.into_iter().last().expect("five");
+    fifth.set_read_timeout(Some(Duration::from_millis(500))).expect("timeout");
+    let mut byte = [0u8; 1];
+    assert!(matches!(fifth.read(&mut byte), Ok(0)), "the fifth connection was not closed");
+    std::thread::sleep(Duration::from_millis(1500));
+    // The idle ones are closed after the header timeout, and the server answers again.
+    let page = ureq::get(&s.url("/")).call().expect("the page");
+    for (name, value) in [("x-content-type-options", "nosniff"), ("x-frame-options", "DENY")] {
+        assert_eq!(page.header(name), Some(value), "{name}");
+    }
+    assert!(page.header("content-security-policy").is_some_and(|c| c.contains("frame-ancestors 'none'")));
+}
+
 #[test]
 fn sigterm_stops_the_server_and_closes_its_streams() {
     let db = temp_path("serve-sigterm", "games.sqlite3");
@@ -1526,6 +1612,10 @@ fn sigterm_stops_the_server_and_closes_its_streams() {
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(status.success(), "{status}");
+    // The write-ahead log is folded into the database file: the file alone is a backup.
+    let mut wal = db.clone().into_os_string();
+    wal.push("-wal");
+    assert!(std::fs::metadata(&wal).map_or(true, |m| m.len() == 0), "the log is left over");
     // The lock is free: the next process takes the database.
     let again = Server::start(&format!("sqlite://{}", db.display()));
     assert_eq!(state(&again, id)["ply"], 0);

@@ -271,10 +271,76 @@ pub fn router(state: AppState) -> Router {
             ApiError::new(StatusCode::METHOD_NOT_ALLOWED, format!("{method} is not served here (see /api)"))
         })
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(BODY_TIMEOUT))
+        .layer(axum::middleware::from_fn(whole_body))
         .layer(axum::middleware::map_response(json_refusals))
+        .layer(axum::middleware::map_response(security_headers))
         .layer(axum::middleware::from_fn_with_state(state.clone(), crate::owner::route))
+        // A line per request and its response at the debug level (`RUST_LOG=tower_http=debug`):
+        // the method and the path only, since headers carry seat tokens and an invitation link's
+        // query its code.
+        .layer(
+            tower_http::trace::TraceLayer::new_for_http()
+                .make_span_with(|req: &axum::extract::Request| {
+                    tracing::debug_span!("request", method = %req.method(), path = %req.uri().path())
+                })
+                .on_failure(tower_http::trace::DefaultOnFailure::new().level(tracing::Level::WARN)),
+        )
         .with_state(state)
+}
+
+/// Reads a request's whole body before its handler runs: a `Content-Length` over the limit is
+/// refused at once (413), and a body that has not arrived [`BODY_TIMEOUT`] after the headers
+/// is refused (400) however slowly it trickles, so a client cannot hold a handler.
+async fn whole_body(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let declared = req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    // Far over the limit: not waited for (a body a little over is read up to the limit, so a
+    // client that writes it whole before reading gets its answer).
+    if declared.is_some_and(|n| n > 64 * MAX_BODY as u64) {
+        return ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, format!("the body is over {MAX_BODY} bytes"))
+            .into_response();
+    }
+    let chunked = req.headers().contains_key(header::TRANSFER_ENCODING);
+    if declared.unwrap_or(0) == 0 && !chunked {
+        return next.run(req).await;
+    }
+    let (parts, body) = req.into_parts();
+    let bytes = match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, MAX_BODY)).await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) => {
+            return ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the body is over {MAX_BODY} bytes, or broke off"),
+            )
+            .into_response()
+        }
+        Err(_) => {
+            return ApiError::bad(format!("the request body did not arrive within {} s", BODY_TIMEOUT.as_secs()))
+                .into_response()
+        }
+    };
+    next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await
+}
+
+/// Headers every response carries: no content sniffing, no framing by other sites (the page's
+/// buttons cannot be clicked through a frame), no referrer sent elsewhere, and for pages a
+/// content security policy that runs only the server's own scripts.
+async fn security_headers(mut res: Response) -> Response {
+    use header::HeaderValue;
+    let h = res.headers_mut();
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+    let html = h.get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"text/html"));
+    if html {
+        h.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(
+                "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
+                 connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'; form-action 'self'",
+            ),
+        );
+    }
+    res
 }
 
 /// Every refusal is a JSON object (API.md): one an extractor wrote as plain text (a path
@@ -624,6 +690,12 @@ fn import_record(text: &str, v: &'static rules::Variant, fen: Option<&str>) -> R
         }
         let mut tags = format!("[Variant \"{}\"]\n", v.name);
         if let Some(f) = fen {
+            // Checked before it becomes a tag: text that is not a FEN (a quote, a line break)
+            // must not be read as more of the record.
+            if f.len() > MAX_FIELD {
+                return Err(ApiError::bad("the FEN is too long"));
+            }
+            Position::from_fen(v, f).map_err(|e| ApiError::bad(format!("invalid FEN: {e}")))?;
             tags.push_str(&format!("[SetUp \"1\"]\n[FEN \"{f}\"]\n"));
         }
         let added = tags.lines().count() + 1;
@@ -676,7 +748,10 @@ async fn new_game(app: &AppState, c: CreateGame) -> Result<Value, ApiError> {
     }
     let custom = match &c.variant_toml {
         Some(text) => {
-            let v = crate::live::custom_variant(text).map_err(|e| ApiError::bad(format!("variant_toml: {e}")))?;
+            let v = crate::live::new_custom_variant(text).map_err(|(busy, e)| match busy {
+                true => ApiError::new(StatusCode::TOO_MANY_REQUESTS, e),
+                false => ApiError::bad(format!("variant_toml: {e}")),
+            })?;
             if rules::variants::by_name(&v.name).is_some() {
                 return Err(ApiError::bad(format!("a custom variant may not take the built-in name '{}'", v.name)));
             }

@@ -43,6 +43,32 @@ pub struct Config {
     /// How long a person has for their first move in a game with clocks before the game is
     /// aborted (milliseconds; lichess's rule, see [`live::LiveGame::abort_at`]).
     pub first_move_ms: i64,
+    /// Connections open at once (beyond it new ones wait in the listen queue).
+    pub max_connections: usize,
+    /// Connections open at once from one client address (0: no limit; behind a reverse proxy
+    /// every connection comes from the proxy's address).
+    pub max_connections_per_ip: usize,
+    /// How long a client has to send a request's headers, and how long an idle keep-alive
+    /// connection stays open.
+    pub header_timeout: std::time::Duration,
+}
+
+impl Config {
+    /// The defaults of everything but where to listen and the database.
+    pub fn new(listen: SocketAddr, database_url: &str) -> Config {
+        Config {
+            listen,
+            database_url: database_url.to_string(),
+            ai_workers: 2,
+            analysis_workers: 1,
+            advertise: None,
+            tables: Vec::new(),
+            first_move_ms: FIRST_MOVE_MS,
+            max_connections: 4096,
+            max_connections_per_ip: 256,
+            header_timeout: std::time::Duration::from_secs(10),
+        }
+    }
 }
 
 /// The default of [`Config::first_move_ms`]: 30 seconds.
@@ -131,7 +157,9 @@ pub async fn run(config: Config) -> Result<(), ServerError> {
         eprintln!("endgame tables: {} families, up to {} men", tables.families().len(), tables.max_men());
         analysis::install_tables(tables);
     }
-    let listener = tokio::net::TcpListener::bind(config.listen).await?;
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|e| std::io::Error::new(e.kind(), format!("cannot listen on {}: {e}", config.listen)))?;
     let addr = listener.local_addr()?;
     let url = config.advertise.clone().unwrap_or_else(|| {
         let ip = if addr.ip().is_unspecified() { std::net::Ipv4Addr::LOCALHOST.into() } else { addr.ip() };
@@ -139,20 +167,16 @@ pub async fn run(config: Config) -> Result<(), ServerError> {
     });
     let (router, state) =
         app(&config.database_url, config.ai_workers, config.analysis_workers, &url, config.first_move_ms).await?;
-    println!("fairylab serving on http://{addr}/ (database {})", config.database_url);
-    // Replies go out at once (no Nagle delay against the client's delayed acknowledgement).
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::warn!("TCP_NODELAY: {e}");
-        }
-    });
+    let shown = store::shown_url(&config.database_url);
+    println!("fairylab serving on http://{addr}/ (database {shown})");
+    tracing::info!(version = env!("CARGO_PKG_VERSION"), %addr, database = %shown, "serving");
     let closing = state.closing.clone();
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async move {
-            stop_signal().await;
-            closing.send_replace(true);
-        })
-        .await?;
+    let stop = async move {
+        stop_signal().await;
+        tracing::info!("stopping: closing the connections");
+        closing.send_replace(true);
+    };
+    serve_connections(listener, router, &config, stop).await;
     // The live streams are upgraded connections, which the graceful shutdown does not wait for:
     // give them a moment to send their close frames (each holds a receiver until it ends).
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
@@ -162,7 +186,112 @@ pub async fn run(config: Config) -> Result<(), ServerError> {
     if let Some(owners) = &state.owners {
         state.games.store().release(&owners.id).await?;
     }
+    state.games.store().close().await;
+    tracing::info!("stopped");
     Ok(())
+}
+
+/// Accepts connections until `stop` resolves, then lets the requests in flight finish (for at
+/// most 10 s). A client has `header_timeout` to send each request's headers (an idle keep-alive
+/// connection is closed after it too), at most `max_connections` are open at once (further ones
+/// wait in the listen queue), and at most `max_connections_per_ip` from one address (further
+/// ones are closed at once): a crowd of slow or idle sockets cannot take the server down.
+async fn serve_connections(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    config: &Config,
+    stop: impl std::future::Future<Output = ()>,
+) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use std::collections::HashMap;
+    use std::net::IpAddr;
+    use std::sync::Mutex;
+    let slots = Arc::new(tokio::sync::Semaphore::new(config.max_connections.max(1)));
+    let per_ip: Arc<Mutex<HashMap<IpAddr, usize>>> = Arc::default();
+    // Each connection finishes its request in flight and closes once this turns true.
+    let (stopping, stop_rx) = tokio::sync::watch::channel(false);
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder.timer(TokioTimer::new()).header_read_timeout(config.header_timeout).keep_alive(true);
+    tokio::pin!(stop);
+    loop {
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => slot,
+            () = &mut stop => break,
+        };
+        let Ok(slot) = slot else { break };
+        let (tcp, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                // Out of file descriptors or the like: wait a moment instead of spinning.
+                Err(e) => {
+                    tracing::warn!("accept: {e}");
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut stop => break,
+        };
+        let ip = peer.ip();
+        let from_ip = {
+            let mut map = per_ip.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let n = map.entry(ip).or_insert(0);
+            *n += 1;
+            *n
+        };
+        let release = {
+            let per_ip = per_ip.clone();
+            move || {
+                let mut map = per_ip.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                if let Some(n) = map.get_mut(&ip) {
+                    *n -= 1;
+                    if *n == 0 {
+                        map.remove(&ip);
+                    }
+                }
+            }
+        };
+        if config.max_connections_per_ip > 0 && from_ip > config.max_connections_per_ip {
+            tracing::debug!(%ip, "refused a connection: {from_ip} open from this address");
+            release();
+            drop(tcp);
+            continue;
+        }
+        // Replies go out at once (no Nagle delay against the client's delayed acknowledgement).
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::warn!("TCP_NODELAY: {e}");
+        }
+        let router = router.clone();
+        let service = hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
+            req.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+            tower::ServiceExt::oneshot(router.clone(), req)
+        });
+        let conn = builder.serve_connection(TokioIo::new(tcp), service).with_upgrades();
+        let mut stop_rx = stop_rx.clone();
+        tokio::spawn(async move {
+            let mut conn = std::pin::pin!(conn);
+            let result = tokio::select! {
+                r = conn.as_mut() => r,
+                () = async { let _ = stop_rx.wait_for(|s| *s).await; } => {
+                    conn.as_mut().graceful_shutdown();
+                    conn.await
+                }
+            };
+            if let Err(e) = result {
+                tracing::debug!(%peer, "connection: {e}");
+            }
+            release();
+            drop(slot);
+        });
+    }
+    drop(listener);
+    stopping.send_replace(true);
+    let all = u32::try_from(config.max_connections.max(1)).unwrap_or(u32::MAX);
+    tokio::select! {
+        _ = slots.acquire_many(all) => {}
+        () = tokio::time::sleep(std::time::Duration::from_secs(10)) => {
+            tracing::warn!("requests still running after 10 s were cut off");
+        }
+    }
 }
 
 /// Ctrl-C, or SIGTERM (how service managers stop a process) on Unix.

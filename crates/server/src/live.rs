@@ -95,27 +95,57 @@ pub enum LoadError {
     },
 }
 
-/// The most custom variants one server process builds (each is built once and kept).
-pub const MAX_CUSTOM_VARIANTS: usize = 256;
+/// The most custom variants new games may bring in an hour (each distinct text is built once
+/// and kept for the process's life; a text already built is never refused, nor is a stored
+/// game's variant, however many there are).
+pub const MAX_NEW_CUSTOM_VARIANTS_PER_HOUR: usize = 64;
 
-/// A variant defined by TOML text (docs/FORMATS.md § Variant files), built once per distinct
-/// text and kept; the error says what is wrong with the text, or that the process holds too
-/// many custom variants already.
-pub fn custom_variant(text: &str) -> Result<&'static Variant, String> {
-    use sha2::{Digest, Sha256};
+/// The custom variants built, by the SHA-256 of their text.
+fn built_variants() -> std::sync::MutexGuard<'static, HashMap<[u8; 32], &'static Variant>> {
     static BUILT: std::sync::OnceLock<std::sync::Mutex<HashMap<[u8; 32], &'static Variant>>> =
         std::sync::OnceLock::new();
+    BUILT.get_or_init(Default::default).lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A stored game's variant, defined by TOML text (docs/FORMATS.md § Variant files), built once
+/// per distinct text and kept; the error says what is wrong with the text.
+pub fn custom_variant(text: &str) -> Result<&'static Variant, String> {
+    use sha2::{Digest, Sha256};
     let key: [u8; 32] = Sha256::digest(text.as_bytes()).into();
-    let built = BUILT.get_or_init(Default::default);
-    let mut built = built.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut built = built_variants();
     if let Some(v) = built.get(&key) {
         return Ok(v);
     }
-    if built.len() >= MAX_CUSTOM_VARIANTS {
-        return Err(format!("this server holds {MAX_CUSTOM_VARIANTS} custom variants already"));
-    }
     let v = rules::spec::load_variant_str(text).map_err(|e| e.to_string())?;
     built.insert(key, v);
+    Ok(v)
+}
+
+/// [`custom_variant`] for a new game: a text not built yet counts against
+/// [`MAX_NEW_CUSTOM_VARIANTS_PER_HOUR`], so that requests cannot make the process build
+/// variants without end. The error is `(true, why)` when the hour's allowance is spent, `(false,
+/// what is wrong)` for a bad text.
+pub fn new_custom_variant(text: &str) -> Result<&'static Variant, (bool, String)> {
+    use sha2::{Digest, Sha256};
+    static RECENT: std::sync::Mutex<Vec<std::time::Instant>> = std::sync::Mutex::new(Vec::new());
+    let key: [u8; 32] = Sha256::digest(text.as_bytes()).into();
+    if let Some(v) = built_variants().get(&key) {
+        return Ok(v);
+    }
+    let mut recent = RECENT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let hour = std::time::Duration::from_secs(3600);
+    recent.retain(|t| t.elapsed() < hour);
+    if recent.len() >= MAX_NEW_CUSTOM_VARIANTS_PER_HOUR {
+        return Err((
+            true,
+            format!(
+                "this server has taken {MAX_NEW_CUSTOM_VARIANTS_PER_HOUR} new custom variants in the last hour: \
+                 try again later, or use one already played here"
+            ),
+        ));
+    }
+    let v = custom_variant(text).map_err(|e| (false, e))?;
+    recent.push(std::time::Instant::now());
     Ok(v)
 }
 

@@ -329,6 +329,9 @@ pub trait Store: Send + Sync + 'static {
     fn shared(&self) -> bool {
         false
     }
+    /// Closes the store as the process stops: SQLite's write-ahead log is folded into the
+    /// database file first, so that the file alone holds every game.
+    async fn close(&self) {}
     /// Tells the other processes about an event of a game (PostgreSQL NOTIFY).
     async fn notify(&self, _game: &str, _event: &str) -> Result<(), StoreError> {
         Ok(())
@@ -767,7 +770,7 @@ macro_rules! sql_store {
         impl $name {
             /// The store on `pool`, migrated, with its move writer running (needs a Tokio runtime).
             pub async fn new(pool: $pool) -> Result<Self, StoreError> {
-                sqlx::migrate!("./migrations").run(&pool).await?;
+                sqlx::migrate!("./migrations").run(&pool).await.map_err(newer_schema)?;
                 let writer = spawn_writer!(pool);
                 Ok(Self { pool, writer })
             }
@@ -1165,6 +1168,11 @@ macro_rules! sql_store {
                 self.is_shared()
             }
 
+            async fn close(&self) {
+                self.checkpoint().await;
+                self.pool.close().await;
+            }
+
             async fn notify(&self, game: &str, event: &str) -> Result<(), StoreError> {
                 self.notify_others(game, event).await
             }
@@ -1185,6 +1193,30 @@ impl SqliteStore {
         false
     }
 
+    /// Folds the write-ahead log into the database file and empties it.
+    async fn checkpoint(&self) {
+        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&self.pool).await {
+            tracing::warn!("the write-ahead log was not folded into the database file: {e}");
+        }
+    }
+
+    /// Checks, before the server opens, that the file is sound (`PRAGMA quick_check`) and
+    /// writable, rather than failing the first request that writes.
+    async fn check(pool: &sqlx::SqlitePool) -> Result<(), String> {
+        let rows: Vec<(String,)> =
+            sqlx::query_as("PRAGMA quick_check").fetch_all(pool).await.map_err(|e| e.to_string())?;
+        if rows.len() != 1 || rows[0].0 != "ok" {
+            let found: Vec<&str> = rows.iter().take(3).map(|r| r.0.as_str()).collect();
+            return Err(format!("the database file is damaged ({}): restore it from a backup", found.join("; ")));
+        }
+        let mut tx = pool.begin().await.map_err(|e| e.to_string())?;
+        sqlx::query("CREATE TABLE fairylab_write_check (x INTEGER)")
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| format!("the database cannot be written: {e}"))?;
+        tx.rollback().await.map_err(|e| e.to_string())
+    }
+
     async fn notify_others(&self, _game: &str, _event: &str) -> Result<(), StoreError> {
         Ok(())
     }
@@ -1199,6 +1231,9 @@ impl PgStore {
     fn is_shared(&self) -> bool {
         true
     }
+
+    /// PostgreSQL keeps its own log.
+    async fn checkpoint(&self) {}
 
     async fn notify_others(&self, game: &str, event: &str) -> Result<(), StoreError> {
         let payload = serde_json::json!({ "from": process_tag(), "game": game, "event": event }).to_string();
@@ -1234,17 +1269,37 @@ impl PgStore {
     }
 }
 
+/// A migration error, said plainly where the database was written by a newer fairylab (it
+/// holds a migration this binary does not know).
+fn newer_schema(e: sqlx::migrate::MigrateError) -> StoreError {
+    match e {
+        sqlx::migrate::MigrateError::VersionMissing(v) => {
+            let known = sqlx::migrate!("./migrations").iter().map(|m| m.version).max().unwrap_or(0);
+            StoreError::Open {
+                url: "(the database)".into(),
+                reason: format!(
+                    "it was written by a newer fairylab (schema {v}; this one knows up to {known}): run that version, \
+                     or restore a backup made for this one"
+                ),
+            }
+        }
+        e => StoreError::Migrate(e),
+    }
+}
+
+/// A database URL as it may be shown (logs, messages): without its password.
+pub fn shown_url(url: &str) -> String {
+    match url.split_once("://").and_then(|(scheme, rest)| Some((scheme, rest.rsplit_once('@')?))) {
+        Some((scheme, (user, host))) => {
+            format!("{scheme}://{}@{host}", user.split_once(':').map_or(user, |(name, _)| name))
+        }
+        None => url.to_string(),
+    }
+}
+
 /// The error of a database `url` that does not open, naming it without its password.
 fn open_error(url: &str) -> impl FnOnce(sqlx::Error) -> StoreError + '_ {
-    move |e| {
-        let shown = match url.split_once("://").and_then(|(scheme, rest)| Some((scheme, rest.split_once('@')?))) {
-            Some((scheme, (user, host))) => {
-                format!("{scheme}://{}@{host}", user.split_once(':').map_or(user, |(name, _)| name))
-            }
-            None => url.to_string(),
-        };
-        StoreError::Open { url: shown, reason: e.to_string() }
-    }
+    move |e| StoreError::Open { url: shown_url(url), reason: e.to_string() }
 }
 
 /// Opens the store a URL names: `sqlite://PATH` (the file is created when missing) or
@@ -1260,10 +1315,15 @@ pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
             .busy_timeout(std::time::Duration::from_secs(5))
             .foreign_keys(true);
         let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await.map_err(open_error(url))?;
+        SqliteStore::check(&pool).await.map_err(|reason| StoreError::Open { url: shown_url(url), reason })?;
         Ok(std::sync::Arc::new(SqliteStore::new(pool).await?))
     } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
-        let pool =
-            sqlx::postgres::PgPoolOptions::new().max_connections(8).connect(url).await.map_err(open_error(url))?;
+        let pool = sqlx::postgres::PgPoolOptions::new()
+            .max_connections(8)
+            .acquire_timeout(std::time::Duration::from_secs(5))
+            .connect(url)
+            .await
+            .map_err(open_error(url))?;
         Ok(std::sync::Arc::new(PgStore::new(pool).await?))
     } else {
         Err(StoreError::Url(url.to_string()))
@@ -1327,6 +1387,41 @@ mod tests {
             stores.push(open(&url).await.expect("the store opens"));
         }
         stores
+    }
+
+    /// A password never shows (logs, the startup line, errors).
+    #[test]
+    fn urls_are_shown_without_their_password() {
+        assert_eq!(shown_url("postgres://club:s3cr@t@db.example/games"), "postgres://club@db.example/games");
+        assert_eq!(shown_url("postgres://club@db.example/games"), "postgres://club@db.example/games");
+        assert_eq!(shown_url("sqlite://fairylab.sqlite3"), "sqlite://fairylab.sqlite3");
+    }
+
+    /// A database written by a newer fairylab (a migration this one does not know) is refused
+    /// in words; closing a SQLite store folds its write-ahead log into the file.
+    #[tokio::test]
+    async fn a_newer_schema_is_named_and_a_closed_store_leaves_no_log() {
+        let dir = std::env::temp_dir().join(format!("fairylab-store-newer-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let file = dir.join("games.sqlite3");
+        let _ = std::fs::remove_file(&file);
+        let url = format!("sqlite://{}", file.display());
+        let store = open(&url).await.expect("a new store");
+        store.create_game(&game("g1")).await.expect("stored");
+        store.close().await;
+        let wal = dir.join("games.sqlite3-wal");
+        assert!(std::fs::metadata(&wal).map_or(true, |m| m.len() == 0), "the log is folded in");
+        let pool = sqlx::SqlitePool::connect(&url).await.expect("the file");
+        sqlx::query(
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+             VALUES (999, 'future', TRUE, x'00', 0)",
+        )
+        .execute(&pool)
+        .await
+        .expect("a future migration");
+        pool.close().await;
+        let e = open(&url).await.err().expect("refused").to_string();
+        assert!(e.contains("written by a newer fairylab (schema 999"), "{e}");
     }
 
     /// After a takeback, a move written from a copy that still has the moves taken back (a

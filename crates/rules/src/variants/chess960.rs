@@ -1,7 +1,8 @@
-//! Chess960 (Fischer random chess): chess from one of 960 back-rank setups, numbered as
-//! Scharnagl numbers them (518 is the orthodox setup), with castling to the g- and c-files; and
-//! the same starts and castling for any variant whose castling is marked `chess960`
-//! (crazyhouse960).
+//! Chess960 (Fischer random chess): chess from one of 960 back-rank setups with castling to the
+//! g- and c-files, and the same starts and castling for any variant whose castling is `chess960`.
+//!
+//! Setups are numbered as Scharnagl numbers them (518 is the orthodox setup). Besides chess960,
+//! the built-in crazyhouse960 uses them.
 //!
 //! Castling geometry is part of a variant here (`Variant::t.castle`), so every set of king and
 //! rook files is its own variant, named like its base (`chess960`, `crazyhouse960`), built once
