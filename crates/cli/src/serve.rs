@@ -49,6 +49,16 @@ pub(crate) struct ServeArgs {
     /// closed after as long.
     #[arg(long, env = "FAIRYLAB_HEADER_TIMEOUT_SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
     header_timeout_seconds: u64,
+    /// The longest time per move a game may give the AI (milliseconds, at least 10).
+    #[arg(long, env = "FAIRYLAB_MAX_MOVETIME_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(10..=600_000))]
+    max_movetime_ms: u64,
+    /// Games one client address may create in an hour (0: no limit).
+    #[arg(long, env = "FAIRYLAB_MAX_NEW_GAMES_PER_HOUR", default_value_t = 600)]
+    max_new_games_per_hour: usize,
+    /// Take each client's address from the last X-Forwarded-For entry (behind a reverse proxy
+    /// that sets it; never when clients reach the server directly, since they can write it).
+    #[arg(long, env = "FAIRYLAB_TRUST_FORWARDED_FOR")]
+    trust_forwarded_for: bool,
 }
 
 pub(crate) fn serve(a: &ServeArgs) -> Result<ExitCode> {
@@ -63,6 +73,11 @@ pub(crate) fn serve(a: &ServeArgs) -> Result<ExitCode> {
         max_connections: a.max_connections,
         max_connections_per_ip: a.max_connections_per_ip,
         header_timeout: std::time::Duration::from_secs(a.header_timeout_seconds),
+        limits: server::api::Limits {
+            max_movetime_ms: a.max_movetime_ms,
+            new_games_per_hour: a.max_new_games_per_hour,
+            trust_forwarded_for: a.trust_forwarded_for,
+        },
         ..server::Config::new(a.listen, &a.database_url)
     };
     runtime.block_on(server::run(config)).map_err(|e| anyhow!("{e}"))?;

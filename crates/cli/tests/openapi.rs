@@ -504,6 +504,7 @@ fn the_openapi_file_describes_what_the_server_answers() {
     let served = api.get("/api/openapi.json", "", "", None, 200);
     assert_eq!(served, api.spec, "GET /api/openapi.json serves docs/openapi.json");
     api.get("/api/variants", "", "", None, 200);
+    api.get("/api/health", "", "", None, 200);
     api.get("/api/games", "", "?foo=1", None, 400);
 
     // Creating games: every kind of seat and option, and the refusals.

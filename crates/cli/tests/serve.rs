@@ -1587,6 +1587,56 @@ fn slow_and_crowding_clients_are_cut_off() {
     assert!(page.header("content-security-policy").is_some_and(|c| c.contains("frame-ancestors 'none'")));
 }
 
+/// One client cannot hog the server: its games an hour are counted (per X-Forwarded-For
+/// address behind a trusted proxy), the AI's time per move has the operator's ceiling, and
+/// games of the AI against itself never queue a person's game behind more than one of their
+/// searches.
+#[test]
+fn one_client_cannot_hog_the_server() {
+    let s = Server::start_with(
+        &sqlite_url("serve-hog"),
+        &["--ai-workers", "1", "--max-new-games-per-hour", "7", "--max-movetime-ms", "2000", "--trust-forwarded-for"],
+    );
+    let (status, v) = s.call(
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "variant": "chess", "white": "ai", "black": "me", "movetime_ms": 2001 })),
+    );
+    assert_refused((status, v), 400, "outside 10 to 2000");
+    // Four games of the AI against itself, thinking 2 s a move, and then a person's against it.
+    for _ in 0..4 {
+        create(&s, json!({ "variant": "chess", "white": "ai", "black": "ai", "movetime_ms": 2000 }));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "ai", "movetime_ms": 50 }));
+    let id = g["id"].as_str().expect("id");
+    let started = Instant::now();
+    s.ok("POST", &format!("/api/games/{id}/moves"), token(&g, "white").as_deref(), Some(json!({ "move": "e2e4" })));
+    while state(&s, id)["ply"].as_u64() < Some(2) {
+        assert!(started.elapsed() < Duration::from_secs(20), "the AI never replied");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Behind one search of 2 s at most (behind all four it would wait 8 s).
+    assert!(started.elapsed() < Duration::from_millis(4500), "the AI replied after {:?}", started.elapsed());
+    // The seventh game of the hour is the last for this address; another address has its own.
+    let (status, v) =
+        s.call("POST", "/api/games", None, Some(json!({ "variant": "chess", "white": "me", "black": "me" })));
+    assert_eq!(status, 201, "{v}");
+    let (status, v) =
+        s.call("POST", "/api/games", None, Some(json!({ "variant": "chess", "white": "me", "black": "me" })));
+    assert_refused((status, v), 429, "7 games in the last hour");
+    let other = ureq::post(&s.url("/api/games"))
+        .set("X-Forwarded-For", "198.51.100.7")
+        .send_json(json!({ "variant": "chess", "white": "me", "black": "me" }))
+        .expect("another address");
+    assert_eq!(other.status(), 201);
+    // A service monitor's check.
+    let health = s.ok("GET", "/api/health", None, None);
+    assert_eq!((health["status"].clone(), health["database"].clone()), (json!("ok"), json!("sqlite")), "{health}");
+    assert!(health["games_in_memory"].as_u64().is_some_and(|n| n >= 6), "{health}");
+}
+
 #[test]
 fn sigterm_stops_the_server_and_closes_its_streams() {
     let db = temp_path("serve-sigterm", "games.sqlite3");
@@ -1596,7 +1646,13 @@ fn sigterm_stops_the_server_and_closes_its_streams() {
     let ws_url = s.url(&format!("/api/games/{id}/ws")).replace("http://", "ws://");
     let (mut socket, _) = tungstenite::connect(ws_url).expect("websocket");
     socket.read().expect("state");
+    // The AI thinking 8 s on its first move does not hold the stop up, and its move is not
+    // stored half-searched: it thinks again after the restart.
+    let ai = create(&s, json!({ "variant": "chess", "white": "ai", "black": "me", "movetime_ms": 8000 }));
+    let ai_id = ai["id"].as_str().expect("id").to_string();
+    std::thread::sleep(Duration::from_millis(300));
     let pid = s.child.id().to_string();
+    let stopping = Instant::now();
     assert!(Command::new("kill").args(["-TERM", &pid]).status().expect("kill runs").success());
     // The stream says goodbye (1001, going away) rather than breaking off.
     match socket.read().expect("a close frame") {
@@ -1612,6 +1668,7 @@ fn sigterm_stops_the_server_and_closes_its_streams() {
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(status.success(), "{status}");
+    assert!(stopping.elapsed() < Duration::from_secs(5), "stopped after {:?}", stopping.elapsed());
     // The write-ahead log is folded into the database file: the file alone is a backup.
     let mut wal = db.clone().into_os_string();
     wal.push("-wal");
@@ -1619,6 +1676,7 @@ fn sigterm_stops_the_server_and_closes_its_streams() {
     // The lock is free: the next process takes the database.
     let again = Server::start(&format!("sqlite://{}", db.display()));
     assert_eq!(state(&again, id)["ply"], 0);
+    assert_eq!(state(&again, &ai_id)["ply"], 0);
 }
 
 #[test]

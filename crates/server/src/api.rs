@@ -20,6 +20,8 @@ use rules::{Color, Position};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Mutex, Semaphore};
@@ -37,6 +39,9 @@ pub struct AppState {
     pub games: Arc<Games>,
     /// Free AI worker slots (the games' AI moves).
     pub ai_slots: Arc<Semaphore>,
+    /// The slots games of the AI against itself may hold (one fewer than the workers, at least
+    /// one): a game with a person waiting never queues behind more than one of them.
+    pub ai_only_slots: Arc<Semaphore>,
     /// The analysis workers (analyses and reviews, kept apart so that they never delay an AI's
     /// move), with their bounded queue.
     pub analysis: Arc<crate::analysis::Workers>,
@@ -48,6 +53,68 @@ pub struct AppState {
     pub first_move_ms: i64,
     /// Set when the process stops: every live stream then sends its close frame ("going away").
     pub closing: tokio::sync::watch::Sender<bool>,
+    /// What one client may ask of the server.
+    pub limits: Limits,
+    /// The games each client address created lately (for [`Limits::new_games_per_hour`]).
+    pub new_games: Arc<std::sync::Mutex<HashMap<std::net::IpAddr, Vec<std::time::Instant>>>>,
+}
+
+/// What one client may ask of the server (`fairylab serve` flags; docs/OPERATIONS.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The longest time per move a game may give the AI, in milliseconds.
+    pub max_movetime_ms: u64,
+    /// Games one client address may create in an hour (0: no limit).
+    pub new_games_per_hour: usize,
+    /// Take the client's address from the last `X-Forwarded-For` entry (behind a reverse proxy
+    /// that sets it) rather than from the connection.
+    pub trust_forwarded_for: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { max_movetime_ms: 10_000, new_games_per_hour: 600, trust_forwarded_for: false }
+    }
+}
+
+/// The address a request comes from: the connection's, or behind a trusted proxy the last
+/// `X-Forwarded-For` entry; `None` where neither is known (a router driven without a socket).
+fn client_address(
+    app: &AppState,
+    headers: &axum::http::HeaderMap,
+    peer: Option<SocketAddr>,
+) -> Option<std::net::IpAddr> {
+    if app.limits.trust_forwarded_for {
+        let forwarded = headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok()).next_back();
+        if let Some(ip) = forwarded.and_then(|v| v.rsplit(',').next()).and_then(|ip| ip.trim().parse().ok()) {
+            return Some(ip);
+        }
+    }
+    peer.map(|p| p.ip())
+}
+
+/// Counts a new game against its client's hourly allowance; 429 when it is spent.
+fn count_new_game(app: &AppState, ip: Option<std::net::IpAddr>) -> Result<(), ApiError> {
+    let (Some(ip), n) = (ip, app.limits.new_games_per_hour) else { return Ok(()) };
+    if n == 0 {
+        return Ok(());
+    }
+    let hour = Duration::from_secs(3600);
+    let mut all = app.new_games.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    // Now and then the addresses with nothing left in the hour go.
+    if all.len() > 10_000 {
+        all.retain(|_, times| times.iter().any(|t| t.elapsed() < hour));
+    }
+    let times = all.entry(ip).or_default();
+    times.retain(|t| t.elapsed() < hour);
+    if times.len() >= n {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("this address has created {n} games in the last hour, the most this server allows"),
+        ));
+    }
+    times.push(std::time::Instant::now());
+    Ok(())
 }
 
 /// Starts the AI of each game sent on the nudge channel (a timer cannot call [`schedule_ai`]
@@ -241,6 +308,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api", get(api_doc))
         .route("/api/openapi.json", get(openapi))
         .route("/api/variants", get(list_variants))
+        .route("/api/health", get(health))
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/join", post(join_game))
@@ -359,6 +427,21 @@ async fn json_refusals(res: Response) -> Response {
     Response::from_parts(parts, axum::body::Body::from(body))
 }
 
+/// `GET /api/health`: 200 while the database answers a read, 503 when it does not.
+async fn health(State(app): State<AppState>) -> Result<Json<Value>, ApiError> {
+    let store = app.games.store();
+    store.game("0000000000000000").await.map_err(|e| {
+        tracing::error!("health: the database does not answer: {e}");
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the database does not answer")
+    })?;
+    Ok(Json(json!({
+        "status": "ok",
+        "version": env!("CARGO_PKG_VERSION"),
+        "database": if store.shared() { "postgres" } else { "sqlite" },
+        "games_in_memory": app.games.len(),
+    })))
+}
+
 async fn api_doc() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/markdown; charset=utf-8")], include_str!("../../../docs/API.md"))
 }
@@ -377,6 +460,7 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     ("get", "/api"),
     ("get", "/api/openapi.json"),
     ("get", "/api/variants"),
+    ("get", "/api/health"),
     ("get", "/api/games"),
     ("post", "/api/games"),
     ("get", "/api/games/{id}"),
@@ -732,9 +816,12 @@ fn import_record(text: &str, v: &'static rules::Variant, fen: Option<&str>) -> R
 
 async fn create_game(
     State(app): State<AppState>,
+    peer: Option<axum::Extension<axum::extract::ConnectInfo<SocketAddr>>>,
+    headers: axum::http::HeaderMap,
     body: Result<JsonBody<CreateGame>, ApiError>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let JsonBody(c) = body?;
+    count_new_game(&app, client_address(&app, &headers, peer.map(|p| p.0 .0)))?;
     Ok((StatusCode::CREATED, Json(new_game(&app, c).await?)))
 }
 
@@ -856,8 +943,9 @@ async fn new_game(app: &AppState, c: CreateGame) -> Result<Value, ApiError> {
         }
     }
     let movetime = c.movetime_ms.unwrap_or(500);
-    if !(10..=10_000).contains(&movetime) {
-        return Err(ApiError::bad(format!("movetime_ms {movetime} is outside 10 to 10000")));
+    let most = app.limits.max_movetime_ms;
+    if !(10..=most).contains(&movetime) {
+        return Err(ApiError::bad(format!("movetime_ms {movetime} is outside 10 to {most}")));
     }
     let mut seats = Vec::new();
     let mut reply = json!({});
@@ -2017,13 +2105,33 @@ fn ai_movetime(live: &LiveGame) -> Duration {
 
 async fn ai_loop(app: AppState, g: Arc<Mutex<LiveGame>>, first: AiJob) {
     let mut job = Some(first);
+    let ai_only = g.lock().await.players.iter().all(|p| matches!(p, Player::Ai(_)));
     while let Some((level, pos, hashes, movetime, at, cancel)) = job.take() {
+        // The AI against itself waits for its own slot first, so that games with a person
+        // waiting are never queued behind more than one of its searches.
+        let gate = match ai_only {
+            true => Some(app.ai_only_slots.clone().acquire_owned().await),
+            false => None,
+        };
         let permit = app.ai_slots.clone().acquire_owned().await;
         // A weaker level's choices: fresh for every move, so no two games repeat each other.
         let seed = rand::rngs::OsRng.next_u64();
+        let stop = cancel.clone();
         let think = move || crate::ai::think(level, pos, hashes, movetime, seed, &cancel);
-        let best = tokio::task::spawn_blocking(think).await;
-        drop(permit);
+        let mut closing = app.closing.subscribe();
+        let mut search = tokio::task::spawn_blocking(think);
+        // A stopping server cuts the search short and stores nothing: the game's AI searches
+        // again when the server is back.
+        let best = tokio::select! {
+            best = &mut search => best,
+            () = async { let _ = closing.wait_for(|c| *c).await; } => {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                let _ = search.await;
+                return;
+            }
+        };
+        drop(closing);
+        drop((permit, gate));
         let played = {
             let mut live = g.lock().await;
             live.thinking = false;

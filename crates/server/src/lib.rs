@@ -51,6 +51,8 @@ pub struct Config {
     /// How long a client has to send a request's headers, and how long an idle keep-alive
     /// connection stays open.
     pub header_timeout: std::time::Duration,
+    /// What one client may ask of the server.
+    pub limits: api::Limits,
 }
 
 impl Config {
@@ -67,6 +69,7 @@ impl Config {
             max_connections: 4096,
             max_connections_per_ip: 256,
             header_timeout: std::time::Duration::from_secs(10),
+            limits: api::Limits::default(),
         }
     }
 }
@@ -103,26 +106,36 @@ pub enum ServerError {
 /// The application on an opened store: the router and its state. On a store of its own the
 /// process resumes every unfinished game whose AI is to move; on a shared store it joins the
 /// other processes (a heartbeat, and the games no live process owns).
-pub async fn app(
-    database_url: &str,
-    ai_workers: usize,
-    analysis_workers: usize,
-    url: &str,
-    first_move_ms: i64,
-) -> Result<(axum::Router, api::AppState), ServerError> {
+pub async fn app(config: &Config, url: &str) -> Result<(axum::Router, api::AppState), ServerError> {
+    let (database_url, ai_workers) = (config.database_url.as_str(), config.ai_workers);
     let store = store::open(database_url).await?;
     let (nudge, nudged) = tokio::sync::mpsc::unbounded_channel();
     let owners = store.shared().then(|| Arc::new(owner::Owners::new(url.to_string())));
     let state = api::AppState {
         games: Arc::new(live::Games::new(store.clone())),
         ai_slots: Arc::new(tokio::sync::Semaphore::new(ai_workers.max(1))),
-        analysis: Arc::new(analysis::Workers::new(analysis_workers)),
+        ai_only_slots: Arc::new(tokio::sync::Semaphore::new(ai_workers.saturating_sub(1).max(1))),
+        analysis: Arc::new(analysis::Workers::new(config.analysis_workers)),
         nudge,
         owners: owners.clone(),
-        first_move_ms,
+        first_move_ms: config.first_move_ms,
+        limits: config.limits,
+        new_games: Arc::default(),
         closing: tokio::sync::watch::channel(false).0,
     };
     tokio::spawn(api::nudge_loop(state.clone(), nudged));
+    // Finished games read once (a review, a record) do not stay in memory for ever.
+    let games = state.games.clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+        loop {
+            every.tick().await;
+            let gone = games.evict_idle();
+            if gone > 0 {
+                tracing::debug!("{gone} finished games let go from memory");
+            }
+        }
+    });
     explorer::spawn_indexer(state.games.clone());
     if let Some(rx) = store.listen().await? {
         state.games.relay(rx);
@@ -165,8 +178,7 @@ pub async fn run(config: Config) -> Result<(), ServerError> {
         let ip = if addr.ip().is_unspecified() { std::net::Ipv4Addr::LOCALHOST.into() } else { addr.ip() };
         format!("http://{}", SocketAddr::new(ip, addr.port()))
     });
-    let (router, state) =
-        app(&config.database_url, config.ai_workers, config.analysis_workers, &url, config.first_move_ms).await?;
+    let (router, state) = app(&config, &url).await?;
     let shown = store::shown_url(&config.database_url);
     println!("fairylab serving on http://{addr}/ (database {shown})");
     tracing::info!(version = env!("CARGO_PKG_VERSION"), %addr, database = %shown, "serving");

@@ -712,6 +712,34 @@ impl Games {
         &self.store
     }
 
+    /// How many games are in memory.
+    pub fn len(&self) -> usize {
+        self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len()
+    }
+
+    /// Whether no game is in memory.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Lets go of the finished games nobody holds or watches (no request, stream, timer or AI
+    /// has them): a later request reads them back from the store. Active games stay, since
+    /// their streams and timers hang on the copy in memory. Returns how many went.
+    pub fn evict_idle(&self) -> usize {
+        let mut live = self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let before = live.len();
+        live.retain(|_, g| {
+            if Arc::strong_count(g) > 1 {
+                return true;
+            }
+            match g.try_lock() {
+                Ok(game) => game.row.status == "active" || game.events.receiver_count() > 0,
+                Err(_) => true,
+            }
+        });
+        before - live.len()
+    }
+
     fn cached(&self, id: &str) -> Option<Arc<Mutex<LiveGame>>> {
         self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(id).cloned()
     }
@@ -822,5 +850,35 @@ mod tests {
         let m = rules::san::parse_san(failed.position(), "Ra8").expect("legal");
         failed.play_event(m, Event::Failure).expect("a failed move");
         assert_eq!(moves_json(&failed)[0]["san"], "Ra8");
+    }
+
+    /// Finished games nobody holds leave memory and come back from the store when asked for;
+    /// active ones and those someone holds stay.
+    #[tokio::test]
+    async fn idle_finished_games_leave_memory() {
+        let store = crate::store::open("sqlite::memory:").await.expect("a store");
+        let mut done = crate::store::tests::game("done");
+        done.status = "finished".into();
+        done.result = Some("1-0".into());
+        done.reason = Some("resignation".into());
+        for mut row in [done, crate::store::tests::game("on"), crate::store::tests::game("held")] {
+            row.seed = "ab".repeat(32);
+            store.create_game(&row).await.expect("stored");
+        }
+        let games = Games::new(store);
+        let mut held = None;
+        for id in ["done", "on", "held"] {
+            let g = games.get(id).await.expect("loads").expect("exists");
+            if id == "held" {
+                g.lock().await.row.status = "finished".into();
+                held = Some(g);
+            }
+        }
+        assert_eq!(games.len(), 3);
+        assert_eq!(games.evict_idle(), 1);
+        assert_eq!(games.len(), 2);
+        let back = games.get("done").await.expect("loads").expect("exists");
+        assert_eq!(back.lock().await.row.result.as_deref(), Some("1-0"));
+        drop(held);
     }
 }

@@ -1331,10 +1331,10 @@ pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn game(id: &str) -> GameRow {
+    pub(crate) fn game(id: &str) -> GameRow {
         GameRow {
             id: id.to_string(),
             variant: "chess".to_string(),

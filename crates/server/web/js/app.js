@@ -208,14 +208,27 @@ async function lobby() {
     await Promise.all([load(), loadMine()]);
     setTimeout(poll, LOBBY_REFRESH_MS);
   };
-  // Each change reads the list again, and this browser's games when it is one of them.
+  // Changes read the list again (at most once a second however many arrive, so a burst of new
+  // games costs one request), and this browser's games when one of them changed.
+  let pending = null;
+  let mineChanged = false;
   const stop = followLobby(change => {
     if (!list.isConnected) return stop();
-    load();
-    if (seat(change.game)) loadMine();
+    mineChanged ||= Boolean(seat(change.game));
+    if (pending) return;
+    pending = setTimeout(() => {
+      pending = null;
+      if (!list.isConnected) return;
+      load();
+      if (mineChanged) loadMine();
+      mineChanged = false;
+    }, LOBBY_COALESCE_MS);
   });
   await poll();
 }
+
+/** How long the lobby gathers the stream's changes before reading the list again. */
+const LOBBY_COALESCE_MS = 1000;
 
 /** How often the lobby reads the games list again without being told (the stream's fallback). */
 const LOBBY_REFRESH_MS = 30000;
