@@ -12,8 +12,8 @@ use std::process::ExitCode;
 
 #[derive(Debug, Args)]
 pub(crate) struct ServeArgs {
-    /// The address to listen on.
-    #[arg(long, env = "FAIRYLAB_LISTEN", default_value = "127.0.0.1:8080")]
+    /// The address to listen on (`HOST:PORT`; a host name is looked up, its first address taken).
+    #[arg(long, env = "FAIRYLAB_LISTEN", default_value = "127.0.0.1:8080", value_parser = listen_address)]
     listen: SocketAddr,
     /// `sqlite://PATH` (created and migrated on first start) or `postgres://USER@HOST/DB`
     /// (give a password through the environment variable, which `ps` does not show).
@@ -28,7 +28,7 @@ pub(crate) struct ServeArgs {
     analysis_workers: usize,
     /// The URL the other server processes on the same PostgreSQL reach this one at (default:
     /// http:// and the listening address).
-    #[arg(long, env = "FAIRYLAB_ADVERTISE")]
+    #[arg(long, env = "FAIRYLAB_ADVERTISE", value_parser = advertised_url)]
     advertise: Option<String>,
     /// Endgame table files (`fairylab egt --out`): their verdicts on the game page and in
     /// analyses, and exact knowledge for the AI.
@@ -59,6 +59,26 @@ pub(crate) struct ServeArgs {
     /// that sets it; never when clients reach the server directly, since they can write it).
     #[arg(long, env = "FAIRYLAB_TRUST_FORWARDED_FOR")]
     trust_forwarded_for: bool,
+}
+
+/// `--listen`: an address, or a host name and port (`localhost:8080`).
+fn listen_address(text: &str) -> Result<SocketAddr, String> {
+    if let Ok(a) = text.parse() {
+        return Ok(a);
+    }
+    match std::net::ToSocketAddrs::to_socket_addrs(text) {
+        Ok(mut addrs) => addrs.next().ok_or_else(|| format!("'{text}' names no address")),
+        Err(e) => Err(format!("'{text}' is not HOST:PORT ({e})")),
+    }
+}
+
+/// `--advertise`: an http:// or https:// URL.
+fn advertised_url(text: &str) -> Result<String, String> {
+    let rest = text.strip_prefix("http://").or_else(|| text.strip_prefix("https://"));
+    match rest {
+        Some(host) if !host.is_empty() && !host.contains(char::is_whitespace) => Ok(text.trim_end_matches('/').to_string()),
+        _ => Err(format!("'{text}' is not an http:// or https:// URL")),
+    }
 }
 
 pub(crate) fn serve(a: &ServeArgs) -> Result<ExitCode> {

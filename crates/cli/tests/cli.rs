@@ -616,4 +616,13 @@ fn output_paths_and_servers_are_checked_first() {
         &["serve", "--listen", "127.0.0.1:0", "--database-url", "sqlite:///nonexistent-dir/x.sqlite3"],
         "cannot open the database sqlite:///nonexistent-dir/x.sqlite3",
     );
+    assert_bad_input(&["serve", "--listen", "127.0.0.1:0", "--database-url", "sqlite://"], "names no file");
+    assert_bad_input(&["serve", "--listen", "nosuchhost.invalid:80"], "is not HOST:PORT");
+    assert_bad_input(&["serve", "--advertise", "nope"], "is not an http:// or https:// URL");
+    // A port in use is named.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let addr = taken.local_addr().expect("address").to_string();
+    let db = std::env::temp_dir().join(format!("fairylab-serve-port-{}.sqlite3", std::process::id()));
+    let url = format!("sqlite://{}", db.display());
+    assert_bad_input(&["serve", "--listen", &addr, "--database-url", &url], &format!("cannot listen on {addr}"));
 }

@@ -3234,30 +3234,43 @@ fn a_record_that_goes_on_after_the_end_is_refused() {
 fn a_second_server_on_one_sqlite_file_is_refused() {
     let url = sqlite_url("serve-lock");
     let first = Server::start(&url);
-    let mut second = Command::new(env!("CARGO_BIN_EXE_fairylab"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--database-url", &url])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the second server starts");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        if let Some(status) = second.try_wait().expect("wait") {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = second.kill();
-            let _ = second.wait();
-            panic!("a second server runs on the same SQLite file");
-        }
-        std::thread::sleep(Duration::from_millis(50));
+    let second_refused = |url: &str| {
+        let mut second = Command::new(env!("CARGO_BIN_EXE_fairylab"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--database-url", url])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the second server starts");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let status = loop {
+            if let Some(status) = second.try_wait().expect("wait") {
+                break status;
+            }
+            if Instant::now() > deadline {
+                let _ = second.kill();
+                let _ = second.wait();
+                panic!("a second server runs on the same SQLite file through {url}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut second.stderr.take().expect("stderr"), &mut err).expect("stderr");
+        assert!(!status.success(), "{err}");
+        err
     };
-    let mut err = String::new();
-    std::io::Read::read_to_string(&mut second.stderr.take().expect("stderr"), &mut err).expect("stderr");
-    assert!(!status.success(), "{err}");
-    let file = url.trim_start_matches("sqlite://");
-    assert!(err.contains(file) && err.contains("in use by another fairylab server"), "{err}");
+    let err = second_refused(&url);
+    let file = std::fs::canonicalize(url.trim_start_matches("sqlite://")).expect("the file");
+    assert!(
+        err.contains(&*file.to_string_lossy()) && err.contains("in use by another fairylab server"),
+        "{err}"
+    );
     assert!(err.contains("PostgreSQL"), "{err}");
+    // Through a symbolic link to the same file, too.
+    let link = file.with_file_name("link.sqlite3");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&file, &link).expect("a link");
+    let err = second_refused(&format!("sqlite://{}", link.display()));
+    assert!(err.contains("in use by another fairylab server"), "{err}");
     // The first serves on; once it is gone, the file is free.
     create(&first, json!({ "variant": "chess", "white": "me", "black": "me" }));
     first.kill();

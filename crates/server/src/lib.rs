@@ -342,7 +342,9 @@ pub fn lock_sqlite(database_url: &str) -> Result<Option<std::fs::File>, ServerEr
     }
     let options = <sqlx::sqlite::SqliteConnectOptions as std::str::FromStr>::from_str(database_url)
         .map_err(store::StoreError::from)?;
-    let database = options.get_filename().to_path_buf();
+    // The file itself, whatever link or relative path names it: one lock per file.
+    let named = options.get_filename().to_path_buf();
+    let database = std::fs::canonicalize(&named).unwrap_or(named);
     let mut lock = database.clone().into_os_string();
     lock.push(".lock");
     let lock = std::path::PathBuf::from(lock);

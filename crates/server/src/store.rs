@@ -53,6 +53,9 @@ pub enum StoreError {
     /// The URL names no supported database.
     #[error("unsupported database URL '{0}': use sqlite://PATH or postgres://...")]
     Url(String),
+    /// A SQLite URL without a file.
+    #[error("the database URL '{0}' names no file: use sqlite://PATH (sqlite::memory: for a database that ends with the process)")]
+    NoFile(String),
 }
 
 /// A game as stored.
@@ -1306,6 +1309,10 @@ fn open_error(url: &str) -> impl FnOnce(sqlx::Error) -> StoreError + '_ {
 /// `postgres://...`; migrations run on open.
 pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
     if url.starts_with("sqlite:") {
+        // No file: each pooled connection would have a database of its own.
+        if url.trim_start_matches("sqlite:").trim_start_matches("//").split('?').next().is_some_and(str::is_empty) {
+            return Err(StoreError::NoFile(url.to_string()));
+        }
         use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
         use std::str::FromStr;
         let options = SqliteConnectOptions::from_str(url)?
