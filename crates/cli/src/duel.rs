@@ -296,8 +296,8 @@ fn play(d: &Duel, number: u32) -> Result<Played> {
     let (winner, reason) = loop {
         if let Some(o) = game.outcome() {
             break match o {
-                Outcome::Decisive { winner, reason } => (Some(winner), format!("{reason:?}").to_lowercase()),
-                Outcome::Draw { reason } => (None, format!("{reason:?}").to_lowercase()),
+                Outcome::Decisive { winner, reason } => (Some(winner), reason.name().to_string()),
+                Outcome::Draw { reason } => (None, reason.name().to_string()),
             };
         }
         if d.max_plies > 0 && game.moves().len() >= d.max_plies as usize {

@@ -181,7 +181,7 @@ fn outcome_json(o: Option<rules::outcome::Outcome>) -> Value {
                 Outcome::Decisive { winner, reason } => (Some(winner.to_string()), reason),
                 Outcome::Draw { reason } => (None, reason),
             };
-            json!({ "result": o.result(), "winner": winner, "reason": format!("{reason:?}") })
+            json!({ "result": o.result(), "winner": winner, "reason": reason.name() })
         }
     }
 }

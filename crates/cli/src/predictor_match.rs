@@ -55,8 +55,8 @@ fn play(m: &PredictorMatch, number: u32) -> Result<Played> {
     let (winner, reason) = loop {
         if let Some(o) = game.outcome() {
             break match o {
-                Outcome::Decisive { winner, reason } => (Some(winner), format!("{reason:?}").to_lowercase()),
-                Outcome::Draw { reason } => (None, format!("{reason:?}").to_lowercase()),
+                Outcome::Decisive { winner, reason } => (Some(winner), reason.name().to_string()),
+                Outcome::Draw { reason } => (None, reason.name().to_string()),
             };
         }
         if game.plies().len() >= cap {

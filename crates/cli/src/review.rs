@@ -79,12 +79,14 @@ pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
     let started = Instant::now();
     let mut reviewed = 0;
     let mut totals = Totals::default();
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     for (i, rec) in records.iter().enumerate() {
         if rec.game.moves().is_empty() {
             continue;
         }
         let r = review(&rec.game, &limits, |done, total| {
-            if done == total || done % 10 == 0 {
+            // The counter rewrites one line of a terminal; a log gets the summary line only.
+            if terminal && (done == total || done % 10 == 0) {
                 eprint!(
                     "\rreviewing{}: {done}/{total} searches",
                     if a.all { format!(" game {}", i + 1) } else { String::new() }
@@ -121,7 +123,13 @@ pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
             }
         }
     }
-    eprintln!(" ({reviewed} game{} in {:.1} s)", if reviewed == 1 { "" } else { "s" }, started.elapsed().as_secs_f64());
+    let took =
+        format!("{reviewed} game{} in {:.1} s", if reviewed == 1 { "" } else { "s" }, started.elapsed().as_secs_f64());
+    if terminal {
+        eprintln!(" ({took})");
+    } else {
+        eprintln!("reviewed {took}");
+    }
     if a.all && !a.json && !a.pgn {
         totals.write(out)?;
     }

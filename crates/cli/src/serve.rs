@@ -76,7 +76,9 @@ fn listen_address(text: &str) -> Result<SocketAddr, String> {
 fn advertised_url(text: &str) -> Result<String, String> {
     let rest = text.strip_prefix("http://").or_else(|| text.strip_prefix("https://"));
     match rest {
-        Some(host) if !host.is_empty() && !host.contains(char::is_whitespace) => Ok(text.trim_end_matches('/').to_string()),
+        Some(host) if !host.is_empty() && !host.contains(char::is_whitespace) => {
+            Ok(text.trim_end_matches('/').to_string())
+        }
         _ => Err(format!("'{text}' is not an http:// or https:// URL")),
     }
 }

@@ -298,7 +298,7 @@ fn a_reveal_that_does_not_open_its_commitment_forfeits() {
     assert_ok(&o);
     let v: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
     assert_eq!(v["outcome"]["result"], "0-1");
-    assert_eq!(v["outcome"]["reason"], "Forfeit");
+    assert_eq!(v["outcome"]["reason"], "forfeit");
     assert!(v["forfeit"]["white"].as_str().expect("white's fault").contains("does not open"));
     assert_eq!(v["forfeit"]["black"], Value::Null);
     let text = std::fs::read_to_string(&record).expect("the record");

@@ -2101,7 +2101,7 @@ fn a_predictor_side_without_a_commitment_loses_on_time() {
         let st = state(&s, id);
         if st["status"] == "finished" {
             assert_eq!(st["result"], "1-0");
-            assert_eq!(st["reason"], "time forfeit");
+            assert_eq!(st["reason"], "time");
             break;
         }
         assert!(Instant::now() < deadline, "the deadline did not end the game");
@@ -3260,10 +3260,7 @@ fn a_second_server_on_one_sqlite_file_is_refused() {
     };
     let err = second_refused(&url);
     let file = std::fs::canonicalize(url.trim_start_matches("sqlite://")).expect("the file");
-    assert!(
-        err.contains(&*file.to_string_lossy()) && err.contains("in use by another fairylab server"),
-        "{err}"
-    );
+    assert!(err.contains(&*file.to_string_lossy()) && err.contains("in use by another fairylab server"), "{err}");
     assert!(err.contains("PostgreSQL"), "{err}");
     // Through a symbolic link to the same file, too.
     let link = file.with_file_name("link.sqlite3");

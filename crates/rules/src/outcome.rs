@@ -66,6 +66,41 @@ impl Outcome {
 }
 
 impl EndReason {
+    /// Every reason, in declaration order.
+    pub const ALL: [EndReason; 11] = [
+        EndReason::Checkmate,
+        EndReason::Stalemate,
+        EndReason::KingCaptured,
+        EndReason::FiftyMoves,
+        EndReason::Repetition,
+        EndReason::InsufficientMaterial,
+        EndReason::PlyLimit,
+        EndReason::Time,
+        EndReason::Forfeit,
+        EndReason::Resignation,
+        EndReason::Agreement,
+    ];
+
+    /// The reason's stable name, one word in lower case, as the play server stores it and its API
+    /// and match records give it (`kingcaptured`, `fiftymoves`, `insufficientmaterial`, ...):
+    /// fixed here, not derived from the Rust names, so that renaming a variant changes no stored
+    /// game.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::KingCaptured => "kingcaptured",
+            EndReason::FiftyMoves => "fiftymoves",
+            EndReason::Repetition => "repetition",
+            EndReason::InsufficientMaterial => "insufficientmaterial",
+            EndReason::PlyLimit => "plylimit",
+            EndReason::Time => "time",
+            EndReason::Forfeit => "forfeit",
+            EndReason::Resignation => "resignation",
+            EndReason::Agreement => "agreement",
+        }
+    }
+
     /// The reason in words, as it follows "wins by" or "draw by".
     pub fn words(self) -> &'static str {
         match self {
@@ -245,5 +280,36 @@ impl Position {
                 false
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stored names are fixed (API.md lists them): distinct, one lower-case word each.
+    #[test]
+    fn end_reasons_have_fixed_distinct_names() {
+        let names: Vec<&str> = EndReason::ALL.iter().map(|r| r.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "checkmate",
+                "stalemate",
+                "kingcaptured",
+                "fiftymoves",
+                "repetition",
+                "insufficientmaterial",
+                "plylimit",
+                "time",
+                "forfeit",
+                "resignation",
+                "agreement"
+            ]
+        );
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len());
     }
 }

@@ -2618,7 +2618,7 @@ pub async fn schedule_deadline(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
                     }
                     Err(o) => {
                         let (result, _) = outcome_text(o);
-                        if let Err(e) = finish(&app, &mut live, &result, "time forfeit").await {
+                        if let Err(e) = finish(&app, &mut live, &result, "time").await {
                             tracing::error!("game {}: the time loss was not stored: {}", live.row.id, e.message);
                         }
                         return;

@@ -613,7 +613,7 @@ pub fn outcome_text(o: Outcome) -> (String, String) {
     let reason = match o {
         Outcome::Decisive { reason, .. } | Outcome::Draw { reason } => reason,
     };
-    (o.result().to_string(), format!("{reason:?}").to_lowercase())
+    (o.result().to_string(), reason.name().to_string())
 }
 
 /// The games in play, loaded from the store on first use, and which of them this process owns
