@@ -18,7 +18,10 @@ target="${CARGO_TARGET_DIR:-target}"
 case "$target" in /*) ;; *) target="$PWD/$target" ;; esac
 if [ -x /usr/bin/chromium ] && command -v npm >/dev/null; then
   (cd web-tests && npm ci --no-audit --no-fund --silent && FAIRYLAB_BIN="$target/debug/fairylab" \
-    FAIRYLAB_SCREENSHOTS="$target/web-screenshots" node --test e2e.test.mjs)
-else
+    FAIRYLAB_SCREENSHOTS="$target/web-screenshots" node --test e2e.test.mjs sha256.test.mjs)
+elif command -v node >/dev/null; then
   echo "chromium or npm missing: skipping the web page's browser tests (apt-get install chromium)" >&2
+  (cd web-tests && node --test sha256.test.mjs)
+else
+  echo "node missing: skipping the web page's tests" >&2
 fi

@@ -3,6 +3,7 @@
 // Everything shown comes from the server's state; nothing is computed from the rules here.
 
 import { pieceName } from './board.js';
+import { sha256 } from './sha256.js';
 
 /** Text made safe to put in HTML. */
 export const esc = s => String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
@@ -325,9 +326,9 @@ export function fairness(state, verdict) {
     ${state.seed ? `<p>Seed: <code class="hash">${esc(state.seed)}</code> ${v}</p>` : '<p>The seed is revealed when the game ends.</p>'}`;
 }
 
-/** Whether a revealed seed (hex) hashes to its commitment, by WebCrypto SHA-256. */
+/** Whether a revealed seed (hex) hashes to its commitment, by SHA-256 (sha256.js). */
 export async function verifySeed(seedHex, hashHex) {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', unhex(seedHex)));
+  const digest = await sha256(unhex(seedHex));
   return hex(digest) === hashHex.toLowerCase();
 }
 

@@ -3,11 +3,12 @@
 //
 // Orders never leave the browser before the ply closes except to the server's stateless check
 // (`orders/check`, nothing kept): the page seals them here (docs/FORMATS.md § Commitment, with
-// WebCrypto SHA-256 and a random 32-byte nonce), sends only the commitment, keeps the reveal
+// SHA-256 (sha256.js) and a random 32-byte nonce), sends only the commitment, keeps the reveal
 // line in localStorage (a reload or restart loses nothing), and reveals once the ply closes.
 
 import { call } from './api.js';
 import { esc, hex, unhex } from './panels.js';
+import { sha256 } from './sha256.js';
 
 const DOMAIN = 'fairylab/predictor/commit/v1';
 const SLOTS = ['primary', 'prediction', 'response'];
@@ -26,7 +27,7 @@ export async function commitment(game, ply, side, orders, nonceHex) {
     ...u32(o.length), ...o,
     ...unhex(nonceHex),
   ]);
-  return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
+  return hex(await sha256(bytes));
 }
 
 /**
