@@ -1712,6 +1712,27 @@ fn the_live_stream_sends_state_and_moves() {
             Err(e) => panic!("the server did not answer the close: {e}"),
         }
     }
+    // A message over 16 KiB is closed with 1009 (too big); a client that keeps writing to the
+    // read-only stream is closed with 1008 after a few notes.
+    let close_code = |messages: Vec<String>| {
+        let ws_url = s.url(&format!("/api/games/{id}/ws")).replace("http://", "ws://");
+        let (mut socket, _) = tungstenite::connect(ws_url).expect("websocket");
+        socket.read().expect("state");
+        for m in messages {
+            if socket.send(tungstenite::Message::Text(m.into())).is_err() {
+                break;
+            }
+        }
+        loop {
+            match socket.read() {
+                Ok(tungstenite::Message::Close(frame)) => break frame.map(|f| u16::from(f.code)),
+                Ok(_) => {}
+                Err(e) => panic!("no close frame: {e}"),
+            }
+        }
+    };
+    assert_eq!(close_code(vec!["x".repeat(100_000)]), Some(1009));
+    assert_eq!(close_code(vec!["hello".to_string(); 50]), Some(1008));
 }
 
 /// The lobby's stream (`/api/lobby/ws`) tells of a game created, a seat taken and a game over;

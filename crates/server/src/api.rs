@@ -2188,6 +2188,10 @@ async fn lobby_stream(
 
 /// Sends `{"type": kind, "data": first}`, then every event of `rx`, until the client leaves or
 /// the server stops (then with a close frame, 1001 "going away", so clients reconnect).
+/// How many messages a client may write to a read-only stream (each answered with an error
+/// note) before the stream is closed.
+const READ_ONLY_NOTES: usize = 20;
+
 async fn forward_as(
     mut socket: WebSocket,
     kind: &str,
@@ -2199,6 +2203,7 @@ async fn forward_as(
     if socket.send(Message::Text(first.into())).await.is_err() {
         return;
     }
+    let mut written = 0;
     loop {
         tokio::select! {
             // (The guard `wait_for` returns is dropped inside, so the future stays `Send`.)
@@ -2227,10 +2232,26 @@ async fn forward_as(
                     let _ = futures_util::SinkExt::close(&mut socket).await;
                     return;
                 }
-                None | Some(Err(_)) => return,
+                None => return,
+                // A message over the limit: the close says so (1009, message too big).
+                Some(Err(e)) => {
+                    let text = e.to_string();
+                    if text.contains("too long") || text.contains("Space limit") || text.contains("too big") {
+                        let bye = axum::extract::ws::CloseFrame { code: 1009, reason: "a message over 16 KiB".into() };
+                        let _ = socket.send(Message::Close(Some(bye))).await;
+                    }
+                    return;
+                }
                 // Pings are answered by the socket itself; pongs need nothing.
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
                 Some(Ok(_)) => {
+                    // Told once a message or so; a client that goes on sending is closed (1008).
+                    written += 1;
+                    if written > READ_ONLY_NOTES {
+                        let bye = axum::extract::ws::CloseFrame { code: 1008, reason: "the stream is read-only".into() };
+                        let _ = socket.send(Message::Close(Some(bye))).await;
+                        return;
+                    }
                     let note = json!({ "type": "error", "data": "the stream is read-only (moves go by POST /api/games/{id}/moves)" });
                     if socket.send(Message::Text(note.to_string().into())).await.is_err() {
                         return;
