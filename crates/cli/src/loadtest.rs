@@ -202,9 +202,10 @@ pub(crate) fn loadtest(a: &LoadtestArgs, out: &mut impl Write) -> Result<()> {
     let rate = if a.rate > 0 { format!("target {} moves/s", a.rate) } else { "as fast as answered".into() };
     writeln!(
         out,
-        "loadtest: {} concurrent games, {} servers, {rate}, {:.1} s ({} s warm-up, {} s measured)",
+        "loadtest: {} concurrent games, {} server{}, {rate}, {:.1} s ({} s warm-up, {} s measured)",
         a.games,
         bases.len(),
+        if bases.len() == 1 { "" } else { "s" },
         elapsed,
         a.warmup,
         a.seconds

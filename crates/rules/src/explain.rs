@@ -115,7 +115,11 @@ pub fn why_not(pos: &Position, text: &str) -> String {
         }
     }
     let Ok(form) = read_san(pos, text) else {
-        return "it is neither UCI (e2e4, e7e8q, Q@f2) nor SAN (e4, Nf3, exd5, e8=Q, O-O, Q@f2)".into();
+        return if pos.variant().drops {
+            "it is neither UCI (e2e4, e7e8q, Q@f2) nor SAN (e4, Nf3, exd5, e8=Q, O-O, Q@f2)".into()
+        } else {
+            "it is neither UCI (e2e4, e7e8q) nor SAN (e4, Nf3, exd5, e8=Q, O-O)".into()
+        };
     };
     let v = pos.variant();
     let us = pos.turn();
@@ -221,6 +225,10 @@ mod tests {
         assert_eq!(san_reason("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "Qd4"), "white has no queen");
         assert_eq!(
             san_reason("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "hello"),
+            "it is neither UCI (e2e4, e7e8q) nor SAN (e4, Nf3, exd5, e8=Q, O-O)"
+        );
+        assert_eq!(
+            san_reason("crazyhouse", "4k3/8/8/8/8/8/8/4K3[] w - - 0 1", "hello"),
             "it is neither UCI (e2e4, e7e8q, Q@f2) nor SAN (e4, Nf3, exd5, e8=Q, O-O, Q@f2)"
         );
         assert_eq!(
