@@ -49,9 +49,27 @@ const MARK: u64 = 1 << 8;
 #[derive(Debug, Clone)]
 pub enum Progress {
     /// A table is starting (`index` of `count` in the family).
-    Table { material: String, index: usize, count: usize, positions: u64 },
+    Table {
+        /// The table's material.
+        material: String,
+        /// Its place in the family (0 first).
+        index: usize,
+        /// The tables of the family.
+        count: usize,
+        /// Its positions.
+        positions: u64,
+    },
     /// A distance level is done: positions decided at `plies` with White and Black to move.
-    Level { material: String, plies: u32, white: u64, black: u64 },
+    Level {
+        /// The table's material.
+        material: String,
+        /// The distance, in plies.
+        plies: u32,
+        /// Positions decided at it with White to move.
+        white: u64,
+        /// Positions decided at it with Black to move.
+        black: u64,
+    },
 }
 
 /// A generation request.

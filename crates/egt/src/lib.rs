@@ -7,6 +7,7 @@
 //! [`stats`] reports what FairyGen's `rep2.txt` reports, counted as FairyGen counts.
 
 // Man and slot indices address several parallel arrays (squares, sides, move tables) at once.
+#![deny(missing_docs)]
 #![allow(clippy::needless_range_loop)]
 
 pub mod bitmap;

@@ -1,9 +1,14 @@
-//! fairylab's play server: games of every sequential variant over HTTP and a WebSocket stream,
-//! stored in SQLite (the embedded default) or PostgreSQL; started by `fairylab serve`.
+//! fairylab's play server: games of every variant (Predictor chess's secret orders included)
+//! over HTTP and WebSocket streams, stored in SQLite (the default) or PostgreSQL; `fairylab serve`.
 //!
 //! `store` owns persistence, `live` the games in play, `api` the endpoints, `ai` the engine's
-//! moves off the request path, `seed` the fairness seed behind every die and gift, `owner`
-//! which process plays each game when several share one PostgreSQL, `web` the page.
+//! moves off the request path, `analysis` analyses and reviews on workers of their own, `line`
+//! the analysis board's positions, `explorer` the opening explorer, `odds` SnowFall's gift odds,
+//! `clock` the chess clocks, `predictor` Predictor chess's plies, `chat` the games' chat, `seed`
+//! the fairness seed behind every die and gift, `owner` which process plays each game when
+//! several share one PostgreSQL, `web` the page; this file the connections and the lifecycle.
+
+#![deny(missing_docs)]
 
 pub mod ai;
 pub mod analysis;

@@ -1,4 +1,4 @@
-//! The web page (Step 9): plain ES modules, CSS and the vendored chessgroundx, embedded in the
+//! The web page: plain ES modules, CSS and the vendored chessgroundx, embedded in the
 //! binary from `crates/server/web` and served under `/static/`, with the page itself at `/`.
 //!
 //! Nothing is built at run time; `scripts/vendor_web.sh` refreshes the vendored files.
