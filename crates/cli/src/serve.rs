@@ -102,7 +102,10 @@ pub(crate) fn serve(a: &ServeArgs) -> Result<ExitCode> {
         },
         ..server::Config::new(a.listen, &a.database_url)
     };
-    runtime.block_on(server::run(config)).map_err(|e| anyhow!("{e}"))?;
+    let ran = runtime.block_on(server::run(config));
+    // An analysis still searching on a blocking thread does not hold the exit up.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    ran.map_err(|e| anyhow!("{e}"))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1579,6 +1579,16 @@ fn slow_and_crowding_clients_are_cut_off() {
     let mut byte = [0u8; 1];
     assert!(matches!(fifth.read(&mut byte), Ok(0)), "the fifth connection was not closed");
     std::thread::sleep(Duration::from_millis(1500));
+    drop(fifth);
+    // WebSocket streams count too: with four streams open, the fifth connection is closed.
+    std::thread::sleep(Duration::from_millis(1500));
+    let ws_url = s.url("/api/lobby/ws").replace("http://", "ws://");
+    let streams: Vec<_> = (0..4).map(|_| tungstenite::connect(&ws_url).expect("a stream").0).collect();
+    let mut extra = connect();
+    extra.set_read_timeout(Some(Duration::from_millis(500))).expect("timeout");
+    assert!(matches!(extra.read(&mut byte), Ok(0)), "a fifth connection beside four streams was not closed");
+    drop(streams);
+    std::thread::sleep(Duration::from_millis(500));
     // The idle ones are closed after the header timeout, and the server answers again.
     let page = ureq::get(&s.url("/")).call().expect("the page");
     for (name, value) in [("x-content-type-options", "nosniff"), ("x-frame-options", "DENY")] {
@@ -1631,6 +1641,40 @@ fn one_client_cannot_hog_the_server() {
         .send_json(json!({ "variant": "chess", "white": "me", "black": "me" }))
         .expect("another address");
     assert_eq!(other.status(), 201);
+    // A rematch is a new game, counted too.
+    let s2 = Server::start_with(&sqlite_url("serve-hog-rematch"), &["--max-new-games-per-hour", "2"]);
+    let g = create(&s2, json!({ "variant": "chess", "white": "me", "black": "ai", "movetime_ms": 10 }));
+    let (id, w) = (g["id"].as_str().expect("id").to_string(), token(&g, "white").expect("token"));
+    s2.ok("POST", &format!("/api/games/{id}/abort"), Some(&w), None);
+    let made = s2.ok("POST", &format!("/api/games/{id}/rematch"), Some(&w), Some(json!({ "action": "accept" })));
+    let (id2, w2) =
+        (made["game"].as_str().expect("game").to_string(), made["token"].as_str().expect("token").to_string());
+    s2.ok("POST", &format!("/api/games/{id2}/abort"), Some(&w2), None);
+    assert_refused(
+        s2.call("POST", &format!("/api/games/{id2}/rematch"), Some(&w2), Some(json!({ "action": "accept" }))),
+        429,
+        "2 games in the last hour",
+    );
+    // New custom variants: 16 an hour from one address, whatever their requests' fate; another
+    // address has its own.
+    let s3 = Server::start_with(
+        &sqlite_url("serve-hog-variants"),
+        &["--max-new-games-per-hour", "0", "--trust-forwarded-for"],
+    );
+    let custom = |n: usize, from: &str| {
+        let body = json!({ "variant": format!("v{n}"), "variant_toml": format!("name = \"v{n}\"\nparent = \"chess\"\n"),
+                           "white": "me", "black": "me", "fen": "not a fen" });
+        match ureq::post(&s3.url("/api/games")).set("X-Forwarded-For", from).send_json(body) {
+            Ok(r) => r.status(),
+            Err(ureq::Error::Status(code, _)) => code,
+            Err(e) => panic!("{e}"),
+        }
+    };
+    for n in 0..16 {
+        assert_eq!(custom(n, "198.51.100.1"), 400, "variant {n}: the FEN is refused, the variant counted");
+    }
+    assert_eq!(custom(16, "198.51.100.1"), 429);
+    assert_eq!(custom(17, "198.51.100.2"), 400);
     // A service monitor's check.
     let health = s.ok("GET", "/api/health", None, None);
     assert_eq!((health["status"].clone(), health["database"].clone()), (json!("ok"), json!("sqlite")), "{health}");

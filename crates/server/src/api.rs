@@ -156,6 +156,9 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        if self.status == StatusCode::INTERNAL_SERVER_ERROR {
+            tracing::error!("{}", self.message);
+        }
         let mut r = (self.status, Json(json!({ "error": shortened(&self.message) }))).into_response();
         if let Some(secs) = self.retry_after {
             r.headers_mut().insert(header::RETRY_AFTER, secs.into());
@@ -349,9 +352,22 @@ pub fn router(state: AppState) -> Router {
         .layer(
             tower_http::trace::TraceLayer::new_for_http()
                 .make_span_with(|req: &axum::extract::Request| {
-                    tracing::debug_span!("request", method = %req.method(), path = %req.uri().path())
+                    let client = req
+                        .extensions()
+                        .get::<axum::extract::ConnectInfo<SocketAddr>>()
+                        .map_or(String::new(), |c| c.0.ip().to_string());
+                    tracing::span!(
+                        target: "tower_http::trace",
+                        tracing::Level::DEBUG,
+                        "request",
+                        method = %req.method(),
+                        path = %req.uri().path(),
+                        client = %client,
+                    )
                 })
-                .on_failure(tower_http::trace::DefaultOnFailure::new().level(tracing::Level::WARN)),
+                // Refusals are the clients' business (a busy analysis queue is not logged a line
+                // each); the server's own failures (500) are logged as errors where they arise.
+                .on_failure(tower_http::trace::DefaultOnFailure::new().level(tracing::Level::DEBUG)),
         )
         .with_state(state)
 }
@@ -700,6 +716,9 @@ struct CreateGame {
     /// A rematch's game id and seat tokens, set by the server (`rematch`), never by a request.
     #[serde(skip)]
     preset: Option<(String, [Option<String>; 2])>,
+    /// The client's address, set by the server (for the custom variants' allowance).
+    #[serde(skip)]
+    client: Option<std::net::IpAddr>,
 }
 
 /// `message` with each `line N` counted `by` lines fewer (lines added before the sender's text).
@@ -820,8 +839,9 @@ async fn create_game(
     headers: axum::http::HeaderMap,
     body: Result<JsonBody<CreateGame>, ApiError>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let JsonBody(c) = body?;
-    count_new_game(&app, client_address(&app, &headers, peer.map(|p| p.0 .0)))?;
+    let JsonBody(mut c) = body?;
+    c.client = client_address(&app, &headers, peer.map(|p| p.0 .0));
+    count_new_game(&app, c.client)?;
     Ok((StatusCode::CREATED, Json(new_game(&app, c).await?)))
 }
 
@@ -835,7 +855,7 @@ async fn new_game(app: &AppState, c: CreateGame) -> Result<Value, ApiError> {
     }
     let custom = match &c.variant_toml {
         Some(text) => {
-            let v = crate::live::new_custom_variant(text).map_err(|(busy, e)| match busy {
+            let v = crate::live::new_custom_variant(text, c.client).map_err(|(busy, e)| match busy {
                 true => ApiError::new(StatusCode::TOO_MANY_REQUESTS, e),
                 false => ApiError::bad(format!("variant_toml: {e}")),
             })?;
@@ -1783,6 +1803,7 @@ fn rematch_settings(live: &LiveGame, id: &str) -> Result<CreateGame, ApiError> {
         variant_toml: options["toml"].as_str().map(str::to_string),
         pgn: None,
         preset: Some((id.to_string(), tokens)),
+        client: None,
     })
 }
 
@@ -1794,6 +1815,7 @@ fn rematch_settings(live: &LiveGame, id: &str) -> Result<CreateGame, ApiError> {
 async fn rematch(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    peer: Option<axum::Extension<axum::extract::ConnectInfo<SocketAddr>>>,
     headers: HeaderMap,
     body: Result<JsonBody<OfferRequest>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
@@ -1849,6 +1871,8 @@ async fn rematch(
     }
     let made = random_hex(8);
     let settings = rematch_settings(&live, &made)?;
+    // A rematch is a new game: it counts against its client's hourly allowance.
+    count_new_game(&app, client_address(&app, &headers, peer.map(|p| p.0 .0)))?;
     let created = new_game(&app, settings).await?;
     let by = standing.filter(|_| !ai).map(|c| c.to_string());
     if !app.games.store().make_rematch(&id, by.as_deref(), &made).await? {
@@ -2062,7 +2086,7 @@ pub async fn schedule_ai(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
             return;
         }
     }
-    if let Some(job) = ai_job(g).await {
+    if let Some(job) = ai_job(g, app.limits.max_movetime_ms).await {
         tokio::spawn(ai_loop(app.clone(), g.clone(), job));
     }
 }
@@ -2073,7 +2097,7 @@ pub async fn schedule_ai(app: &AppState, g: &Arc<Mutex<LiveGame>>) {
 type AiJob = (crate::live::AiLevel, Position, Vec<u64>, Duration, (usize, i64), crate::ai::Cancel);
 
 /// Claims the game's AI turn, if it has one.
-async fn ai_job(g: &Arc<Mutex<LiveGame>>) -> Option<AiJob> {
+async fn ai_job(g: &Arc<Mutex<LiveGame>>, most_ms: u64) -> Option<AiJob> {
     let mut live = g.lock().await;
     match live.ai_to_move() {
         Some(level) if !live.thinking => {
@@ -2083,7 +2107,7 @@ async fn ai_job(g: &Arc<Mutex<LiveGame>>) -> Option<AiJob> {
                 level,
                 live.game.position().clone(),
                 live.game.history().to_vec(),
-                ai_movetime(&live),
+                ai_movetime(&live, most_ms),
                 (live.game.moves().len(), live.row.takebacks),
                 live.ai_cancel.clone(),
             ))
@@ -2094,8 +2118,9 @@ async fn ai_job(g: &Arc<Mutex<LiveGame>>) -> Option<AiJob> {
 
 /// The AI's time for its move: the game's time per move, and with clocks no more than a
 /// twentieth of the time left plus half the increment.
-fn ai_movetime(live: &LiveGame) -> Duration {
-    let mut ms = live.row.movetime_ms;
+fn ai_movetime(live: &LiveGame, most_ms: u64) -> Duration {
+    // A game stored before the operator lowered the ceiling gets the ceiling.
+    let mut ms = live.row.movetime_ms.min(i64::try_from(most_ms).unwrap_or(i64::MAX));
     if let (Some(c), Some(side)) = (live.clock, live.to_move()) {
         let left = c.left(live.game.start().turn(), &live.times, Some(now_ms()))[side.index()];
         ms = ms.min(left / 20 + c.increment_ms / 2).max(10);
@@ -2152,7 +2177,7 @@ async fn ai_loop(app: AppState, g: Arc<Mutex<LiveGame>>, first: AiJob) {
         if played {
             schedule_deadline(&app, &g).await;
             // AI against AI: the next move is the other AI's.
-            job = ai_job(&g).await;
+            job = ai_job(&g, app.limits.max_movetime_ms).await;
         }
     }
 }
@@ -2160,6 +2185,7 @@ async fn ai_loop(app: AppState, g: Arc<Mutex<LiveGame>>, first: AiJob) {
 async fn stream(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    held: Option<axum::Extension<crate::HeldConnection>>,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let g = game(&app, &id).await?;
@@ -2169,7 +2195,12 @@ async fn stream(
         (public_state(&app, &live), live.events.subscribe())
     };
     let closing = app.closing.subscribe();
-    Ok(ws.max_message_size(MAX_BODY).on_upgrade(move |socket| forward_as(socket, "state", state, rx, closing)))
+    // The stream keeps its connection's place in the connection caps while it lasts.
+    let slot = held.and_then(|h| h.0.take());
+    Ok(ws.max_message_size(MAX_BODY).on_upgrade(move |socket| async move {
+        forward_as(socket, "state", state, rx, closing).await;
+        drop(slot);
+    }))
 }
 
 /// `GET /api/lobby/ws`: the lobby's live stream. A `hello` first, then `{"type": "lobby",
@@ -2177,21 +2208,26 @@ async fn stream(
 /// process sharing the store; the page then reads the games list again.
 async fn lobby_stream(
     State(app): State<AppState>,
+    held: Option<axum::Extension<crate::HeldConnection>>,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let ws = ws?;
     let rx = app.games.watch_lobby();
     let hello = json!({ "games": "/api/games" });
     let closing = app.closing.subscribe();
-    Ok(ws.max_message_size(MAX_BODY).on_upgrade(move |socket| forward_as(socket, "hello", hello, rx, closing)))
+    let slot = held.and_then(|h| h.0.take());
+    Ok(ws.max_message_size(MAX_BODY).on_upgrade(move |socket| async move {
+        forward_as(socket, "hello", hello, rx, closing).await;
+        drop(slot);
+    }))
 }
 
-/// Sends `{"type": kind, "data": first}`, then every event of `rx`, until the client leaves or
-/// the server stops (then with a close frame, 1001 "going away", so clients reconnect).
 /// How many messages a client may write to a read-only stream (each answered with an error
 /// note) before the stream is closed.
 const READ_ONLY_NOTES: usize = 20;
 
+/// Sends `{"type": kind, "data": first}`, then every event of `rx`, until the client leaves or
+/// the server stops (then with a close frame, 1001 "going away", so clients reconnect).
 async fn forward_as(
     mut socket: WebSocket,
     kind: &str,

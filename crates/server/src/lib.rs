@@ -208,6 +208,127 @@ pub async fn run(config: Config) -> Result<(), ServerError> {
     Ok(())
 }
 
+/// A connection's place in the connection caps (overall and for its address), given back when
+/// dropped: by the connection's task when it ends, or by a WebSocket stream that took it over.
+#[derive(Debug)]
+pub struct ConnectionSlot {
+    _permit: tokio::sync::OwnedSemaphorePermit,
+    per_ip: Arc<std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>>,
+    ip: std::net::IpAddr,
+}
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        let mut map = self.per_ip.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(n) = map.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                map.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// The [`ConnectionSlot`] of the connection a request came on, in the request's extensions: a
+/// WebSocket handler takes it into its stream, so an upgraded connection still counts.
+#[derive(Debug, Clone)]
+pub struct HeldConnection(Arc<std::sync::Mutex<Option<ConnectionSlot>>>);
+
+impl HeldConnection {
+    /// Takes the slot over (once; `None` after).
+    pub fn take(&self) -> Option<ConnectionSlot> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take()
+    }
+}
+
+/// How long a write may stall (a client that does not read its replies or its stream) before
+/// the connection is dropped.
+const WRITE_STALL: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// A socket whose writes fail once they have waited [`WRITE_STALL`] for the client to read.
+struct StallGuard {
+    io: tokio::net::TcpStream,
+    stalled: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl StallGuard {
+    /// `Pending` from a write: ready with an error once it has lasted [`WRITE_STALL`].
+    fn stall<T>(&mut self, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<T>> {
+        let timer = self.stalled.get_or_insert_with(|| Box::pin(tokio::time::sleep(WRITE_STALL)));
+        match std::future::Future::poll(timer.as_mut(), cx) {
+            std::task::Poll::Ready(()) => std::task::Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the client has not read for 30 s",
+            ))),
+            std::task::Poll::Pending => std::task::Poll::Pending,
+        }
+    }
+}
+
+impl tokio::io::AsyncRead for StallGuard {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.io).poll_read(cx, buf)
+    }
+}
+
+impl tokio::io::AsyncWrite for StallGuard {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        match std::pin::Pin::new(&mut self.io).poll_write(cx, buf) {
+            std::task::Poll::Pending => self.stall(cx),
+            done => {
+                self.stalled = None;
+                done
+            }
+        }
+    }
+
+    fn poll_write_vectored(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        match std::pin::Pin::new(&mut self.io).poll_write_vectored(cx, bufs) {
+            std::task::Poll::Pending => self.stall(cx),
+            done => {
+                self.stalled = None;
+                done
+            }
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        match std::pin::Pin::new(&mut self.io).poll_flush(cx) {
+            std::task::Poll::Pending => self.stall(cx),
+            done => {
+                self.stalled = None;
+                done
+            }
+        }
+    }
+
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.io).poll_shutdown(cx)
+    }
+}
+
 /// Accepts connections until `stop` resolves, then lets the requests in flight finish (for at
 /// most 10 s). A client has `header_timeout` to send each request's headers (an idle keep-alive
 /// connection is closed after it too), at most `max_connections` are open at once (further ones
@@ -230,6 +351,7 @@ async fn serve_connections(
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder.timer(TokioTimer::new()).header_read_timeout(config.header_timeout).keep_alive(true);
     tokio::pin!(stop);
+    let mut last_warned = None;
     loop {
         let slot = tokio::select! {
             slot = slots.clone().acquire_owned() => slot,
@@ -241,7 +363,10 @@ async fn serve_connections(
                 Ok(a) => a,
                 // Out of file descriptors or the like: wait a moment instead of spinning.
                 Err(e) => {
-                    tracing::warn!("accept: {e}");
+                    if last_warned.is_none_or(|t: std::time::Instant| t.elapsed().as_secs() >= 5) {
+                        tracing::warn!("accept: {e}");
+                        last_warned = Some(std::time::Instant::now());
+                    }
                     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
                     continue;
                 }
@@ -255,21 +380,15 @@ async fn serve_connections(
             *n += 1;
             *n
         };
-        let release = {
-            let per_ip = per_ip.clone();
-            move || {
-                let mut map = per_ip.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                if let Some(n) = map.get_mut(&ip) {
-                    *n -= 1;
-                    if *n == 0 {
-                        map.remove(&ip);
-                    }
-                }
-            }
-        };
+        // Counted from here; given back when the connection, or a stream it became, ends.
+        let held = HeldConnection(Arc::new(std::sync::Mutex::new(Some(ConnectionSlot {
+            _permit: slot,
+            per_ip: per_ip.clone(),
+            ip,
+        }))));
         if config.max_connections_per_ip > 0 && from_ip > config.max_connections_per_ip {
             tracing::debug!(%ip, "refused a connection: {from_ip} open from this address");
-            release();
+            drop(held);
             drop(tcp);
             continue;
         }
@@ -278,11 +397,14 @@ async fn serve_connections(
             tracing::warn!("TCP_NODELAY: {e}");
         }
         let router = router.clone();
+        let in_requests = held.clone();
         let service = hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
             req.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+            req.extensions_mut().insert(in_requests.clone());
             tower::ServiceExt::oneshot(router.clone(), req)
         });
-        let conn = builder.serve_connection(TokioIo::new(tcp), service).with_upgrades();
+        let io = StallGuard { io: tcp, stalled: None };
+        let conn = builder.serve_connection(TokioIo::new(io), service).with_upgrades();
         let mut stop_rx = stop_rx.clone();
         tokio::spawn(async move {
             let mut conn = std::pin::pin!(conn);
@@ -296,8 +418,7 @@ async fn serve_connections(
             if let Err(e) = result {
                 tracing::debug!(%peer, "connection: {e}");
             }
-            release();
-            drop(slot);
+            drop(held);
         });
     }
     drop(listener);

@@ -95,10 +95,12 @@ pub enum LoadError {
     },
 }
 
-/// The most custom variants new games may bring in an hour (each distinct text is built once
-/// and kept for the process's life; a text already built is never refused, nor is a stored
-/// game's variant, however many there are).
-pub const MAX_NEW_CUSTOM_VARIANTS_PER_HOUR: usize = 64;
+/// The most custom variants new games may bring in an hour, from all clients and from one
+/// address (each distinct text is built once and kept for the process's life; a text already
+/// built is never refused, nor is a stored game's variant, however many there are).
+pub const MAX_NEW_CUSTOM_VARIANTS_PER_HOUR: usize = 256;
+/// [`MAX_NEW_CUSTOM_VARIANTS_PER_HOUR`] for one client address.
+pub const MAX_NEW_CUSTOM_VARIANTS_PER_HOUR_PER_CLIENT: usize = 16;
 
 /// The custom variants built, by the SHA-256 of their text.
 fn built_variants() -> std::sync::MutexGuard<'static, HashMap<[u8; 32], &'static Variant>> {
@@ -121,31 +123,47 @@ pub fn custom_variant(text: &str) -> Result<&'static Variant, String> {
     Ok(v)
 }
 
-/// [`custom_variant`] for a new game: a text not built yet counts against
-/// [`MAX_NEW_CUSTOM_VARIANTS_PER_HOUR`], so that requests cannot make the process build
-/// variants without end. The error is `(true, why)` when the hour's allowance is spent, `(false,
-/// what is wrong)` for a bad text.
-pub fn new_custom_variant(text: &str) -> Result<&'static Variant, (bool, String)> {
+/// [`custom_variant`] for a new game from `client`: a text not built yet counts against
+/// [`MAX_NEW_CUSTOM_VARIANTS_PER_HOUR_PER_CLIENT`] and [`MAX_NEW_CUSTOM_VARIANTS_PER_HOUR`], so
+/// that requests cannot make the process build variants without end, nor one client spend
+/// everyone's allowance. The error is `(true, why)` when an allowance is spent, `(false, what is
+/// wrong)` for a bad text.
+pub fn new_custom_variant(text: &str, client: Option<std::net::IpAddr>) -> Result<&'static Variant, (bool, String)> {
     use sha2::{Digest, Sha256};
-    static RECENT: std::sync::Mutex<Vec<std::time::Instant>> = std::sync::Mutex::new(Vec::new());
+    type Recent = (Vec<std::time::Instant>, HashMap<std::net::IpAddr, Vec<std::time::Instant>>);
+    static RECENT: std::sync::OnceLock<std::sync::Mutex<Recent>> = std::sync::OnceLock::new();
     let key: [u8; 32] = Sha256::digest(text.as_bytes()).into();
     if let Some(v) = built_variants().get(&key) {
         return Ok(v);
     }
-    let mut recent = RECENT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut recent = RECENT.get_or_init(Default::default).lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let hour = std::time::Duration::from_secs(3600);
-    recent.retain(|t| t.elapsed() < hour);
-    if recent.len() >= MAX_NEW_CUSTOM_VARIANTS_PER_HOUR {
+    let (all, by_client) = &mut *recent;
+    all.retain(|t| t.elapsed() < hour);
+    by_client.retain(|_, times| {
+        times.retain(|t| t.elapsed() < hour);
+        !times.is_empty()
+    });
+    let mine = client.map_or(0, |ip| by_client.get(&ip).map_or(0, Vec::len));
+    if mine >= MAX_NEW_CUSTOM_VARIANTS_PER_HOUR_PER_CLIENT || all.len() >= MAX_NEW_CUSTOM_VARIANTS_PER_HOUR {
+        let (n, whose) = match mine >= MAX_NEW_CUSTOM_VARIANTS_PER_HOUR_PER_CLIENT {
+            true => (MAX_NEW_CUSTOM_VARIANTS_PER_HOUR_PER_CLIENT, "from this address"),
+            false => (MAX_NEW_CUSTOM_VARIANTS_PER_HOUR, "from all clients"),
+        };
         return Err((
             true,
             format!(
-                "this server has taken {MAX_NEW_CUSTOM_VARIANTS_PER_HOUR} new custom variants in the last hour: \
-                 try again later, or use one already played here"
+                "this server has taken {n} new custom variants {whose} in the last hour: try again later, \
+                 or use one already played here"
             ),
         ));
     }
     let v = custom_variant(text).map_err(|e| (false, e))?;
-    recent.push(std::time::Instant::now());
+    let now = std::time::Instant::now();
+    all.push(now);
+    if let Some(ip) = client {
+        by_client.entry(ip).or_default().push(now);
+    }
     Ok(v)
 }
 
