@@ -79,6 +79,7 @@ impl Default for Limits {
 
 /// The address a request comes from: the connection's, or behind a trusted proxy the last
 /// `X-Forwarded-For` entry; `None` where neither is known (a router driven without a socket).
+/// An IPv6 address is taken as its /64 network, which one client holds whole.
 fn client_address(
     app: &AppState,
     headers: &axum::http::HeaderMap,
@@ -87,10 +88,10 @@ fn client_address(
     if app.limits.trust_forwarded_for {
         let forwarded = headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok()).next_back();
         if let Some(ip) = forwarded.and_then(|v| v.rsplit(',').next()).and_then(|ip| ip.trim().parse().ok()) {
-            return Some(ip);
+            return Some(crate::client_key(ip));
         }
     }
-    peer.map(|p| p.ip())
+    peer.map(|p| crate::client_key(p.ip()))
 }
 
 /// Counts a new game against its client's hourly allowance; 429 when it is spent.

@@ -208,6 +208,22 @@ pub async fn run(config: Config) -> Result<(), ServerError> {
     Ok(())
 }
 
+/// The key a client's limits are counted under: its address, or for IPv6 its /64 network
+/// (one household's or one server's share, which it can fill with addresses at will).
+pub fn client_key(ip: std::net::IpAddr) -> std::net::IpAddr {
+    match ip {
+        std::net::IpAddr::V6(v6) if v6.to_ipv4_mapped().is_none() => {
+            let mut octets = v6.octets();
+            octets[8..].fill(0);
+            std::net::IpAddr::V6(std::net::Ipv6Addr::from(octets))
+        }
+        std::net::IpAddr::V6(v6) => {
+            std::net::IpAddr::V4(v6.to_ipv4_mapped().unwrap_or(std::net::Ipv4Addr::UNSPECIFIED))
+        }
+        v4 => v4,
+    }
+}
+
 /// A connection's place in the connection caps (overall and for its address), given back when
 /// dropped: by the connection's task when it ends, or by a WebSocket stream that took it over.
 #[derive(Debug)]
@@ -373,7 +389,7 @@ async fn serve_connections(
             },
             () = &mut stop => break,
         };
-        let ip = peer.ip();
+        let ip = client_key(peer.ip());
         let from_ip = {
             let mut map = per_ip.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             let n = map.entry(ip).or_insert(0);
@@ -498,5 +514,21 @@ pub fn lock_sqlite(database_url: &str) -> Result<Option<std::fs::File>, ServerEr
         Err(std::fs::TryLockError::Error(e)) => {
             Err(std::io::Error::new(e.kind(), format!("cannot lock {}: {e}", lock.display())).into())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Limits count an IPv6 client by its /64, an IPv4 one (mapped or not) by its address.
+    #[test]
+    fn clients_are_counted_by_address_or_ipv6_network() {
+        let key = |s: &str| client_key(s.parse().expect("an address")).to_string();
+        assert_eq!(key("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), "2001:db8:1:2::");
+        assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff::9"));
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("::ffff:198.51.100.7"), "198.51.100.7");
+        assert_eq!(key("198.51.100.7"), "198.51.100.7");
     }
 }
