@@ -268,8 +268,17 @@ struct StallGuard {
 }
 
 impl StallGuard {
-    /// `Pending` from a write: ready with an error once it has lasted [`WRITE_STALL`].
-    fn stall<T>(&mut self, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<T>> {
+    /// A write's outcome, watched: a `Pending` that has lasted [`WRITE_STALL`] becomes an error;
+    /// anything else ends the stall.
+    fn watch<T>(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+        polled: std::task::Poll<std::io::Result<T>>,
+    ) -> std::task::Poll<std::io::Result<T>> {
+        if polled.is_ready() {
+            self.stalled = None;
+            return polled;
+        }
         let timer = self.stalled.get_or_insert_with(|| Box::pin(tokio::time::sleep(WRITE_STALL)));
         match std::future::Future::poll(timer.as_mut(), cx) {
             std::task::Poll::Ready(()) => std::task::Poll::Ready(Err(std::io::Error::new(
@@ -297,13 +306,8 @@ impl tokio::io::AsyncWrite for StallGuard {
         cx: &mut std::task::Context<'_>,
         buf: &[u8],
     ) -> std::task::Poll<std::io::Result<usize>> {
-        match std::pin::Pin::new(&mut self.io).poll_write(cx, buf) {
-            std::task::Poll::Pending => self.stall(cx),
-            done => {
-                self.stalled = None;
-                done
-            }
-        }
+        let polled = std::pin::Pin::new(&mut self.io).poll_write(cx, buf);
+        self.watch(cx, polled)
     }
 
     fn poll_write_vectored(
@@ -311,13 +315,8 @@ impl tokio::io::AsyncWrite for StallGuard {
         cx: &mut std::task::Context<'_>,
         bufs: &[std::io::IoSlice<'_>],
     ) -> std::task::Poll<std::io::Result<usize>> {
-        match std::pin::Pin::new(&mut self.io).poll_write_vectored(cx, bufs) {
-            std::task::Poll::Pending => self.stall(cx),
-            done => {
-                self.stalled = None;
-                done
-            }
-        }
+        let polled = std::pin::Pin::new(&mut self.io).poll_write_vectored(cx, bufs);
+        self.watch(cx, polled)
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -328,13 +327,8 @@ impl tokio::io::AsyncWrite for StallGuard {
         mut self: std::pin::Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<std::io::Result<()>> {
-        match std::pin::Pin::new(&mut self.io).poll_flush(cx) {
-            std::task::Poll::Pending => self.stall(cx),
-            done => {
-                self.stalled = None;
-                done
-            }
-        }
+        let polled = std::pin::Pin::new(&mut self.io).poll_flush(cx);
+        self.watch(cx, polled)
     }
 
     fn poll_shutdown(
