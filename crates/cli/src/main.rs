@@ -20,6 +20,7 @@ use std::time::Instant;
 
 mod analysis;
 mod duel;
+mod export;
 mod loadtest;
 mod matches;
 mod openings;
@@ -87,6 +88,8 @@ enum Command {
     VerifyGame(serve::VerifyGameArgs),
     /// Load a running play server: many concurrent games for a fixed time; moves/s and latency.
     Loadtest(loadtest::LoadtestArgs),
+    /// A running play server's games as one PGN file (a club's archive; `verify-game` checks each).
+    Export(export::ExportArgs),
 }
 
 /// Which variant to play: a built-in one or a variant file.
@@ -219,6 +222,7 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
         }
         Command::VerifyGame(a) => serve::verify_game(&a, &mut out)?,
         Command::Loadtest(a) => loadtest::loadtest(&a, &mut out)?,
+        Command::Export(a) => export::export(&a, &mut out)?,
         Command::Uci | Command::Xboard | Command::Match(_) | Command::Play(_) | Command::Serve(_) => {
             unreachable!("handled above")
         }

@@ -1681,6 +1681,46 @@ fn one_client_cannot_hog_the_server() {
     assert!(health["games_in_memory"].as_u64().is_some_and(|n| n >= 6), "{health}");
 }
 
+/// `fairylab export`: the server's finished games (or all) as one PGN file, every record as the
+/// server gives it, each verifying against its seed.
+#[test]
+fn a_servers_games_export_to_one_pgn_file() {
+    let s = Server::start(&sqlite_url("serve-export"));
+    let mut finished = Vec::new();
+    for i in 0..3 {
+        let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+        let (id, w) = (g["id"].as_str().expect("id").to_string(), token(&g, "white").expect("token"));
+        s.ok("POST", &format!("/api/games/{id}/moves"), Some(&w), Some(json!({ "move": "e2e4" })));
+        s.ok("POST", &format!("/api/games/{id}/moves"), token(&g, "black").as_deref(), Some(json!({ "move": "e7e5" })));
+        if i < 2 {
+            s.ok("POST", &format!("/api/games/{id}/resign"), Some(&w), None);
+            finished.push(id);
+        }
+    }
+    let out = temp_path("serve-export", "club.pgn");
+    let o = fairylab(&["export", "--server", &s.base, "--out", out.to_str().expect("utf-8")]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let text = std::fs::read_to_string(&out).expect("the file");
+    let records: Vec<String> = text.split("[Event ").skip(1).map(|r| format!("[Event {r}")).collect();
+    assert_eq!(records.len(), 2, "{text}");
+    let mut exported = Vec::new();
+    for (i, record) in records.iter().enumerate() {
+        let id = record.lines().find_map(|l| l.strip_prefix("[GameId \"")).expect("a game id");
+        exported.push(id.trim_end_matches("\"]").to_string());
+        let o = verify_text("serve-export", &format!("{i}.pgn"), record);
+        assert!(o.status.success(), "{}", common::stderr(&o));
+    }
+    exported.sort();
+    finished.sort();
+    assert_eq!(exported, finished);
+    let o = fairylab(&["export", "--server", &s.base, "--status", "all", "--out", "-"]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert_eq!(stdout(&o).matches("[Event ").count(), 3);
+    let o = fairylab(&["export", "--server", "ftp://x", "--out", "-"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(common::stderr(&o).contains("is not an http:// or https:// URL"), "{}", common::stderr(&o));
+}
+
 #[test]
 fn sigterm_stops_the_server_and_closes_its_streams() {
     let db = temp_path("serve-sigterm", "games.sqlite3");
