@@ -1721,6 +1721,40 @@ fn a_servers_games_export_to_one_pgn_file() {
     assert!(common::stderr(&o).contains("is not an http:// or https:// URL"), "{}", common::stderr(&o));
 }
 
+/// A clean stop and restart (an upgrade) counts on no clock: the side to move finds its time as
+/// it was at the stop. A crash's downtime counts, as it always did.
+#[test]
+fn a_clean_restart_counts_on_no_clock() {
+    let db = temp_path("serve-pause", "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let url = format!("sqlite://{}", db.display());
+    let mut s = Server::start(&url);
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me", "clock_seconds": 60 }));
+    let id = g["id"].as_str().expect("id").to_string();
+    s.ok("POST", &format!("/api/games/{id}/moves"), token(&g, "white").as_deref(), Some(json!({ "move": "e2e4" })));
+    s.ok("POST", &format!("/api/games/{id}/moves"), token(&g, "black").as_deref(), Some(json!({ "move": "e7e5" })));
+    // White's clock runs now.
+    let white_ms = |server: &Server| state(server, &id)["clock"]["white_ms"].as_i64().expect("white's time");
+    let before = white_ms(&s);
+    let pid = s.child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().expect("kill runs").success());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while s.child.try_wait().expect("wait").is_none() {
+        assert!(Instant::now() < deadline, "the server did not stop on SIGTERM");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_secs(3));
+    let again = Server::start(&url);
+    let after = white_ms(&again);
+    assert!(before - after < 1_500, "a clean restart cost white {} ms", before - after);
+    // A crash is no clean stop: its downtime counts.
+    again.kill();
+    std::thread::sleep(Duration::from_secs(2));
+    let third = Server::start(&url);
+    let crashed = white_ms(&third);
+    assert!(after - crashed >= 2_000, "a crash cost white only {} ms", after - crashed);
+}
+
 #[test]
 fn sigterm_stops_the_server_and_closes_its_streams() {
     let db = temp_path("serve-sigterm", "games.sqlite3");

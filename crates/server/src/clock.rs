@@ -36,12 +36,14 @@ impl Clock {
     /// ply 0 first, played by `first`), counting the running clock up to `now` if given.
     pub fn left(self, first: Color, times: &[i64], now: Option<i64>) -> [i64; 2] {
         let mut left = [self.initial_ms; 2];
+        // The server's own downtime between a clean stop and a restart counts on no clock.
+        let spent = |from: i64, to: i64| to - from - crate::pause::between(from, to);
         for k in UNTIMED_PLIES..times.len() {
             let side = mover(first, k);
-            left[side.index()] += self.increment_ms - (times[k] - times[k - 1]);
+            left[side.index()] += self.increment_ms - spent(times[k - 1], times[k]);
         }
         if let (Some(now), Some(side)) = (now, running(first, times.len())) {
-            left[side.index()] -= now - times[times.len() - 1];
+            left[side.index()] -= spent(times[times.len() - 1], now);
         }
         left
     }
@@ -49,7 +51,8 @@ impl Clock {
     /// When the side to move runs out of time (Unix ms), if its clock runs.
     pub fn flag_at(self, first: Color, times: &[i64]) -> Option<i64> {
         let side = running(first, times.len())?;
-        Some(times[times.len() - 1] + self.left(first, times, None)[side.index()])
+        let last = times[times.len() - 1];
+        Some(last + self.left(first, times, None)[side.index()] + crate::pause::after(last))
     }
 
     /// The state's clock fields at `now` (for a finished game, `now` is when it ended: the

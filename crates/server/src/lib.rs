@@ -4,7 +4,7 @@
 //! `store` owns persistence, `live` the games in play, `api` the endpoints, `ai` the engine's
 //! moves off the request path, `analysis` analyses and reviews on workers of their own, `line`
 //! the analysis board's positions, `explorer` the opening explorer, `odds` SnowFall's gift odds,
-//! `clock` the chess clocks, `predictor` Predictor chess's plies, `chat` the games' chat, `seed`
+//! `clock` the chess clocks, `pause` the server's own downtime, which they do not count, `predictor` Predictor chess's plies, `chat` the games' chat, `seed`
 //! the fairness seed behind every die and gift, `owner` which process plays each game when
 //! several share one PostgreSQL, `web` the page; this file the connections and the lifecycle.
 
@@ -20,6 +20,7 @@ pub mod line;
 pub mod live;
 pub mod odds;
 pub mod owner;
+pub mod pause;
 pub mod predictor;
 pub mod seed;
 pub mod store;
@@ -151,6 +152,8 @@ pub async fn app(config: &Config, url: &str) -> Result<(axum::Router, api::AppSt
         tokio::spawn(owner::heartbeat_loop(state.clone()));
         return Ok((api::router(state.clone()), state));
     }
+    // A process alone on its database: the time since its clean stop counts on no clock.
+    crate::pause::set(store.resume(live::now_ms()).await?);
     for id in store.active().await? {
         match state.games.get(&id).await {
             Ok(Some(g)) => {
@@ -202,6 +205,9 @@ pub async fn run(config: Config) -> Result<(), ServerError> {
     }
     if let Some(owners) = &state.owners {
         state.games.store().release(&owners.id).await?;
+    } else {
+        // Alone on the database: the downtime until the next start will count on no clock.
+        state.games.store().record_stop(live::now_ms()).await?;
     }
     state.games.store().close().await;
     tracing::info!("stopped");

@@ -346,7 +346,7 @@ impl LiveGame {
             return None;
         }
         let since = self.times.last().copied().unwrap_or(self.row.created_at).max(self.row.updated_at);
-        Some(since + limit)
+        Some(since + limit + crate::pause::after(since))
     }
 
     /// Whether the side to move is played by the AI.

@@ -160,12 +160,12 @@ impl Table {
 
     /// The commitment deadline, if any.
     pub fn deadline(&self) -> Option<i64> {
-        self.ply_seconds.map(|s| self.ply_started + s * 1000)
+        self.ply_seconds.map(|s| self.ply_started + s * 1000 + crate::pause::after(self.ply_started))
     }
 
     /// The reveal deadline: as long again after the commitment deadline.
     pub fn reveal_deadline(&self) -> Option<i64> {
-        self.ply_seconds.map(|s| self.ply_started + 2 * s * 1000)
+        self.ply_seconds.map(|s| self.ply_started + 2 * s * 1000 + crate::pause::after(self.ply_started))
     }
 
     /// Closes the ply: the chosen members, or the time-loss outcome.

@@ -327,6 +327,11 @@ pub trait Store: Send + Sync + 'static {
     async fn expire(&self, server: &str) -> Result<(), StoreError>;
     /// Gives up every game `server` owns and its heartbeat (a clean shutdown).
     async fn release(&self, server: &str) -> Result<(), StoreError>;
+    /// Records a clean stop at `at` (Unix ms), for [`Store::resume`].
+    async fn record_stop(&self, at: i64) -> Result<(), StoreError>;
+    /// Closes the last clean stop into a pause ending at `now` and returns every pause
+    /// (`[stopped, resumed)`, oldest first).
+    async fn resume(&self, now: i64) -> Result<Vec<(i64, i64)>, StoreError>;
     /// Whether other server processes share this store (their moves must be read back and
     /// their events relayed).
     fn shared(&self) -> bool {
@@ -1159,6 +1164,22 @@ macro_rules! sql_store {
             async fn expire(&self, server: &str) -> Result<(), StoreError> {
                 sqlx::query("UPDATE servers SET heartbeat_at = 0 WHERE id = $1").bind(server).execute(&self.pool).await?;
                 Ok(())
+            }
+
+            async fn record_stop(&self, at: i64) -> Result<(), StoreError> {
+                sqlx::query("INSERT INTO pauses (stopped_at, resumed_at) VALUES ($1, NULL)").bind(at).execute(&self.pool).await?;
+                Ok(())
+            }
+
+            async fn resume(&self, now: i64) -> Result<Vec<(i64, i64)>, StoreError> {
+                sqlx::query("UPDATE pauses SET resumed_at = $1 WHERE resumed_at IS NULL AND stopped_at <= $1")
+                    .bind(now)
+                    .execute(&self.pool)
+                    .await?;
+                let rows = sqlx::query("SELECT stopped_at, resumed_at FROM pauses WHERE resumed_at IS NOT NULL ORDER BY stopped_at")
+                    .fetch_all(&self.pool)
+                    .await?;
+                rows.iter().map(|r| Ok((r.try_get::<i64, _>("stopped_at")?, r.try_get::<i64, _>("resumed_at")?))).collect()
             }
 
             async fn release(&self, server: &str) -> Result<(), StoreError> {
