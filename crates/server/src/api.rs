@@ -56,7 +56,7 @@ pub struct AppState {
     /// What one client may ask of the server.
     pub limits: Limits,
     /// The games each client address created lately (for [`Limits::new_games_per_hour`]).
-    pub new_games: Arc<std::sync::Mutex<HashMap<std::net::IpAddr, Vec<std::time::Instant>>>>,
+    pub new_games: Arc<std::sync::Mutex<HashMap<std::net::IpAddr, crate::live::LastHour>>>,
 }
 
 /// What one client may ask of the server (`fairylab serve` flags; docs/OPERATIONS.md).
@@ -100,21 +100,19 @@ fn count_new_game(app: &AppState, ip: Option<std::net::IpAddr>) -> Result<(), Ap
     if n == 0 {
         return Ok(());
     }
-    let hour = Duration::from_secs(3600);
     let mut all = app.new_games.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     // Now and then the addresses with nothing left in the hour go.
     if all.len() > 10_000 {
-        all.retain(|_, times| times.iter().any(|t| t.elapsed() < hour));
+        all.retain(|_, times| times.count() > 0);
     }
     let times = all.entry(ip).or_default();
-    times.retain(|t| t.elapsed() < hour);
-    if times.len() >= n {
+    if times.count() >= n {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             format!("this address has created {n} games in the last hour, the most this server allows"),
         ));
     }
-    times.push(std::time::Instant::now());
+    times.record();
     Ok(())
 }
 
@@ -751,6 +749,14 @@ fn no_chess960_start(v: &rules::Variant) -> ApiError {
 
 /// Reads the moves a new game imports (`pgn`): the record's start position and moves. Its
 /// variant must be the game's (movetext alone is read as the game's variant from `fen`).
+/// A start position a client sent: at most [`MAX_FIELD`] bytes, a FEN of `v`.
+fn client_fen(v: &'static rules::Variant, f: &str) -> Result<Position, ApiError> {
+    if f.len() > MAX_FIELD {
+        return Err(ApiError::bad("the FEN is too long"));
+    }
+    Position::from_fen(v, f).map_err(|e| ApiError::bad(format!("invalid FEN: {e}")))
+}
+
 /// The tags a game's record takes from the server and the game, never from an imported record.
 fn server_tag(name: &str) -> bool {
     const SERVER: [&str; 13] = [
@@ -796,10 +802,7 @@ fn import_record(text: &str, v: &'static rules::Variant, fen: Option<&str>) -> R
         if let Some(f) = fen {
             // Checked before it becomes a tag: text that is not a FEN (a quote, a line break)
             // must not be read as more of the record.
-            if f.len() > MAX_FIELD {
-                return Err(ApiError::bad("the FEN is too long"));
-            }
-            Position::from_fen(v, f).map_err(|e| ApiError::bad(format!("invalid FEN: {e}")))?;
+            client_fen(v, f)?;
             tags.push_str(&format!("[SetUp \"1\"]\n[FEN \"{f}\"]\n"));
         }
         let added = tags.lines().count() + 1;
@@ -927,7 +930,7 @@ async fn new_game(app: &AppState, c: CreateGame) -> Result<Value, ApiError> {
             drawn.push("map");
             rules::variants::probabilistic::draw_map(&pos, &mut setup)
         }
-        (None, Some(f), _) => Position::from_fen(v, f).map_err(|e| ApiError::bad(format!("invalid FEN: {e}")))?,
+        (None, Some(f), _) => client_fen(v, f)?,
         (None, None, Some(_)) => {
             drawn.push("map");
             rules::variants::probabilistic::draw_map(&Position::start(v), &mut setup)

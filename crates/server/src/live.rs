@@ -102,6 +102,24 @@ pub const MAX_NEW_CUSTOM_VARIANTS_PER_HOUR: usize = 256;
 /// [`MAX_NEW_CUSTOM_VARIANTS_PER_HOUR`] for one client address.
 pub const MAX_NEW_CUSTOM_VARIANTS_PER_HOUR_PER_CLIENT: usize = 16;
 
+/// Events of the last hour, for an allowance counted over a sliding hour (games per address,
+/// new custom variants).
+#[derive(Debug, Default)]
+pub struct LastHour(Vec<std::time::Instant>);
+
+impl LastHour {
+    /// How many events the last hour holds (older ones are forgotten).
+    pub fn count(&mut self) -> usize {
+        self.0.retain(|t| t.elapsed() < std::time::Duration::from_secs(3600));
+        self.0.len()
+    }
+
+    /// Records one, now.
+    pub fn record(&mut self) {
+        self.0.push(std::time::Instant::now());
+    }
+}
+
 /// The custom variants built, by the SHA-256 of their text.
 fn built_variants() -> std::sync::MutexGuard<'static, HashMap<[u8; 32], &'static Variant>> {
     static BUILT: std::sync::OnceLock<std::sync::Mutex<HashMap<[u8; 32], &'static Variant>>> =
@@ -130,22 +148,17 @@ pub fn custom_variant(text: &str) -> Result<&'static Variant, String> {
 /// wrong)` for a bad text.
 pub fn new_custom_variant(text: &str, client: Option<std::net::IpAddr>) -> Result<&'static Variant, (bool, String)> {
     use sha2::{Digest, Sha256};
-    type Recent = (Vec<std::time::Instant>, HashMap<std::net::IpAddr, Vec<std::time::Instant>>);
+    type Recent = (LastHour, HashMap<std::net::IpAddr, LastHour>);
     static RECENT: std::sync::OnceLock<std::sync::Mutex<Recent>> = std::sync::OnceLock::new();
     let key: [u8; 32] = Sha256::digest(text.as_bytes()).into();
     if let Some(v) = built_variants().get(&key) {
         return Ok(v);
     }
     let mut recent = RECENT.get_or_init(Default::default).lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let hour = std::time::Duration::from_secs(3600);
     let (all, by_client) = &mut *recent;
-    all.retain(|t| t.elapsed() < hour);
-    by_client.retain(|_, times| {
-        times.retain(|t| t.elapsed() < hour);
-        !times.is_empty()
-    });
-    let mine = client.map_or(0, |ip| by_client.get(&ip).map_or(0, Vec::len));
-    if mine >= MAX_NEW_CUSTOM_VARIANTS_PER_HOUR_PER_CLIENT || all.len() >= MAX_NEW_CUSTOM_VARIANTS_PER_HOUR {
+    by_client.retain(|_, times| times.count() > 0);
+    let mine = client.map_or(0, |ip| by_client.get_mut(&ip).map_or(0, LastHour::count));
+    if mine >= MAX_NEW_CUSTOM_VARIANTS_PER_HOUR_PER_CLIENT || all.count() >= MAX_NEW_CUSTOM_VARIANTS_PER_HOUR {
         let (n, whose) = match mine >= MAX_NEW_CUSTOM_VARIANTS_PER_HOUR_PER_CLIENT {
             true => (MAX_NEW_CUSTOM_VARIANTS_PER_HOUR_PER_CLIENT, "from this address"),
             false => (MAX_NEW_CUSTOM_VARIANTS_PER_HOUR, "from all clients"),
@@ -159,10 +172,9 @@ pub fn new_custom_variant(text: &str, client: Option<std::net::IpAddr>) -> Resul
         ));
     }
     let v = custom_variant(text).map_err(|e| (false, e))?;
-    let now = std::time::Instant::now();
-    all.push(now);
+    all.record();
     if let Some(ip) = client {
-        by_client.entry(ip).or_default().push(now);
+        by_client.entry(ip).or_default().record();
     }
     Ok(v)
 }
