@@ -3261,6 +3261,12 @@ fn a_garbled_request_ends_no_game() {
 }
 
 /// A fresh SQLite database URL for a test of its own (`tag` names its directory).
+/// The SHA-256 of `text`, in hex, as the server computes it.
+fn sha256_hex(text: &str) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(text.as_bytes()))
+}
+
 fn sqlite_url(tag: &str) -> String {
     let db = temp_path(tag, "games.sqlite3");
     let _ = std::fs::remove_file(&db);
@@ -3630,6 +3636,12 @@ fn rematches(url: &str) {
     assert_eq!((theirs["game"].as_str(), theirs["color"].as_str()), (Some(new.as_str()), Some("white")));
     assert_eq!(s.ok("POST", &rematch, Some(&w), Some(json!({ "action": "accept" })))["token"], made["token"]);
     assert_refused(act(&b, "decline"), 409, "made already");
+    // The seat tokens are not computable from the database, which holds the tokens' hashes: the
+    // derivation of 0.3.0 (from the stored hash and the rematch's id) gives neither.
+    for (t, seat) in [(&w, &made), (&b, &theirs)] {
+        let legacy = sha256_hex(&format!("fairylab rematch {} {new}", sha256_hex(t)));
+        assert_ne!(seat["token"].as_str(), Some(legacy.as_str()), "{seat}");
+    }
     let ns = state(&s, &new);
     assert_eq!(
         (ns["start_fen"].as_str(), ns["white"].as_str(), ns["black"].as_str()),
@@ -3678,6 +3690,40 @@ fn rematches(url: &str) {
     s.ok("POST", &format!("/api/games/{id}/abort"), Some(&w), None);
     let r = s.call("POST", &format!("/api/games/{id}/rematch"), Some(&w), Some(json!({ "action": "offer" })));
     assert_refused(r, 409, "nobody took black's seat");
+}
+
+/// A rematch offered before fairylab 0.3.1 (no seat recorded beside the offer) is still made
+/// on acceptance after an upgrade, the player who offered seated by the legacy token.
+#[test]
+fn a_rematch_offered_before_the_upgrade_is_still_made() {
+    let url = sqlite_url("serve-rematch-legacy");
+    let s = Server::start(&url);
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "invite" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let code = g["black"]["invite"].as_str().expect("a code");
+    let joined = s.ok("POST", &format!("/api/games/{id}/join"), None, Some(json!({ "code": code })));
+    let (w, b) = (token(&g, "white").expect("w"), joined["token"].as_str().expect("b").to_string());
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(&w), Some(json!({ "move": "e4" })));
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(&b), Some(json!({ "move": "e5" })));
+    s.ok("POST", &format!("/api/games/{id}/resign"), Some(&b), None);
+    s.kill();
+    // Black's offer as 0.3.0 recorded it: the side alone.
+    tokio::runtime::Runtime::new().expect("a runtime").block_on(async {
+        let store = server::store::open(&url).await.expect("the store");
+        assert!(store.offer_rematch(&id, Some("black"), None).await.expect("the offer"));
+        store.close().await;
+    });
+    let s = Server::start(&url);
+    let rematch = format!("/api/games/{id}/rematch");
+    let made = s.ok("POST", &rematch, Some(&w), Some(json!({ "action": "accept" })));
+    let theirs = s.ok("POST", &rematch, Some(&b), Some(json!({ "action": "offer" })));
+    let new = made["game"].as_str().expect("the rematch").to_string();
+    assert_eq!((theirs["game"].as_str(), theirs["color"].as_str()), (Some(new.as_str()), Some("white")), "{theirs}");
+    let legacy = sha256_hex(&format!("fairylab rematch {} {new}", sha256_hex(&b)));
+    assert_eq!(theirs["token"].as_str(), Some(legacy.as_str()), "{theirs}");
+    let moves = format!("/api/games/{new}/moves");
+    s.ok("POST", &moves, theirs["token"].as_str(), Some(json!({ "move": "d4" })));
+    s.ok("POST", &moves, made["token"].as_str(), Some(json!({ "move": "d5" })));
 }
 
 /// A move that reads but is not legal is refused with its reason, in a player's words.

@@ -712,7 +712,8 @@ struct CreateGame {
     /// The game's first moves, imported: PGN movetext (SAN or UCI, numbers and comments
     /// allowed) from `fen` or the variant's start, or a whole PGN record of the variant.
     pgn: Option<String>,
-    /// A rematch's game id and seat tokens, set by the server (`rematch`), never by a request.
+    /// A rematch's game id and the SHA-256 of its seats' tokens, set by the server (`rematch`),
+    /// never by a request.
     #[serde(skip)]
     preset: Option<(String, [Option<String>; 2])>,
     /// The client's address, set by the server (for the custom variants' allowance).
@@ -1003,9 +1004,11 @@ async fn new_game(app: &AppState, c: CreateGame) -> Result<Value, ApiError> {
         // The seat's holder: a token for the creator, an invitation code for a friend, the
         // open-seat mark for anyone, or nothing for the AI; what is stored is the token's and
         // the code's SHA-256.
-        let preset = c.preset.as_ref().and_then(|(_, tokens)| tokens[color.index()].clone());
+        let preset = c.preset.as_ref().and_then(|(_, hashes)| hashes[color.index()].clone());
         let (player, token, invite, stored_invite) = match who.as_str() {
-            "me" => (Player::Human, Some(preset.unwrap_or_else(|| random_hex(32))), None, None),
+            // A rematch's seat: its holder derives the token (`rematch_token`).
+            "me" if preset.is_some() => (Player::Human, None, None, None),
+            "me" => (Player::Human, Some(random_hex(32)), None, None),
             "invite" => {
                 let code = random_hex(16);
                 let hash = sha256_hex(&code);
@@ -1025,7 +1028,8 @@ async fn new_game(app: &AppState, c: CreateGame) -> Result<Value, ApiError> {
         reply[color.to_string()] = json!({
             "player": player.name(), "token": token, "invite": invite, "open": who.as_str() == "open",
         });
-        seats.push((player, token, stored_invite));
+        let hash = preset.or_else(|| token.as_deref().map(sha256_hex));
+        seats.push((player, hash, stored_invite));
     }
     let id = c.preset.as_ref().map_or_else(|| random_hex(8), |(id, _)| id.clone());
     let now = now_ms();
@@ -1036,8 +1040,8 @@ async fn new_game(app: &AppState, c: CreateGame) -> Result<Value, ApiError> {
         start_fen: start.fen(),
         white_player: seats[0].0.name().into(),
         black_player: seats[1].0.name().into(),
-        white_token: seats[0].1.as_deref().map(sha256_hex),
-        black_token: seats[1].1.as_deref().map(sha256_hex),
+        white_token: seats[0].1.clone(),
+        black_token: seats[1].1.clone(),
         white_invite: seats[0].2.clone(),
         black_invite: seats[1].2.clone(),
         seed: seed.to_hex(),
@@ -1063,9 +1067,9 @@ async fn new_game(app: &AppState, c: CreateGame) -> Result<Value, ApiError> {
     let mut live = if v.simultaneous {
         // The seated creators are their sides' captains, rank 1; an AI side is a team of one
         // whose token nobody holds.
-        for (color, (player, token, _)) in Color::ALL.into_iter().zip(&seats) {
-            match (player, token) {
-                (_, Some(t)) => add_captain(app, &row.id, color, &sha256_hex(t), now).await?,
+        for (color, (player, hash, _)) in Color::ALL.into_iter().zip(&seats) {
+            match (player, hash) {
+                (_, Some(h)) => add_captain(app, &row.id, color, h, now).await?,
                 (Player::Ai(_), None) => add_captain(app, &row.id, color, &sha256_hex(&random_hex(32)), now).await?,
                 _ => {}
             }
@@ -1746,23 +1750,47 @@ async fn draw(
     }
 }
 
-/// A player's token in a game's rematch, derived from their token's SHA-256 in the game and
-/// the rematch's id: the server can hand it to either player again (to the one who offered,
-/// when the other accepts) without keeping it.
-fn rematch_token(token_hash: &str, rematch: &str) -> String {
+/// A player's seat token in the rematch of game `game`, derived from their own token there:
+/// the server can hand it to them again whenever they ask with that token (the one who offered
+/// gets theirs after the other accepted) without keeping it, and the database, which holds only
+/// tokens' hashes, is no help in computing it. When a player offers, the hash of their rematch
+/// token is kept beside the offer (`Store::rematch_seat`) for the game the acceptance makes.
+fn rematch_token(token: &str, game: &str) -> String {
+    sha256_hex(&format!("fairylab rematch seat {game} {token}"))
+}
+
+/// How fairylab 0.3.0 derived a rematch's seat token: from the stored hash of the player's token
+/// and the rematch's id, so that anyone with a copy of the database could compute it. Used only
+/// for rematches offered or made before 0.3.1 (an offer without its `rematch_seat`).
+fn legacy_rematch_token(token_hash: &str, rematch: &str) -> String {
     sha256_hex(&format!("fairylab rematch {token_hash} {rematch}"))
 }
 
-/// What a player gets of a rematch that was made: `{game, color, token}` (the colour they play).
-fn rematch_seat(rematch: &str, color: Color, token_hash: &str) -> Value {
-    json!({ "game": rematch, "color": color.to_string(), "token": rematch_token(token_hash, rematch) })
+/// What the player holding `token` in game `game` gets of its rematch `made`, where they play
+/// `color`: `{game, color, token}`. The token is [`rematch_token`]'s unless the seat was made
+/// before 0.3.1 with the legacy one.
+async fn rematch_seat(app: &AppState, game: &str, made: &str, color: Color, token: &str) -> Result<Value, ApiError> {
+    let mut seat = rematch_token(token, game);
+    if let Some(row) = app.games.store().game(made).await? {
+        let stored = match color {
+            Color::White => row.white_token,
+            Color::Black => row.black_token,
+        };
+        let legacy = legacy_rematch_token(&sha256_hex(token), made);
+        if stored.as_deref() != Some(sha256_hex(&seat).as_str())
+            && stored.as_deref() == Some(sha256_hex(&legacy).as_str())
+        {
+            seat = legacy;
+        }
+    }
+    Ok(json!({ "game": made, "color": color.to_string(), "token": seat }))
 }
 
 /// The new game a rematch of `live` creates, as `POST /api/games` would: the colours swapped,
 /// the same variant, options, AI, clocks and times, and the same start position unless the seed
-/// drew it (a seed-drawn start or SnowFall percentage is drawn anew); the people's seats taken
-/// by tokens derived from theirs ([`rematch_token`]).
-fn rematch_settings(live: &LiveGame, id: &str) -> Result<CreateGame, ApiError> {
+/// drew it (a seed-drawn start or SnowFall percentage is drawn anew); each person's seat taken
+/// by the token whose SHA-256 `hashes` holds at the colour they played ([`rematch_token`]).
+fn rematch_settings(live: &LiveGame, id: &str, hashes: [Option<String>; 2]) -> Result<CreateGame, ApiError> {
     let row = &live.row;
     let options: Value = serde_json::from_str(&row.options).unwrap_or(Value::Null);
     let drawn = |what: &str| options["drawn"].as_array().is_some_and(|d| d.iter().any(|x| x == what));
@@ -1776,8 +1804,13 @@ fn rematch_settings(live: &LiveGame, id: &str) -> Result<CreateGame, ApiError> {
             Color::Black => (&row.black_player, &row.black_token),
         };
         seats[color.index()] = match (Player::parse(player), hash) {
-            (Some(Player::Human), Some(h)) => {
-                tokens[color.index()] = Some(rematch_token(h, id));
+            (Some(Player::Human), Some(_)) => {
+                tokens[color.index()] = Some(hashes[(!color).index()].clone().ok_or_else(|| {
+                    ApiError::new(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        format!("the rematch seat of {} in game {} is unknown", !color, live.row.id),
+                    )
+                })?);
                 "me".to_string()
             }
             (Some(Player::Human), None) => {
@@ -1838,13 +1871,13 @@ async fn rematch(
     // The stored row decides: another server process may have taken an offer or made the rematch.
     let row = app.games.store().game(&id).await?.ok_or_else(|| ApiError::not_found(&id))?;
     (live.row.rematch_offer, live.row.rematch) = (row.rematch_offer, row.rematch);
-    let mine = sha256_hex(&token);
     if let Some(made) = &live.row.rematch {
         if action == "decline" {
             return Err(ApiError::conflict(format!("the rematch was made already: game {made}")));
         }
-        return Ok(Json(rematch_seat(made, !color, &mine)));
+        return Ok(Json(rematch_seat(&app, &id, made, !color, &token).await?));
     }
+    let mine = sha256_hex(&rematch_token(&token, &id));
     let ai = live.players[(!color).index()] != Player::Human;
     let standing = crate::live::offer_of(live.row.rematch_offer.as_deref());
     match (action, standing) {
@@ -1855,15 +1888,15 @@ async fn rematch(
         ("decline", None) => return Err(ApiError::conflict("there is no rematch offer to answer")),
         ("accept", None) if !ai => return Err(ApiError::conflict("there is no rematch offer to answer")),
         ("decline", Some(_)) => {
-            app.games.store().offer_rematch(&id, None).await?;
+            app.games.store().offer_rematch(&id, None, None).await?;
             live.row.rematch_offer = None;
             announce(&app, &live, "rematch_declined", json!({ "by": color.to_string() })).await;
             return Ok(Json(json!({ "rematch_offer": null })));
         }
         ("offer", None) if !ai => {
             // Checked now, not when the opponent accepts: a seat nobody took has no one to ask.
-            rematch_settings(&live, "")?;
-            if !app.games.store().offer_rematch(&id, Some(&color.to_string())).await? {
+            rematch_settings(&live, "", [Some(String::new()), Some(String::new())])?;
+            if !app.games.store().offer_rematch(&id, Some(&color.to_string()), Some(&mine)).await? {
                 return Err(ApiError::conflict("the rematch was made already"));
             }
             live.row.rematch_offer = Some(color.to_string());
@@ -1874,7 +1907,24 @@ async fn rematch(
         _ => {}
     }
     let made = random_hex(8);
-    let settings = rematch_settings(&live, &made)?;
+    let mut hashes = [None, None];
+    hashes[color.index()] = Some(mine);
+    if !ai {
+        // The offer's maker: the seat recorded with the offer, or for an offer made before
+        // 0.3.1 the legacy token of the rematch made now.
+        let theirs = match app.games.store().rematch_seat(&id).await? {
+            Some(seat) => seat,
+            None => {
+                let stored = match !color {
+                    Color::White => live.row.white_token.as_deref(),
+                    Color::Black => live.row.black_token.as_deref(),
+                };
+                sha256_hex(&legacy_rematch_token(stored.unwrap_or_default(), &made))
+            }
+        };
+        hashes[(!color).index()] = Some(theirs);
+    }
+    let settings = rematch_settings(&live, &made, hashes)?;
     // A rematch is a new game: it counts against its client's hourly allowance.
     count_new_game(&app, client_address(&app, &headers, peer.map(|p| p.0 .0)))?;
     let created = new_game(&app, settings).await?;
@@ -1888,13 +1938,13 @@ async fn rematch(
         }
         let row = app.games.store().game(&id).await?.ok_or_else(|| ApiError::not_found(&id))?;
         return match row.rematch {
-            Some(other) => Ok(Json(rematch_seat(&other, !color, &mine))),
+            Some(other) => Ok(Json(rematch_seat(&app, &id, &other, !color, &token).await?)),
             None => Err(ApiError::conflict("the rematch offer was withdrawn")),
         };
     }
     (live.row.rematch_offer, live.row.rematch) = (None, Some(made.clone()));
     announce(&app, &live, "rematch", json!({ "game": made })).await;
-    let mut seat = rematch_seat(&made, !color, &mine);
+    let mut seat = rematch_seat(&app, &id, &made, !color, &token).await?;
     seat["state"] = created["state"].clone();
     Ok(Json(seat))
 }

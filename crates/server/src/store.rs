@@ -279,9 +279,13 @@ pub trait Store: Send + Sync + 'static {
     /// clears the standing offers; [`StoreError::Stale`] if the game is over or gone or another
     /// process owns it.
     async fn take_back(&self, id: &str, keep: i64, now: i64) -> Result<(), StoreError>;
-    /// Records a finished game's standing rematch offer (`None`: none stands); false, changing
+    /// Records a finished game's standing rematch offer by side `by` (`None`: none stands) and
+    /// the SHA-256 of the seat token its maker will hold in the rematch; false, changing
     /// nothing, if the game is not finished or its rematch was made already.
-    async fn offer_rematch(&self, id: &str, by: Option<&str>) -> Result<bool, StoreError>;
+    async fn offer_rematch(&self, id: &str, by: Option<&str>, seat: Option<&str>) -> Result<bool, StoreError>;
+    /// The SHA-256 of the rematch seat token of the standing offer's maker, if one was recorded
+    /// (offers made before version 0.3.1 have none).
+    async fn rematch_seat(&self, id: &str) -> Result<Option<String>, StoreError>;
     /// Makes a finished game's rematch: records the new game's id and clears the offer, if the
     /// offer of side `by` stands (`None`: whatever stands, for a rematch against the AI). False,
     /// changing nothing, if it does not or the rematch was made already (by this process or
@@ -949,20 +953,31 @@ macro_rules! sql_store {
                 Ok(row.map(|r| r.try_get("review")).transpose()?)
             }
 
-            async fn offer_rematch(&self, id: &str, by: Option<&str>) -> Result<bool, StoreError> {
+            async fn offer_rematch(&self, id: &str, by: Option<&str>, seat: Option<&str>) -> Result<bool, StoreError> {
                 let done = sqlx::query(
-                    "UPDATE games SET rematch_offer = $1 WHERE id = $2 AND status = 'finished' AND rematch IS NULL",
+                    "UPDATE games SET rematch_offer = $1, rematch_seat = $2 \
+                     WHERE id = $3 AND status = 'finished' AND rematch IS NULL",
                 )
                 .bind(by)
+                .bind(seat)
                 .bind(id)
                 .execute(&self.pool)
                 .await?;
                 Ok(done.rows_affected() == 1)
             }
 
+            async fn rematch_seat(&self, id: &str) -> Result<Option<String>, StoreError> {
+                let seat: Option<Option<String>> = sqlx::query_scalar("SELECT rematch_seat FROM games WHERE id = $1")
+                    .bind(id)
+                    .fetch_optional(&self.pool)
+                    .await?;
+                Ok(seat.flatten())
+            }
+
             async fn make_rematch(&self, id: &str, by: Option<&str>, game: &str) -> Result<bool, StoreError> {
                 let done = sqlx::query(
-                    "UPDATE games SET rematch = $1, rematch_offer = NULL WHERE id = $2 AND status = 'finished' \
+                    "UPDATE games SET rematch = $1, rematch_offer = NULL, rematch_seat = NULL \
+                     WHERE id = $2 AND status = 'finished' \
                      AND rematch IS NULL AND ($3 = '' OR rematch_offer = $3)",
                 )
                 .bind(game)
