@@ -59,6 +59,10 @@ pub(crate) struct ServeArgs {
     /// that sets it; never when clients reach the server directly, since they can write it).
     #[arg(long, env = "FAIRYLAB_TRUST_FORWARDED_FOR")]
     trust_forwarded_for: bool,
+    /// Seconds between the pings a live stream (WebSocket) sends its client; a client that
+    /// answers none of two is dropped. Keep it under a reverse proxy's read timeout.
+    #[arg(long, env = "FAIRYLAB_PING_SECONDS", default_value_t = 25, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    ping_seconds: u64,
 }
 
 /// `--listen`: an address, or a host name and port (`localhost:8080`).
@@ -99,6 +103,7 @@ pub(crate) fn serve(a: &ServeArgs) -> Result<ExitCode> {
             max_movetime_ms: a.max_movetime_ms,
             new_games_per_hour: a.max_new_games_per_hour,
             trust_forwarded_for: a.trust_forwarded_for,
+            ping_every: std::time::Duration::from_secs(a.ping_seconds),
         },
         ..server::Config::new(a.listen, &a.database_url)
     };

@@ -1853,6 +1853,68 @@ fn the_live_stream_sends_state_and_moves() {
     assert_eq!(close_code(vec!["hello".to_string(); 50]), Some(1008));
 }
 
+/// A live stream pings its client (`--ping-seconds`); a client that answers is kept, one that
+/// answers no ping (gone without a close, as a phone that lost its network) is dropped after two.
+#[test]
+fn a_stream_pings_and_drops_a_client_that_never_answers() {
+    use std::io::{Read, Write};
+    let s = Server::start_with(&sqlite_url("serve-ping"), &["--ping-seconds", "1"]);
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id");
+    let path = format!("/api/games/{id}/ws");
+    // A client that never answers: the handshake by hand, then only reading.
+    let address = s.base.trim_start_matches("http://").to_string();
+    let mut silent = std::net::TcpStream::connect(&address).expect("a connection");
+    write!(
+        silent,
+        "GET {path} HTTP/1.1\r\nHost: {address}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    .expect("the handshake");
+    silent.set_read_timeout(Some(Duration::from_secs(10))).expect("a timeout");
+    // A client that answers (tungstenite answers pings as it reads).
+    let (mut alive, _) = tungstenite::connect(s.url(&path).replace("http://", "ws://")).expect("websocket");
+    let t0 = Instant::now();
+    let mut pings = 0;
+    while t0.elapsed() < Duration::from_millis(4500) {
+        if let tungstenite::stream::MaybeTlsStream::Plain(tcp) = alive.get_ref() {
+            tcp.set_read_timeout(Some(Duration::from_millis(500))).expect("a timeout");
+        }
+        match alive.read() {
+            Ok(tungstenite::Message::Ping(_)) => pings += 1,
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(e))
+                if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(e) => panic!("the answering client's stream ended: {e}"),
+        }
+    }
+    assert!(pings >= 3, "{pings} pings in 4.5 s at one a second");
+    // Read until the server closes the connection (the pings keep coming until then).
+    let mut buffer = [0; 4096];
+    let gone = loop {
+        match silent.read(&mut buffer) {
+            Ok(0) => break t0.elapsed(),
+            Ok(_) if t0.elapsed() < Duration::from_secs(10) => {}
+            other => panic!("the silent client's stream was not closed after {:?}: {other:?}", t0.elapsed()),
+        }
+    };
+    assert!(gone < Duration::from_secs(6), "closed after {gone:?}");
+    // The answering client is still served.
+    s.ok("POST", &format!("/api/games/{id}/moves"), token(&g, "white").as_deref(), Some(json!({ "move": "e4" })));
+    loop {
+        match alive.read() {
+            Ok(tungstenite::Message::Text(t)) => {
+                assert!(t.contains("e2e4"), "{t}");
+                break;
+            }
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(e))
+                if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(e) => panic!("the answering client's stream ended: {e}"),
+        }
+    }
+}
+
 /// The lobby's stream (`/api/lobby/ws`) tells of a game created, a seat taken and a game over;
 /// with two processes on one PostgreSQL, of those on the other process too.
 #[test]

@@ -69,11 +69,19 @@ pub struct Limits {
     /// Take the client's address from the last `X-Forwarded-For` entry (behind a reverse proxy
     /// that sets it) rather than from the connection.
     pub trust_forwarded_for: bool,
+    /// How often a live stream pings its client; a client that answers nothing (no pong, no
+    /// message) through two pings is gone, and its stream is closed.
+    pub ping_every: std::time::Duration,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { max_movetime_ms: 10_000, new_games_per_hour: 600, trust_forwarded_for: false }
+        Limits {
+            max_movetime_ms: 10_000,
+            new_games_per_hour: 600,
+            trust_forwarded_for: false,
+            ping_every: std::time::Duration::from_secs(25),
+        }
     }
 }
 
@@ -2252,7 +2260,7 @@ async fn stream(
     // The stream keeps its connection's place in the connection caps while it lasts.
     let slot = held.and_then(|h| h.0.take());
     Ok(ws.max_message_size(MAX_BODY).on_upgrade(move |socket| async move {
-        forward_as(socket, "state", state, rx, closing).await;
+        forward_as(socket, "state", state, rx, closing, app.limits.ping_every).await;
         drop(slot);
     }))
 }
@@ -2270,8 +2278,9 @@ async fn lobby_stream(
     let hello = json!({ "games": "/api/games" });
     let closing = app.closing.subscribe();
     let slot = held.and_then(|h| h.0.take());
+    let ping_every = app.limits.ping_every;
     Ok(ws.max_message_size(MAX_BODY).on_upgrade(move |socket| async move {
-        forward_as(socket, "hello", hello, rx, closing).await;
+        forward_as(socket, "hello", hello, rx, closing, ping_every).await;
         drop(slot);
     }))
 }
@@ -2281,21 +2290,39 @@ async fn lobby_stream(
 const READ_ONLY_NOTES: usize = 20;
 
 /// Sends `{"type": kind, "data": first}`, then every event of `rx`, until the client leaves or
-/// the server stops (then with a close frame, 1001 "going away", so clients reconnect).
+/// the server stops (then with a close frame, 1001 "going away", so clients reconnect). The
+/// client is pinged every `ping_every` (which also keeps proxies from closing a quiet stream);
+/// one that answers nothing to two pings (a phone that lost its network leaves no close
+/// behind) is dropped, freeing its connection's place.
 async fn forward_as(
     mut socket: WebSocket,
     kind: &str,
     first: Value,
     mut rx: tokio::sync::broadcast::Receiver<String>,
     mut closing: tokio::sync::watch::Receiver<bool>,
+    ping_every: std::time::Duration,
 ) {
     let first = json!({ "type": kind, "data": first }).to_string();
     if socket.send(Message::Text(first.into())).await.is_err() {
         return;
     }
     let mut written = 0;
+    let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
+    pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // Pings sent since the client was last heard from.
+    let mut unanswered = 0;
     loop {
         tokio::select! {
+            _ = pings.tick() => {
+                if unanswered >= 2 {
+                    tracing::debug!("a live stream's client answered no ping: closed");
+                    return;
+                }
+                if socket.send(Message::Ping(Default::default())).await.is_err() {
+                    return;
+                }
+                unanswered += 1;
+            }
             // (The guard `wait_for` returns is dropped inside, so the future stays `Send`.)
             _ = async { closing.wait_for(|stopping| *stopping).await.is_ok() } => {
                 let bye = axum::extract::ws::CloseFrame { code: 1001, reason: "the server is stopping".into() };
@@ -2316,7 +2343,7 @@ async fn forward_as(
                 }
                 Err(_) => return,
             },
-            incoming = socket.recv() => match incoming {
+            incoming = socket.recv() => { unanswered = 0; match incoming {
                 // The client's close is answered with ours (the closing handshake), then the end.
                 Some(Ok(Message::Close(_))) => {
                     let _ = futures_util::SinkExt::close(&mut socket).await;
@@ -2347,7 +2374,7 @@ async fn forward_as(
                         return;
                     }
                 }
-            },
+            }},
         }
     }
 }
