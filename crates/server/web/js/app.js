@@ -167,7 +167,7 @@ async function lobby() {
               const stateText = (g.result === '*' ? 'aborted' : g.result) || (g.open_seat ? `open: waiting for ${g.open_seat}` : g.status);
               // Players named as the game page names them (a person, the AI and its level).
               const player = p => (p === 'human' ? 'a person' : aiName(p));
-              return `<tr><td><a href="/game/${esc(g.id)}">${esc(g.id)}</a></td><td>${esc(g.variant)}</td><td>${esc(player(g.white))}</td><td>${esc(player(g.black))}</td><td>${esc(stateText)}${join}</td></tr>`;
+              return `<tr><td data-label="game"><a href="/game/${esc(g.id)}">${esc(g.id)}</a></td><td data-label="variant">${esc(g.variant)}</td><td data-label="White">${esc(player(g.white))}</td><td data-label="Black">${esc(player(g.black))}</td><td data-label="state">${esc(stateText)}${join}</td></tr>`;
             })
             .join('')}</tbody></table>`
         : '<p>No games yet.</p>';
@@ -198,7 +198,7 @@ async function lobby() {
             : mover && (s.color === 'both' || s.color === mover)
               ? '<strong>your move</strong>'
               : 'waiting';
-        return `<tr><td><a href="/game/${esc(id)}">${esc(id)}</a></td><td>${esc(st.variant)}</td><td>${esc(colour)}</td><td>${state}</td></tr>`;
+        return `<tr><td data-label="game"><a href="/game/${esc(id)}">${esc(id)}</a></td><td data-label="variant">${esc(st.variant)}</td><td data-label="you play">${esc(colour)}</td><td data-label="state">${state}</td></tr>`;
       }),
     );
     mine.innerHTML = `<table><thead><tr><th>game</th><th>variant</th><th>you play</th><th>state</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
@@ -324,7 +324,7 @@ async function gamePage(id) {
   main.innerHTML = `
     <h1 class="sr-only" id="game-h">Game</h1>
     <div class="game">
-      <div class="board-col"><p class="conn" id="conn" role="status"></p><div id="board"></div></div>
+      <div class="board-col"><p class="conn" id="conn" role="status"></p><div id="board"></div><p class="board-hint" id="board-hint" hidden></p></div>
       <aside class="side">
         <p class="status" id="status"></p>
         <div class="sr-only" id="announce" aria-live="polite"></div>
@@ -341,7 +341,7 @@ async function gamePage(id) {
           <a id="record" href="/api/games/${id}/record" download="fairylab-${id}.pgn">Download record</a>
           <a id="to-board" hidden>Analysis board</a>
         </div>
-        ${shared ? `<p class="invite" id="invite">Invitation link for your opponent: <input readonly value="${esc(`${location.origin}/game/${id}?invite=${shared}`)}" aria-label="invitation link"></p>` : ''}
+        ${shared ? `<p class="invite" id="invite">Invitation link for your opponent: <span class="copy-row"><input readonly value="${esc(`${location.origin}/game/${id}?invite=${shared}`)}" aria-label="invitation link"><button type="button" id="copy-invite">Copy</button></span></p>` : ''}
         <form id="move-form" class="move-form">
           <label for="move-text">Type a move (UCI or SAN)</label>
           <input id="move-text" autocomplete="off" spellcheck="false" placeholder="e2e4, Nf3, Q@f7">
@@ -619,6 +619,8 @@ async function gamePage(id) {
   };
   const render = () => {
     if (!state) return;
+    // The layout's variant (a narrow screen puts the Predictor orders right under the board).
+    document.querySelector('.game').dataset.variant = state.variant;
     if (state.variant === 'predictor') return renderPredictor();
     const shown = viewPly === null ? state.moves.length : Math.min(viewPly, state.moves.length);
     const live = shown === state.moves.length;
@@ -753,10 +755,18 @@ async function gamePage(id) {
     render();
   });
 
-  // The game's review, asked for once the game is over; its graph shows a position when clicked.
+  // The game's review, asked for once the game is over; its graph shows a position when clicked
+  // (anywhere on it: the point nearest across, as a finger cannot hit a 4-pixel dot).
   document.getElementById('review').addEventListener('click', async ev => {
     const point = ev.target.closest('[data-ply]');
     if (point) return show(Number(point.dataset.ply));
+    const graph = ev.target.closest('svg.review-graph');
+    if (graph) {
+      const dots = [...graph.querySelectorAll('[data-ply]')];
+      if (!dots.length) return;
+      const near = d => Math.abs(d.getBoundingClientRect().left + d.getBoundingClientRect().width / 2 - ev.clientX);
+      return show(Number(dots.reduce((a, b) => (near(b) < near(a) ? b : a)).dataset.ply));
+    }
     if (!ev.target.closest('#review-game') || reviewing || !state) return;
     reviewing = true;
     render();
@@ -774,6 +784,10 @@ async function gamePage(id) {
     // The desk first: a new ply resets its fields and selected slot, which the board follows.
     desk.render(state);
     board.update({ fen: state.fen, orientation: orientation(), ...desk.boardView(state), probabilities: null });
+    // Under the board, which order a move made on it fills (the form may be out of sight).
+    const hint = document.getElementById('board-hint');
+    hint.textContent = desk.boardHint(state);
+    hint.hidden = !hint.textContent;
     const who = c => (state[c] === 'human' ? (mySeat && mySeat.color === c ? 'you' : 'people') : aiName(state[c]));
     renderControls(`predictor: both sides order at once — ply ${state.ply}. White: ${who('white')}; Black: ${who('black')}.`, false);
     document.getElementById('moves').innerHTML = desk.moveList(state);
@@ -789,6 +803,24 @@ async function gamePage(id) {
   };
 
   // The invitation link, while its seat is still open.
+  // The invitation link copied with one tap (a phone's long-press selection is fiddly); where
+  // the clipboard API is missing (plain HTTP on a network address), the text is selected for
+  // the system's copy.
+  const copyButton = document.getElementById('copy-invite');
+  if (copyButton) {
+    copyButton.onclick = async () => {
+      const input = document.querySelector('#invite input');
+      try {
+        await navigator.clipboard.writeText(input.value);
+        copyButton.textContent = 'Copied';
+      } catch {
+        input.focus();
+        input.select();
+        copyButton.textContent = 'Selected: copy it';
+      }
+      setTimeout(() => (copyButton.textContent = 'Copy'), 2500);
+    };
+  }
   const showInvite = () => {
     const el = document.getElementById('invite');
     if (el) el.hidden = !state.open_seat;

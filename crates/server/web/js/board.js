@@ -337,6 +337,12 @@ export class Board {
     this.key = key;
     this.dims = dims;
     this.signature = '';
+    // The page sizes the board's column from its shape (files, ranks and the pockets' two rows)
+    // so that board and pockets fit the screen's height too (a phone held sideways).
+    const host = this.root.closest('.game') || this.root;
+    host.style.setProperty('--files', dims.width);
+    host.style.setProperty('--ranks', dims.height);
+    host.style.setProperty('--pockets', hands ? 2 : 0);
     this.root.innerHTML = `
       <div class="pocket-slot top"></div>
       <div class="board-wrap" style="--files:${dims.width};--ranks:${dims.height}"

@@ -113,6 +113,7 @@ export function review(r, busy, shown, chance, id) {
   const row = (name, s) => `<tr><th scope="row">${name}</th><td>${s.inaccuracies}</td><td>${s.mistakes}</td><td>${s.blunders}</td><td>${s.acpl}</td><td>${s.accuracy === null ? '–' : `${Math.round(s.accuracy)} %`}</td>${chance ? `<td>${s.luck > 0 ? '+' : ''}${Math.round(s.luck)}</td>` : ''}</tr>`;
   const table = `<table class="review-sides"><thead><tr><th></th><th>?! inaccuracies</th><th>? mistakes</th><th>?? blunders</th><th>average centipawn loss</th><th>accuracy</th>${chance ? '<th>luck (win % points)</th>' : ''}</tr></thead>
     <tbody>${row('White', r.sides.white)}${row('Black', r.sides.black)}</tbody></table>`;
+  const sides = `<div class="scroll-x">${table}</div>`;
   // White's win percentage, one point per position, 0 % at the bottom; each point a button.
   const w = r.win_percent;
   const x = i => (w.length > 1 ? (i * 300) / (w.length - 1) : 0);
@@ -133,7 +134,7 @@ export function review(r, busy, shown, chance, id) {
     detail = `<p class="review-move">${n}: ${evalText(m.before, r.win_scale)} → ${after}${judged}.${best}${luck}</p>`;
   }
   const download = `<p><a id="annotated" href="/api/games/${esc(id)}/record?annotated=true" download="fairylab-${esc(id)}-annotated.pgn">Download the annotated record</a></p>`;
-  return `${head}${table}${graph}${detail}${download}`;
+  return `${head}${sides}${graph}${detail}${download}`;
 }
 
 /** The explorer's filters of games (GET /api/explorer?players=): a label and how the empty

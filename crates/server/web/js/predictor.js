@@ -189,6 +189,18 @@ export class PredictorDesk {
     return state[`${side}_team`];
   }
 
+  /** Which order a move made on the board fills now, in words ('' when the orders are closed). */
+  boardHint(state) {
+    const mine = this.seat ? this.seat.color : null;
+    if (!(state.status === 'active' && !state.closed && mine && !this.committed(state))) return '';
+    const words = {
+      primary: 'your primary order (a move of yours)',
+      prediction: "the opponent's move you predict (a move of theirs; optional)",
+      response: 'your response if they play it (a move of yours; optional)',
+    }[this.slot];
+    return `A move on the board fills ${words}. Seal and commit below.`;
+  }
+
   /** What the board offers: the side whose moves fill the selected field, and the arrows. */
   boardView(state) {
     const mine = this.seat ? this.seat.color : null;
