@@ -983,6 +983,47 @@ test('the board names its files and ranks, and they turn with it', async () => {
   await context.close();
 });
 
+test('on a phone: the board fits, names its squares the right way, and takes taps; held sideways it fits the height', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', e => errors.push(e.message));
+  const id = await newGame(page, { variant: 'snowfall', movetime: 20 });
+  await page.waitForSelector('.board-wrap coords.side');
+  assert.deepEqual(await coordinatesSeen(page), ['87654321', 'abcdefgh']);
+  const layout = () =>
+    page.evaluate(() => {
+      const box = s => document.querySelector(s).getBoundingClientRect();
+      return {
+        width: document.documentElement.scrollWidth,
+        board: box('.board-wrap').toJSON(),
+        status: box('#status').toJSON(),
+        moves: box('#moves').toJSON(),
+        rematchShown: document.getElementById('to-rematch').getBoundingClientRect().height > 0,
+      };
+    });
+  let l = await layout();
+  assert.equal(l.width, 390, 'the page scrolls sideways');
+  assert.ok(l.board.width > 350, `the board is ${l.board.width} px wide`);
+  // What a player needs while playing is on the first screen: the status and the moves' heading.
+  assert.ok(l.status.bottom < 844 && l.moves.top < 800, JSON.stringify(l));
+  assert.ok(!l.rematchShown, 'a hidden link is shown');
+  // A move by two taps.
+  for (const [file, rank] of [[4, 1], [4, 3]]) {
+    const c = await squareCenter(page, file, rank);
+    await page.touchscreen.tap(c.x, c.y);
+  }
+  await until(async () => (await stateOf(page, id)).moves.length >= 1, 'the tapped move');
+  assert.equal((await stateOf(page, id)).moves[0].uci, 'e2e4');
+  // Sideways: board and pockets within the window's height, the status beside them.
+  await page.setViewportSize({ width: 844, height: 390 });
+  await page.waitForTimeout(300);
+  l = await layout();
+  assert.ok(l.board.bottom <= 390 && l.status.left >= l.board.right && l.status.top < 390, JSON.stringify(l));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('baby chess', async () => {
   // The panel shows a piece that has spent a column switch (from the FEN's counts).
   await playVariant('baby', 4, { panel: async p => /: [0-4] left/.test(await p.locator('#variant-panel').innerText()) });

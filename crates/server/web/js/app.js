@@ -323,7 +323,7 @@ async function gamePage(id) {
   document.title = 'Game — fairylab';
   main.innerHTML = `
     <h1 class="sr-only" id="game-h">Game</h1>
-    <div class="game">
+    <div class="game play">
       <div class="board-col"><p class="conn" id="conn" role="status"></p><div id="board"></div><p class="board-hint" id="board-hint" hidden></p></div>
       <aside class="side">
         <p class="status" id="status"></p>
