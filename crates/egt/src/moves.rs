@@ -123,7 +123,8 @@ impl PieceMoves {
             let mut unrays = Vec::new();
             let mut uncapture_rays = Vec::new();
             for a in &atoms {
-                let (dx, dy) = (i32::from(a.dx), sign * i32::from(a.dy));
+                // Black's step is White's turned half round (forward is down, right is left).
+                let (dx, dy) = (sign * i32::from(a.dx), sign * i32::from(a.dy));
                 let quiet = a.mode != Mode::Capture;
                 let capture = a.mode != Mode::Move;
                 let limit = if a.range == 0 { 64 } else { i32::from(a.range) };

@@ -16,8 +16,30 @@ struct Mask {
     drop_target: Bitboard,
     /// Our pinned pieces.
     pinned: Bitboard,
+    /// The enemy riders that pin them.
+    pinners: Bitboard,
     /// Our king, when pins apply.
     king: Option<Square>,
+}
+
+impl Mask {
+    /// Where pinned piece `from` may go: the squares between our king and its pinner, and the
+    /// pinner. Not the whole line: a leaper along it (a dabbaba, an alfil) could jump past the
+    /// pinner or over the king.
+    #[inline]
+    fn pin_segment(&self, sliders: &crate::magic::Sliders, from: Square) -> Bitboard {
+        let Some(k) = self.king else { return Bitboard::FULL };
+        if !self.pinned.contains(from) {
+            return Bitboard::FULL;
+        }
+        for s in self.pinners {
+            let between = sliders.between(k, s);
+            if between.contains(from) {
+                return between | Bitboard::from_square(s);
+            }
+        }
+        sliders.line(k, from)
+    }
 }
 
 #[inline(always)]
@@ -113,7 +135,7 @@ impl Position {
         }
         let blocked = self.blocked();
         let target = self.variant.t.mask - blocked;
-        let mask = Mask { target, drop_target: target, pinned: Bitboard::EMPTY, king: None };
+        let mask = Mask { target, drop_target: target, pinned: Bitboard::EMPTY, pinners: Bitboard::EMPTY, king: None };
         self.gen_pieces(list, &mask, true);
         if self.castling != 0 {
             let threats = self.threats(!self.turn);
@@ -216,6 +238,7 @@ impl Position {
 
         // Step 3. Pins by enemy orthogonal and diagonal riders.
         let mut pinned = Bitboard::EMPTY;
+        let mut pinners = Bitboard::EMPTY;
         let orth = threats.orth();
         let diag = threats.diag();
         let snipers =
@@ -224,13 +247,14 @@ impl Position {
             let b = t.sliders.between(king, s) & occ;
             if !b.more_than_one() && b.intersects(ours) {
                 pinned |= b;
+                pinners.set(s);
             }
         }
 
         if tactical {
             target &= theirs | t.promotion_zone[us.index()];
         }
-        let mask = Mask { target, drop_target, pinned, king: Some(king) };
+        let mask = Mask { target, drop_target, pinned, pinners, king: Some(king) };
         self.gen_pieces(list, &mask, false);
         if tactical {
             return;
@@ -280,12 +304,16 @@ impl Position {
         }
         let orth = self.roles_union(t.orth_movers) & movable;
         let diag = self.roles_union(t.diag_movers) & movable;
-        if let Some(k) = mask.king {
+        if mask.king.is_some() {
             let pawns = t.pawn.map_or(Bitboard::EMPTY, |p| self.board.by_role(p));
             for from in (ours & mask.pinned) - pawns - skip_king {
                 if let Some(r) = self.board.role_at(from) {
                     let rt = &t.roles[r.index()];
-                    emit(list, from, self.targets(rt, u, from, occ, theirs) & mask.target & t.sliders.line(k, from));
+                    emit(
+                        list,
+                        from,
+                        self.targets(rt, u, from, occ, theirs) & mask.target & mask.pin_segment(t.sliders, from),
+                    );
                 }
             }
         }
@@ -342,10 +370,7 @@ impl Position {
         }
         let occ_all = occ;
         for from in pinned {
-            let pin_line = match mask.king {
-                Some(k) if mask.pinned.contains(from) => t.sliders.line(k, from),
-                _ => Bitboard::FULL,
-            };
+            let pin_line = mask.pin_segment(t.sliders, from);
             let to = self.targets(rt, u, from, occ_all, theirs) & mask.target & pin_line;
             for sq in to - zone {
                 push(list, Move::normal(from, sq));

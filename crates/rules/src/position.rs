@@ -141,8 +141,17 @@ impl Position {
             }
         }
         if let Some(p) = t.pawn {
-            if let Some(sq) = (b.by_role(p) & (t.promotion_zone[0] | t.promotion_zone[1])).first() {
-                return Err(PositionError::PawnOnBackRank(sq));
+            // A pawn on its last rank should have promoted; on its first rank it can only
+            // stand if its moves lead backwards (a custom pawn such as `fbmWfcF`).
+            let backwards = variant.piece(p).movement.atoms().iter().any(|a| a.dy < 0);
+            for c in Color::ALL {
+                let mut wrong = t.promotion_zone[c.index()];
+                if !backwards {
+                    wrong |= t.promotion_zone[(!c).index()];
+                }
+                if let Some(sq) = (b.pieces(c, p) & wrong).first() {
+                    return Err(PositionError::PawnOnBackRank(sq));
+                }
             }
         }
         for sq in b.occupied() {
@@ -265,12 +274,33 @@ impl Position {
         }
     }
 
-    /// Where UCI writes a castling move's destination: the king's square, or in Chess960 its
-    /// rook's (the king may not move at all there).
+    /// Where UCI writes a castling move's destination: the king's square, or its rook's (the
+    /// king taking its own rook) in Chess960 and where the king's square would read as a step
+    /// of the king (on boards of 5 to 7 files), as Fairy-Stockfish switches to that notation. A
+    /// king that castles without moving (long castling on 5 files) is written `c1c1`, as
+    /// Fairy-Stockfish writes it.
     pub(crate) fn castle_uci_to(&self, m: Move) -> Square {
         match (self.variant.castling, self.castle_side(m)) {
-            (Some(c), Some(side)) if c.chess960 => Square::new(c.rook_file[side], m.from().rank()).unwrap_or(m.to()),
+            (Some(c), Some(side)) if c.chess960 || self.king_step(m.from(), m.to()) => {
+                Square::new(c.rook_file[side], m.from().rank()).unwrap_or(m.to())
+            }
             _ => m.to(),
+        }
+    }
+
+    /// Whether a king on `from` could step to `to` by its own move.
+    fn king_step(&self, from: Square, to: Square) -> bool {
+        if from == to {
+            return false;
+        }
+        let t = &self.variant.t;
+        let color = self.board.piece_at(from).map_or(self.turn, |p| p.color);
+        match t.king.map(|k| &t.roles[k.index()]) {
+            Some(kt) if kt.shape == crate::variant::Shape::Leaper => kt.both[color.index()][from.index()].contains(to),
+            _ => {
+                let (df, dr) = (from.file().abs_diff(to.file()), from.rank().abs_diff(to.rank()));
+                df.max(dr) <= 1
+            }
         }
     }
 
@@ -464,7 +494,7 @@ impl Position {
     /// the first occupied square walking backwards within range.
     fn generic_reverse(&self, atom: &GenericAtom, c: usize, sq: Square, occ: Bitboard) -> Bitboard {
         let g = &self.variant.geometry;
-        let (dx, dy) = (atom.dx as i32, atom.dy[c] as i32);
+        let (dx, dy) = (atom.dx[c] as i32, atom.dy[c] as i32);
         if atom.lame && atom.range == 1 {
             let Some(origin) = g.square(sq.file() as i32 - dx, sq.rank() as i32 - dy) else { return Bitboard::EMPTY };
             if lame_path(g, origin, dx, dy).is_some_and(|p| !p.intersects(occ)) {
@@ -490,7 +520,7 @@ impl Position {
     /// Targets of a generic atom from `from` (quiet onto empty squares, captures onto `theirs`).
     fn generic_targets(&self, atom: &GenericAtom, c: usize, from: Square, occ: Bitboard, theirs: Bitboard) -> Bitboard {
         let g = &self.variant.geometry;
-        let (dx, dy) = (atom.dx as i32, atom.dy[c] as i32);
+        let (dx, dy) = (atom.dx[c] as i32, atom.dy[c] as i32);
         let mut out = Bitboard::EMPTY;
         let mut cur = from;
         let mut steps = 0u8;
@@ -908,6 +938,25 @@ impl Threats<'_> {
 mod tests {
     use crate::variants::by_name;
     use crate::{Position, Square};
+
+    /// A pawn on its first rank is refused unless its moves lead backwards, as a custom pawn's
+    /// may (it got there by moving); on its last rank it is always refused.
+    #[test]
+    fn a_pawn_stands_on_its_first_rank_only_if_it_can_move_back() {
+        let chess = by_name("chess").expect("chess");
+        assert!(Position::from_fen(chess, "4k3/8/8/8/8/8/8/3PK3 b - - 0 1").is_err());
+        let back = crate::spec::load_variant_str(
+            "name = \"backpawn\"\nparent = \"chess\"\n[[piece]]\nletter = \"p\"\nbetza = \"fbmWfcF\"\npawn = true\n",
+        )
+        .expect("a pawn that steps back");
+        let mut p = Position::from_fen(back, "4k3/8/8/8/8/8/3P4/4K3 w - - 0 1").expect("a pawn on d2");
+        let m = crate::uci::parse_uci(&p, "d2d1").expect("the step back");
+        p.play_unchecked(m);
+        assert_eq!(p.fen(), "4k3/8/8/8/8/8/8/3PK3 b - - 0 1");
+        assert!(Position::from_fen(back, &p.fen()).is_ok(), "the position it reached reads back");
+        assert!(Position::from_fen(back, "3Pk3/8/8/8/8/8/8/4K3 b - - 0 1").is_err(), "on its last rank");
+        assert!(Position::from_fen(back, "3pk3/8/8/8/8/8/8/4K3 w - - 0 1").is_ok(), "Black's on its first rank");
+    }
 
     #[test]
     fn square_state_is_hashed_and_restored() {

@@ -16,7 +16,8 @@
 //! * **`summary` is not inherited**: a child of chess is not "FIDE chess". Without one, the summary says
 //!   which parent the variant is derived from.
 //! * **Inherited castling follows the board**: when the file changes `files` but not `castling`, the
-//!   parent's castling is re-derived as orthodox castling for the new width.
+//!   parent's castling is re-derived as orthodox castling for the new width (none on 4 files, where
+//!   both castlings would put the king on its own square).
 //!
 //! ```
 //! use rules::{perft, spec::load_variant_str, Position};
@@ -369,6 +370,17 @@ fn resolve(spec: VariantSpec) -> Result<Rules, SpecError> {
     if spec.name.trim().is_empty() || spec.name.chars().any(|c| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')) {
         return Err(bad("name", format!("{:?} is not a name (use letters, digits, '-' and '_')", spec.name)));
     }
+    // A record's `Variant` tag and the server's games name a variant: a custom one may not take
+    // a built-in's name, or its records would read back as the built-in game.
+    if let Some(builtin) = crate::variants::by_name(&spec.name) {
+        return Err(bad(
+            "name",
+            format!(
+                "'{}' is the built-in variant '{}': a custom variant needs a name of its own",
+                spec.name, builtin.name
+            ),
+        ));
+    }
     let parent = match &spec.parent {
         Some(p) => Some(crate::variants::by_name(p).ok_or_else(|| SpecError::UnknownParent {
             name: p.clone(),
@@ -476,11 +488,20 @@ fn resolve(spec: VariantSpec) -> Result<Rules, SpecError> {
     };
 
     // Rule switches.
+    // On four files both castlings would land the king on the c-file, the one square it
+    // stands on: no castling there (an inherited one is dropped).
+    let castles = r.geometry.files() >= 5;
     r.castling = match spec.castling {
+        Some(true) if !castles => {
+            return Err(bad(
+                "castling",
+                "castling needs at least 5 files (on 4 the king would land on its own square either way)",
+            ))
+        }
         Some(true) => Some(Castling::orthodox(r.geometry.files())),
         Some(false) => None,
         None if r.geometry.files() != parent_geometry.files() => {
-            r.castling.map(|_| Castling::orthodox(r.geometry.files()))
+            r.castling.filter(|_| castles).map(|_| Castling::orthodox(r.geometry.files()))
         }
         None => r.castling,
     };
@@ -614,6 +635,9 @@ promotion = ["n", "r", "q"]
     #[test]
     fn other_errors() {
         assert!(matches!(err("parent = \"chess\"\n"), SpecError::MissingKey { ref key } if key == "name"));
+        // A built-in's name, in any case, is taken.
+        let e = err("name = \"Crazyhouse\"\nparent = \"chess\"\n");
+        assert!(e.to_string().contains("is the built-in variant 'crazyhouse'"), "{e}");
         assert!(matches!(err("name = \"x\"\nparent = \"chesss\"\n"), SpecError::UnknownParent { .. }));
         assert!(matches!(
             err("name = \"x\"\nparent = \"chess\"\n[[piece]]\nletter = \"a\"\nbetza = \"QX\"\n"),

@@ -1,5 +1,6 @@
-//! UCI long algebraic notation: `e2e4`, `e7e8q`, castling as the king's move `e1g1` (in Chess960
-//! as the king taking its own rook, `e1h1`, as UCI_Chess960 writes it), drops `Q@f2`.
+//! UCI long algebraic notation: `e2e4`, `e7e8q`, castling as the king's move `e1g1` (in Chess960,
+//! and on narrow boards where the king's move would read as a step, as the king taking its own
+//! rook, `e1h1`, as UCI_Chess960 and Fairy-Stockfish write it), drops `Q@f2`.
 //! Syntax errors (`ParseUciError`) are kept apart from moves that are not legal (`IllegalUciError`).
 
 use crate::moves::{Move, MoveKind, MoveList};

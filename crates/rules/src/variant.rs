@@ -160,8 +160,9 @@ impl VariantError {
 /// A rider or lame leaper that the fast tables do not cover, in per-colour form.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct GenericAtom {
-    pub dx: i8,
-    /// Per colour (Black mirrored).
+    /// Per colour (Black's step is White's turned half round, as seen from Black's side).
+    pub dx: [i8; 2],
+    /// Per colour, as `dx`.
     pub dy: [i8; 2],
     pub range: u8,
     pub mode: Mode,
@@ -298,7 +299,14 @@ impl Variant {
     pub fn new(rules: Rules) -> Result<Variant, VariantError> {
         let g = rules.geometry;
         if rules.pieces.is_empty() || rules.pieces.len() > MAX_ROLES {
-            return Err(VariantError::bad("pieces", format!("a variant needs 1 to {MAX_ROLES} piece kinds")));
+            return Err(VariantError::bad(
+                "pieces",
+                format!(
+                    "a variant needs 1 to {MAX_ROLES} piece kinds, inherited ones included (this one has {}; \
+                     drop inherited pieces with remove-pieces)",
+                    rules.pieces.len()
+                ),
+            ));
         }
         let mut kings = Vec::new();
         let mut pawns = Vec::new();
@@ -549,9 +557,10 @@ fn compile_role(
         }
         if a.is_leaper() && !a.lame {
             for color in Color::ALL {
-                let dy = color.fold(a.dy, -a.dy);
+                // Black's step is White's turned half round: forward is down, right is left.
+                let (dx, dy) = color.fold((a.dx, a.dy), (-a.dx, -a.dy));
                 for sq in g.mask() {
-                    if let Some(to) = g.square(sq.file() as i32 + a.dx as i32, sq.rank() as i32 + dy as i32) {
+                    if let Some(to) = g.square(sq.file() as i32 + dx as i32, sq.rank() as i32 + dy as i32) {
                         let c = color.index();
                         let table = match a.mode {
                             Mode::Both => &mut t.both,
@@ -569,10 +578,10 @@ fn compile_role(
             if a.range == 0 && !a.lame && a.mode == Mode::Both && (a.is_orthogonal() || a.is_diagonal()) {
                 let kind = usize::from(a.is_diagonal());
                 for color in Color::ALL {
-                    let dy = color.fold(a.dy, -a.dy) as i32;
+                    let (dx, dy) = color.fold((a.dx as i32, a.dy as i32), (-(a.dx as i32), -(a.dy as i32)));
                     for sq in g.mask() {
                         let mut cur = sq;
-                        while let Some(next) = g.square(cur.file() as i32 + a.dx as i32, cur.rank() as i32 + dy) {
+                        while let Some(next) = g.square(cur.file() as i32 + dx, cur.rank() as i32 + dy) {
                             t.rays[kind][color.index()][sq.index()].set(next);
                             cur = next;
                         }
@@ -601,7 +610,13 @@ fn compile_role(
         }
     }
     for r in riders {
-        t.generic.push(GenericAtom { dx: r.dx, dy: [r.dy, -r.dy], range: r.range, mode: r.mode, lame: r.lame });
+        t.generic.push(GenericAtom {
+            dx: [r.dx, -r.dx],
+            dy: [r.dy, -r.dy],
+            range: r.range,
+            mode: r.mode,
+            lame: r.lame,
+        });
     }
     let no_leaps = t.both.iter().all(|c| c.iter().all(|b| b.0 == 0));
     let simple = !t.split_leaps && t.generic.is_empty();

@@ -34,6 +34,8 @@ const SUITES: &[(&str, Source)] = &[
     ("losalamos", Source::File("variants/losalamos.toml")),
     ("customleaper", Source::File("variants/customleaper.toml")),
     ("nightrider", Source::File("variants/nightrider.toml")),
+    ("leapers", Source::File("variants/leapers.toml")),
+    ("chiral", Source::File("variants/chiral.toml")),
 ];
 
 /// Cases with more expected nodes than this are left to the ignored full run.
