@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The project's test command (README "Test"): the whole Rust test suite, the Fairy-Stockfish
-# oracle for Gardner when pyffish is installed, and the web page's tests in headless Chromium
+# oracles (Gardner, custom fairy pieces) when pyffish is installed, and the web page's tests in headless Chromium
 # when Debian's chromium and npm are there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,8 +8,10 @@ cargo test --workspace
 if python3 -c 'import pyffish' 2>/dev/null; then
   # `cargo test` built the CLI for its integration tests (test profile, optimised).
   python3 scripts/gardner_oracle.py --bin "${CARGO_TARGET_DIR:-target}/debug/fairylab" --positions 2000
+  # Custom fairy pieces (leapers, riders, chiral pieces, narrow-board castling) the same way.
+  python3 scripts/fairy_oracle.py --bin "${CARGO_TARGET_DIR:-target}/debug/fairylab"
 else
-  echo "pyffish not installed: skipping the Gardner oracle (pip install pyffish)" >&2
+  echo "pyffish not installed: skipping the Fairy-Stockfish oracles (pip install pyffish)" >&2
 fi
 
 # The web page end to end in headless Chromium (web-tests/: playwright-core from npm).
