@@ -2,7 +2,8 @@
 //! `P@e4`, FENs with pockets and any board size), driving the [`Engine`] in the background.
 //!
 //! Commands: `uci`, `isready`, `setoption` (`Hash`, `Threads`, `Clear Hash`, `Ponder`, `Move
-//! Overhead`, `Skill Level`, `MultiPV`, `TablePath`, `UCI_Variant`, `SnowFall`, `UCI_Chess960`),
+//! Overhead`, `Skill Level`, `MultiPV`, `TablePath`, `VariantPath`, `UCI_Variant`, `SnowFall`,
+//! `UCI_Chess960`),
 //! `ucinewgame`, `position startpos|fen ... [moves ...]`, `go` (`wtime btime winc binc
 //! movestogo movetime nodes depth mate infinite ponder searchmoves`, and `go perft N`), `stop`,
 //! `ponderhit`, `quit`, and `d` (a diagram with the FEN).
@@ -21,6 +22,11 @@
 //!   engine prints Fairy-Stockfish's line `info string variant X files F ranks R pocket P
 //!   template T startpos FEN` (pocket as Fairy-Stockfish counts it: every piece kind of a drop
 //!   variant, 6 for crazyhouse).
+//! - `VariantPath` loads custom variants, as Fairy-Stockfish's option loads a variants.ini: its
+//!   value is fairylab variant files (TOML, docs/FORMATS.md "Variant files"), `;`-separated
+//!   (`<empty>`: none). Each file's variant is then a `UCI_Variant` value (the list of a later
+//!   `uci` includes them), and an `info string` line names them. A file that does not load
+//!   gets its error line and nothing changes; a variant of simultaneous plies is refused.
 //! - `go ponder ...` searches the position after the expected reply without a time limit
 //!   and gives no move until `ponderhit` or `stop`. At `ponderhit` the limits of that `go`
 //!   apply, counted from the `go` as Stockfish counts them: a search that has pondered past
@@ -132,6 +138,8 @@ struct Uci {
     /// `UCI_Chess960`: chess is played as Chess960 (FENs with any castling files, castling
     /// written as the king taking its rook).
     chess960: bool,
+    /// The custom variants `VariantPath` loaded.
+    custom: Vec<&'static rules::Variant>,
     /// `Move Overhead`: kept back from the clock.
     overhead: Duration,
     /// A `go perft` counting on its own thread, and the flag that stops it (`stop`, `quit`).
@@ -156,6 +164,7 @@ impl Uci {
             skill_seed: protocol::session_seed(),
             snowfall: variants::snowfall::DEFAULT_PERCENT,
             chess960: false,
+            custom: Vec::new(),
             overhead: DEFAULT_OVERHEAD,
             perft: None,
             closed: Default::default(),
@@ -271,7 +280,11 @@ impl Uci {
         self.send(&format!("option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}"))?;
         self.send(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"))?;
         self.send("option name TablePath type string default <empty>")?;
-        let vars: String = protocol::sequential_variants().map(|v| format!(" var {}", v.name)).collect();
+        self.send("option name VariantPath type string default <empty>")?;
+        let vars: String = protocol::sequential_variants()
+            .chain(self.custom.iter().copied())
+            .map(|v| format!(" var {}", v.name))
+            .collect();
         self.send(&format!("option name UCI_Variant type combo default chess{vars}"))?;
         self.send(&format!(
             "option name SnowFall type spin default {} min 0 max 100",
@@ -374,20 +387,59 @@ impl Uci {
                 }
                 _ => self.error(&format!("bad value '{value}' for UCI_Chess960 (true or false)"))?,
             },
-            "uci_variant" => match variant_by_name(&value) {
-                Ok(v) => {
-                    let v = if variants::snowfall::percent(v).is_some() {
-                        variants::snowfall::variant(self.snowfall)
-                    } else if self.chess960 {
-                        chess960_of(&v.name).unwrap_or(v)
-                    } else {
-                        v
-                    };
-                    self.start_over(v);
-                    self.send(&format!("info string variant {} {}", v.name, self.session.variant_info()))?;
+            "variantpath" => {
+                match load_variant_files(&value) {
+                    Ok(loaded) => {
+                        self.stop_search();
+                        let names: Vec<&str> = loaded.iter().map(|v| v.name.as_str()).collect();
+                        let what = if names.is_empty() {
+                            "no custom variants".to_string()
+                        } else {
+                            format!("custom variants: {}", names.join(", "))
+                        };
+                        // A custom variant in play that is no longer loaded gives way to chess.
+                        let current = self.session.variant();
+                        let gone = self.custom.iter().any(|v| std::ptr::eq(*v, current))
+                            && !loaded.iter().any(|v| std::ptr::eq(*v, current));
+                        self.custom = loaded;
+                        self.send(&format!("info string {what}"))?;
+                        if gone {
+                            let chess = variants::all()[0];
+                            self.start_over(chess);
+                            self.send(&format!("info string variant {} {}", chess.name, self.session.variant_info()))?;
+                        }
+                    }
+                    Err(e) => self.error(&format!("VariantPath: {e}"))?,
                 }
-                Err(e) => self.error(&format!("{e}; keeping {}", self.session.variant().name))?,
-            },
+            }
+            "uci_variant" => {
+                match self.custom.iter().copied().find(|v| v.name.eq_ignore_ascii_case(&value)).map_or_else(
+                    || {
+                        variant_by_name(&value).map_err(|e| {
+                            if self.custom.is_empty() {
+                                e
+                            } else {
+                                let names: Vec<&str> = self.custom.iter().map(|v| v.name.as_str()).collect();
+                                format!("{e}; custom: {}", names.join(", "))
+                            }
+                        })
+                    },
+                    Ok,
+                ) {
+                    Ok(v) => {
+                        let v = if variants::snowfall::percent(v).is_some() {
+                            variants::snowfall::variant(self.snowfall)
+                        } else if self.chess960 {
+                            chess960_of(&v.name).unwrap_or(v)
+                        } else {
+                            v
+                        };
+                        self.start_over(v);
+                        self.send(&format!("info string variant {} {}", v.name, self.session.variant_info()))?;
+                    }
+                    Err(e) => self.error(&format!("{e}; keeping {}", self.session.variant().name))?,
+                }
+            }
             _ => self.error(&format!("unknown option '{name}'"))?,
         }
         Ok(())
@@ -696,6 +748,29 @@ fn send_bestmove(out: &Output, root: &Position, r: &SearchResult) -> io::Result<
         Some(p) => send(out, &format!("bestmove {best_text} ponder {p}")),
         None => send(out, &format!("bestmove {best_text}")),
     }
+}
+
+/// Loads the `;`-separated variant files of a `VariantPath` value (`<empty>` or nothing: none).
+fn load_variant_files(value: &str) -> Result<Vec<&'static rules::Variant>, String> {
+    let value = value.trim();
+    if value.is_empty() || value == "<empty>" {
+        return Ok(Vec::new());
+    }
+    let mut loaded: Vec<&'static rules::Variant> = Vec::new();
+    for path in value.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        let v = rules::spec::load_variant_file(path).map_err(|e| format!("{path}: {e}"))?;
+        if v.simultaneous {
+            return Err(format!(
+                "{path}: {} is played in simultaneous plies, which UCI cannot express (use fairylab predictor)",
+                v.name
+            ));
+        }
+        if loaded.iter().any(|w| w.name.eq_ignore_ascii_case(&v.name)) {
+            return Err(format!("{path}: a second variant named {}", v.name));
+        }
+        loaded.push(v);
+    }
+    Ok(loaded)
 }
 
 /// Loads the `;`-separated table files of a `TablePath` value (`<empty>` or nothing: none).

@@ -642,3 +642,32 @@ fn options_are_taken_right_after_a_stopped_ponder_search() {
         assert!(out.iter().any(|l| l.contains(" multipv 3 ")), "{out:?}");
     }
 }
+
+/// `VariantPath` loads fairylab variant files as Fairy-Stockfish's loads a variants.ini: the
+/// variant is then a `UCI_Variant` value, plays from its start and counts its perft as
+/// `tests/data/leapers.perft` (Fairy-Stockfish's figures); a file that does not load changes
+/// nothing, and `<empty>` drops the custom variants.
+#[test]
+fn variant_path_loads_custom_variants() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/variants");
+    let out = uci(&format!(
+        "setoption name VariantPath value {data}/leapers.toml;{data}/chiral.toml\nuci\n\
+         setoption name UCI_Variant value leapers\nposition startpos\ngo perft 3\n\
+         setoption name VariantPath value {data}/missing.toml\nsetoption name UCI_Variant value chiral\n\
+         position startpos\nd\nsetoption name VariantPath value <empty>\nsetoption name UCI_Variant value chiral\nd\n"
+    ));
+    assert!(out.contains(&"info string custom variants: leapers, chiral".to_string()), "{out:?}");
+    let combo = out.iter().find(|l| l.starts_with("option name UCI_Variant")).expect("the variants");
+    assert!(combo.ends_with(" var leapers var chiral"), "{combo}");
+    assert!(out.iter().any(|l| l.starts_with("info string variant leapers files 8 ranks 8")), "{out:?}");
+    assert!(out.contains(&"Nodes searched: 8942".to_string()), "{out:?}");
+    assert!(
+        out.iter().any(|l| l.starts_with("info string error: VariantPath: ") && l.contains("missing.toml")),
+        "{out:?}"
+    );
+    // The failed load kept chiral; `<empty>` dropped it, and the position went back to chess.
+    let fens: Vec<&String> = out.iter().filter(|l| l.starts_with("Fen: ")).collect();
+    assert_eq!(fens[0], "Fen: rybqkbzr/pppppppp/8/8/8/8/PPPPPPPP/RYBQKBZR w KQkq - 0 1", "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("info string error: unknown variant 'chiral'")), "{out:?}");
+    assert_eq!(fens[1], "Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "{out:?}");
+}
