@@ -63,6 +63,10 @@ pub(crate) struct ServeArgs {
     /// answers none of two is dropped. Keep it under a reverse proxy's read timeout.
     #[arg(long, env = "FAIRYLAB_PING_SECONDS", default_value_t = 25, value_parser = clap::value_parser!(u64).range(1..=3600))]
     ping_seconds: u64,
+    /// A file holding the operator's token (at least 16 characters) for `/api/admin/...`:
+    /// ending an abandoned game (docs/OPERATIONS.md). Without it those requests are refused.
+    #[arg(long, env = "FAIRYLAB_ADMIN_TOKEN_FILE", value_name = "FILE")]
+    admin_token_file: Option<std::path::PathBuf>,
 }
 
 /// `--listen`: an address, or a host name and port (`localhost:8080`).
@@ -90,6 +94,21 @@ fn advertised_url(text: &str) -> Result<String, String> {
 pub(crate) fn serve(a: &ServeArgs) -> Result<ExitCode> {
     init_logging();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
+    let admin_token = match &a.admin_token_file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading the operator's token from {}", path.display()))?;
+            let token = text.trim().to_string();
+            if token.chars().count() < 16 || token.chars().any(char::is_whitespace) {
+                bail!(
+                    "the operator's token in {} must be one word of at least 16 characters (e.g. openssl rand -hex 16)",
+                    path.display()
+                );
+            }
+            Some(token)
+        }
+        None => None,
+    };
     let config = server::Config {
         ai_workers: a.ai_workers,
         analysis_workers: a.analysis_workers,
@@ -105,6 +124,7 @@ pub(crate) fn serve(a: &ServeArgs) -> Result<ExitCode> {
             trust_forwarded_for: a.trust_forwarded_for,
             ping_every: std::time::Duration::from_secs(a.ping_seconds),
         },
+        admin_token,
         ..server::Config::new(a.listen, &a.database_url)
     };
     let ran = runtime.block_on(server::run(config));

@@ -17,6 +17,9 @@ use std::time::{Duration, Instant};
 
 const SPEC: &str = include_str!("../../../docs/openapi.json");
 
+/// The operator's token the server is started with.
+const OPERATOR: &str = "operator-token-0123456789abcdef";
+
 /// A position of the KR.K table: White mates in 14 (its verdict shows in states and lines).
 const KRK: &str = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
 
@@ -491,11 +494,15 @@ fn the_openapi_file_describes_what_the_server_answers() {
     }
     let db = temp_path("openapi", "games.sqlite3");
     let _ = std::fs::remove_file(&db);
+    let operator_file = temp_path("openapi", "operator-token");
+    std::fs::write(&operator_file, OPERATOR).expect("the operator's token file");
     let server = Server::start(&[
         "--database-url",
         &format!("sqlite://{}", db.display()),
         "--tables",
         table.to_str().expect("utf-8"),
+        "--admin-token-file",
+        operator_file.to_str().expect("utf-8"),
     ]);
     let api = Api { server, spec, seen: Default::default(), failures: Default::default() };
 
@@ -641,6 +648,16 @@ fn the_openapi_file_describes_what_the_server_answers() {
     let r = api.call("POST", resign, &g2, Some(&b2), Body::Raw("application/json", "{}".into()), 200);
     assert_eq!(r["result"], "1-0", "{r}");
     api.state(&g2);
+    // The operator ends an abandoned game.
+    let (g4, w4, _, _) = api.create(json!({ "variant": "chess", "white": "me", "black": "invite" }));
+    let end = "/api/admin/games/{id}/end";
+    api.bad_tokens("POST", end, &g4, OPERATOR, json!({ "result": "*" }));
+    api.post(end, &g4, Some(&w4), json!({ "result": "1-0" }), 403);
+    api.bad_bodies(end, &g4, Some(OPERATOR));
+    api.post(end, &g4, Some(OPERATOR), json!({ "result": "2-0" }), 400);
+    let st = api.post(end, &g4, Some(OPERATOR), json!({ "result": "1/2-1/2" }), 200);
+    assert_eq!((st["result"].as_str(), st["reason"].as_str()), (Some("1/2-1/2"), Some("adjudication")), "{st}");
+    api.post(end, &g4, Some(OPERATOR), json!({ "result": "*" }), 409);
     // Its rematch: offered, declined, offered again, accepted; each player's seat in it.
     let rematch = "/api/games/{id}/rematch";
     api.post(rematch, &g2, Some(&w2), json!({ "action": "accept" }), 409);

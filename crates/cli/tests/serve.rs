@@ -3754,6 +3754,57 @@ fn rematches(url: &str) {
     assert_refused(r, 409, "nobody took black's seat");
 }
 
+/// The operator ends an abandoned game with their token (`--admin-token-file`): adjudicated or
+/// aborted; without the token, or on a server that has none, the request is refused.
+#[test]
+fn the_operator_ends_an_abandoned_game() {
+    let file = temp_path("serve-admin", "admin-token");
+    let secret = "0123456789abcdef0123456789abcdef";
+    std::fs::write(&file, format!("{secret}\n")).expect("the token file");
+    let s = Server::start_with(&sqlite_url("serve-admin-db"), &["--admin-token-file", file.to_str().expect("a path")]);
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "invite" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let end = format!("/api/admin/games/{id}/end");
+    let w = token(&g, "white").expect("w");
+    assert_refused(s.call("POST", &end, Some(&w), Some(json!({ "result": "1-0" }))), 403, "not the operator's token");
+    assert_refused(
+        s.call("POST", &end, Some(secret), Some(json!({ "result": "2-0" }))),
+        400,
+        "use 1-0, 0-1, 1/2-1/2 or *",
+    );
+    let st = s.ok("POST", &end, Some(secret), Some(json!({ "result": "0-1" })));
+    assert_eq!(
+        (st["status"].as_str(), st["result"].as_str(), st["reason"].as_str()),
+        (Some("finished"), Some("0-1"), Some("adjudication")),
+        "{st}"
+    );
+    assert_refused(s.call("POST", &end, Some(secret), Some(json!({ "result": "*" }))), 409, "the game is over");
+    let record = s.call("GET", &format!("/api/games/{id}/record"), None, None).1;
+    assert!(record.as_str().is_some_and(|r| r.contains("[Termination \"adjudication\"]")), "{record}");
+    // A token too short to be a secret is refused at the start.
+    let short = temp_path("serve-admin", "short-token");
+    std::fs::write(&short, "admin\n").expect("the token file");
+    let db = sqlite_url("serve-admin-short");
+    common::assert_bad_input(
+        &[
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--database-url",
+            &db,
+            "--admin-token-file",
+            short.to_str().expect("a path"),
+        ],
+        "at least 16 characters",
+    );
+    // A server without a token refuses every admin request.
+    let plain = Server::start(&sqlite_url("serve-admin-none"));
+    let g = create(&plain, json!({ "variant": "chess", "white": "me", "black": "invite" }));
+    let id = g["id"].as_str().expect("id");
+    let r = plain.call("POST", &format!("/api/admin/games/{id}/end"), Some(secret), Some(json!({ "result": "*" })));
+    assert_refused(r, 403, "this server has no operator token");
+}
+
 /// A rematch offered before fairylab 0.3.1 (no seat recorded beside the offer) is still made
 /// on acceptance after an upgrade, the player who offered seated by the legacy token.
 #[test]

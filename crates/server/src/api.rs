@@ -55,6 +55,8 @@ pub struct AppState {
     pub closing: tokio::sync::watch::Sender<bool>,
     /// What one client may ask of the server.
     pub limits: Limits,
+    /// The SHA-256 of the operator's token (`serve --admin-token-file`), for `/api/admin/...`.
+    pub admin: Option<String>,
     /// The games each client address created lately (for [`Limits::new_games_per_hour`]).
     pub new_games: Arc<std::sync::Mutex<HashMap<std::net::IpAddr, crate::live::LastHour>>>,
 }
@@ -300,7 +302,8 @@ fn random_hex(bytes: usize) -> String {
     hex::encode(b)
 }
 
-fn sha256_hex(text: &str) -> String {
+/// The SHA-256 of `text` in hex: how tokens and codes are stored.
+pub fn sha256_hex(text: &str) -> String {
     hex::encode(Sha256::digest(text.as_bytes()))
 }
 
@@ -338,6 +341,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/review", get(review))
         .route("/api/games/{id}/chat", get(read_chat).post(write_chat))
         .route("/api/games/{id}/ws", get(stream))
+        .route("/api/admin/games/{id}/end", post(admin_end))
         .route("/api/lobby/ws", get(lobby_stream))
         .route("/api/explorer", get(explorer))
         .route("/api/position", get(position).post(position_of_record))
@@ -1617,6 +1621,46 @@ async fn finish(app: &AppState, live: &mut LiveGame, result: &str, reason: &str)
     let end = json!({ "result": result, "reason": reason, "seed": live.row.seed });
     announce(app, live, "end", end).await;
     Ok(())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AdminEnd {
+    /// `1-0`, `0-1` or `1/2-1/2` (adjudicated), or `*` (aborted).
+    result: String,
+}
+
+/// `POST /api/admin/games/{id}/end` `{"result"}` with the operator's token: the operator ends an
+/// unfinished game, a result adjudicated (reason `adjudication`) or none (`*`, reason `aborted`),
+/// as a club's arbiter does with an abandoned game. Refused (403) without the token or on a server
+/// that has none; 409 once the game is over.
+async fn admin_end(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<JsonBody<AdminEnd>, ApiError>,
+) -> Result<Json<Value>, ApiError> {
+    let Some(admin) = &app.admin else {
+        return Err(ApiError::forbidden("this server has no operator token (serve --admin-token-file)"));
+    };
+    let token = bearer(&headers)?;
+    if sha256_hex(&token) != *admin {
+        return Err(ApiError::forbidden("not the operator's token"));
+    }
+    let JsonBody(req) = body?;
+    let reason = match req.result.as_str() {
+        "1-0" | "0-1" | "1/2-1/2" => "adjudication",
+        "*" => "aborted",
+        other => return Err(ApiError::bad(format!("result '{}': use 1-0, 0-1, 1/2-1/2 or *", clip(other)))),
+    };
+    let g = game(&app, &id).await?;
+    let mut live = g.lock().await;
+    if live.row.status != "active" {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    finish(&app, &mut live, &req.result, reason).await?;
+    tracing::info!(game = %id, result = %req.result, "ended by the operator");
+    Ok(Json(public_state(&app, &live)))
 }
 
 async fn resign(

@@ -59,6 +59,8 @@ pub struct Config {
     pub header_timeout: std::time::Duration,
     /// What one client may ask of the server.
     pub limits: api::Limits,
+    /// The operator's token for `/api/admin/...` (none: those requests are refused).
+    pub admin_token: Option<String>,
 }
 
 impl Config {
@@ -76,6 +78,7 @@ impl Config {
             max_connections_per_ip: 256,
             header_timeout: std::time::Duration::from_secs(10),
             limits: api::Limits::default(),
+            admin_token: None,
         }
     }
 }
@@ -126,6 +129,7 @@ pub async fn app(config: &Config, url: &str) -> Result<(axum::Router, api::AppSt
         owners: owners.clone(),
         first_move_ms: config.first_move_ms,
         limits: config.limits,
+        admin: config.admin_token.as_deref().map(api::sha256_hex),
         new_games: Arc::default(),
         closing: tokio::sync::watch::channel(false).0,
     };

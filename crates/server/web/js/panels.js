@@ -55,6 +55,7 @@ const ENDINGS = {
   plylimit: 'at the ply limit',
   forfeit: 'by forfeit',
   imported: "by the imported record's result",
+  adjudication: "by the operator's adjudication",
 };
 
 /** A finished game's result in words: `White wins by checkmate`, `Draw by agreement`. */
