@@ -307,11 +307,15 @@ pub(crate) fn variant(a: &VariantArgs) -> Result<&'static Variant> {
 /// simultaneous plies (Predictor chess), naming the tools that play it.
 pub(crate) fn in_turn(v: &'static Variant) -> Result<&'static Variant> {
     if v.simultaneous {
+        // `match` plays the built-in Predictor chess only, not a custom variant of it.
+        let watch = if rules::variants::by_name(&v.name).is_some_and(|b| std::ptr::eq(b, v)) {
+            format!(", or watch the AI with `fairylab match --variant {}`", v.name)
+        } else {
+            String::new()
+        };
         bail!(
-            "{} is played in simultaneous plies, not in turn: resolve plies with `fairylab predictor resolve`, play one \
-             by commit–reveal with `fairylab predictor commit/reveal/referee`, or watch the AI with `fairylab match \
-             --variant {}`",
-            v.name,
+            "{} is played in simultaneous plies, not in turn: resolve plies with `fairylab predictor resolve` or play one \
+             by commit–reveal with `fairylab predictor commit/reveal/referee`{watch}",
             v.name
         );
     }

@@ -30,7 +30,7 @@ pub enum EgtError {
         reason: String,
     },
     /// The material string names a piece letter nobody defined.
-    #[error("unknown piece letter {letter:?} in {material:?} (known: {known}; define it with --pieces piecedef.ini)")]
+    #[error("unknown piece letter {letter:?} in {material:?} (known: {known}; define it with --pieces piecedef.ini or --betza X=NOTATION)")]
     UnknownPiece {
         /// The unknown letter.
         letter: char,

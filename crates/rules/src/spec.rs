@@ -165,10 +165,8 @@ struct PieceSpec {
     name: Option<String>,
     betza: Option<String>,
     piecedef: Option<String>,
-    #[serde(default)]
-    royal: bool,
-    #[serde(default)]
-    pawn: bool,
+    royal: Option<bool>,
+    pawn: Option<bool>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -463,7 +461,31 @@ fn resolve(spec: VariantSpec) -> Result<Rules, SpecError> {
         if name.is_empty() {
             return Err(bad(key("name"), "empty name"));
         }
-        let def = PieceType { name, letter, movement, royal: ps.royal, pawn: ps.pawn, source };
+        // Replacing the parent's king or pawn must say whether the new piece keeps that role:
+        // silently losing it (no promotion, no check) surprised Fairy-Stockfish users, whose
+        // `p` is a pawn by default.
+        if let Some(old) = existing.map(|j| &r.pieces[j]) {
+            for (role, had, given) in [("royal", old.royal, ps.royal), ("pawn", old.pawn, ps.pawn)] {
+                if had && given.is_none() {
+                    return Err(bad(
+                        key(role),
+                        format!(
+                            "piece '{letter}' replaces the parent's {}: say {role} = true to keep that role or \
+                             {role} = false to drop it",
+                            if role == "royal" { "royal piece" } else { "pawn" }
+                        ),
+                    ));
+                }
+            }
+        }
+        let def = PieceType {
+            name,
+            letter,
+            movement,
+            royal: ps.royal.unwrap_or(false),
+            pawn: ps.pawn.unwrap_or(false),
+            source,
+        };
         match existing {
             Some(j) => r.pieces[j] = def,
             None => r.pieces.push(def),
