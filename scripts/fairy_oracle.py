@@ -40,8 +40,9 @@ VARIANTS = {"leapers": 5, "chiral": 1, "nightrider": 1, "castling5": 1, "castlin
 FIFTY_MOVE_PLIES = 100
 
 
-def generate(variant, n, rng):
-    """Distinct (fen, sorted legal moves) pairs from random games of `variant`."""
+def generate(variant, n, rng, normalise=lambda fen: fen):
+    """Distinct (fen, sorted legal moves) pairs from random games of `variant` (pyffish's FENs,
+    passed through `normalise`). Shared with gardner_oracle.py."""
     start = sf.start_fen(variant)
     seen, out = set(), []
 
@@ -49,7 +50,7 @@ def generate(variant, n, rng):
         key = " ".join(fen.split()[:4])
         if key not in seen:
             seen.add(key)
-            out.append((fen, moves))
+            out.append((normalise(fen), moves))
 
     games = 0
     while len(out) < n:

@@ -36,12 +36,14 @@ import sys
 import tempfile
 
 try:
-    import pyffish as sf
+    import pyffish as sf  # noqa: F401 (fairy_oracle uses it)
 except ImportError:  # pragma: no cover
     sys.exit("gardner_oracle: pyffish is not installed (pip install pyffish)")
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fairy_oracle  # noqa: E402 (the random games are generated the same way)
+
 VARIANT = "gardner"
-FIFTY_MOVE_PLIES = 100
 
 
 def normalise(fen):
@@ -64,53 +66,9 @@ def normalise(fen):
     return " ".join(fields)
 
 
-def legal(fen):
-    return sorted(sf.legal_moves(VARIANT, fen, []))
-
-
 def generate(n, seed):
     """Return a list of (fen, sorted legal moves) with n distinct positions."""
-    rng = random.Random(seed)
-    start = sf.start_fen(VARIANT)
-    seen = set()
-    out = []
-
-    def add(fen, moves):
-        key = " ".join(fen.split()[:4])
-        if key not in seen:
-            seen.add(key)
-            out.append((normalise(fen), moves))
-
-    games = 0
-    while len(out) < n:
-        games += 1
-        if games > 50 * n + 1000:
-            raise RuntimeError(f"could not find {n} distinct positions")
-        length = rng.choice((rng.randint(1, 12), rng.randint(8, 40), rng.randint(30, 120)))
-        capture_bias = rng.choice((0.0, 0.3, 0.7))
-        fen = start
-        moves = legal(fen)
-        add(fen, moves)
-        for _ in range(length):
-            if not moves:
-                break  # checkmate or stalemate
-            if sf.is_immediate_game_end(VARIANT, fen, [])[0]:
-                break
-            if int(fen.split()[4]) >= FIFTY_MOVE_PLIES:
-                break
-            move = None
-            if capture_bias and rng.random() < capture_bias:
-                caps = [m for m in moves if sf.is_capture(VARIANT, fen, [], m)]
-                if caps:
-                    move = rng.choice(caps)
-            if move is None:
-                move = rng.choice(moves)
-            fen = sf.get_fen(VARIANT, fen, [move])
-            moves = legal(fen)
-            add(fen, moves)
-            if len(out) >= n:
-                break
-    return out[:n]
+    return fairy_oracle.generate(VARIANT, n, random.Random(seed), normalise)
 
 
 def main():
