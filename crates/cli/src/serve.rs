@@ -99,11 +99,23 @@ pub(crate) fn serve(a: &ServeArgs) -> Result<ExitCode> {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("reading the operator's token from {}", path.display()))?;
             let token = text.trim().to_string();
-            if token.chars().count() < 16 || token.chars().any(char::is_whitespace) {
+            // As a request's Authorization header carries it: printable ASCII, at most 128.
+            if !(16..=128).contains(&token.len()) || !token.bytes().all(|b| b.is_ascii_graphic()) {
                 bail!(
-                    "the operator's token in {} must be one word of at least 16 characters (e.g. openssl rand -hex 16)",
+                    "the operator's token in {} must be one word of 16 to 128 printable ASCII characters \
+                     (e.g. openssl rand -hex 16)",
                     path.display()
                 );
+            }
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                if std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o077 != 0) {
+                    eprintln!(
+                        "warning: the operator's token file {} can be read by other users (chmod 600 it)",
+                        path.display()
+                    );
+                }
             }
             Some(token)
         }

@@ -3781,6 +3781,24 @@ fn the_operator_ends_an_abandoned_game() {
     assert_refused(s.call("POST", &end, Some(secret), Some(json!({ "result": "*" }))), 409, "the game is over");
     let record = s.call("GET", &format!("/api/games/{id}/record"), None, None).1;
     assert!(record.as_str().is_some_and(|r| r.contains("[Termination \"adjudication\"]")), "{record}");
+    // A Predictor game's record keeps the result (its own record format), and a game whose AI is
+    // searching stops the search.
+    let g = create(&s, json!({ "variant": "predictor", "white": "me", "black": "me" }));
+    let pid = g["id"].as_str().expect("id").to_string();
+    s.ok("POST", &format!("/api/admin/games/{pid}/end"), Some(secret), Some(json!({ "result": "1-0" })));
+    let record = s.call("GET", &format!("/api/games/{pid}/record"), None, None).1;
+    let text = record.as_str().unwrap_or_default();
+    assert!(text.contains("[Result \"1-0\"]") && text.contains("[Termination \"adjudication\"]"), "{record}");
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "ai", "movetime_ms": 8000 }));
+    let aid = g["id"].as_str().expect("id").to_string();
+    s.ok("POST", &format!("/api/games/{aid}/moves"), token(&g, "white").as_deref(), Some(json!({ "move": "e4" })));
+    let t0 = Instant::now();
+    s.ok("POST", &format!("/api/admin/games/{aid}/end"), Some(secret), Some(json!({ "result": "*" })));
+    while state(&s, &aid)["thinking"] == true {
+        assert!(t0.elapsed() < Duration::from_secs(3), "the AI still searches an ended game");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(state(&s, &aid)["ply"], 1, "a move was written after the end");
     // A token too short to be a secret is refused at the start.
     let short = temp_path("serve-admin", "short-token");
     std::fs::write(&short, "admin\n").expect("the token file");
@@ -3795,7 +3813,7 @@ fn the_operator_ends_an_abandoned_game() {
             "--admin-token-file",
             short.to_str().expect("a path"),
         ],
-        "at least 16 characters",
+        "16 to 128 printable ASCII characters",
     );
     // A server without a token refuses every admin request.
     let plain = Server::start(&sqlite_url("serve-admin-none"));

@@ -35,6 +35,9 @@ pub enum EndReason {
     Resignation,
     /// The players agreed to a draw.
     Agreement,
+    /// Someone outside the game gave its result (the play server's operator ending an abandoned
+    /// game).
+    Adjudication,
 }
 
 /// The result of a finished game.
@@ -67,7 +70,7 @@ impl Outcome {
 
 impl EndReason {
     /// Every reason, in declaration order.
-    pub const ALL: [EndReason; 11] = [
+    pub const ALL: [EndReason; 12] = [
         EndReason::Checkmate,
         EndReason::Stalemate,
         EndReason::KingCaptured,
@@ -79,6 +82,7 @@ impl EndReason {
         EndReason::Forfeit,
         EndReason::Resignation,
         EndReason::Agreement,
+        EndReason::Adjudication,
     ];
 
     /// The reason's stable name, one word in lower case, as the play server stores it and its API
@@ -98,6 +102,7 @@ impl EndReason {
             EndReason::Forfeit => "forfeit",
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
+            EndReason::Adjudication => "adjudication",
         }
     }
 
@@ -115,6 +120,7 @@ impl EndReason {
             EndReason::Forfeit => "forfeit",
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
+            EndReason::Adjudication => "adjudication",
         }
     }
 }
@@ -304,7 +310,8 @@ mod tests {
                 "time",
                 "forfeit",
                 "resignation",
-                "agreement"
+                "agreement",
+                "adjudication"
             ]
         );
         let mut unique = names.clone();

@@ -266,9 +266,23 @@ const QUOTED_CHARS: usize = 80;
 /// A text cut for quoting in an error message: its first [`QUOTED_CHARS`] characters, and `…`
 /// where it goes on.
 pub(crate) fn clip(s: &str) -> String {
+    // Control and bidirectional-formatting characters are shown escaped: quoted back into a
+    // message or a log line they could garble a terminal or reorder the text around them.
+    let shown = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                let bidi = matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+                if c.is_control() || bidi {
+                    c.escape_unicode().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect()
+    };
     match s.char_indices().nth(QUOTED_CHARS) {
-        Some((at, _)) => format!("{}…", &s[..at]),
-        None => s.to_string(),
+        Some((at, _)) => format!("{}…", shown(&s[..at])),
+        None => shown(s),
     }
 }
 
@@ -481,7 +495,7 @@ async fn openapi() -> impl IntoResponse {
 pub const OPENAPI: &str = include_str!("../../../docs/openapi.json");
 
 /// Every HTTP endpoint of [`router`] under `/api/games`, `/api/variants`, `/api/explorer`,
-/// `/api/position`, `/api/analyse` and `/api/odds` as (method, path):
+/// `/api/position`, `/api/analyse`, `/api/odds` and `/api/admin` as (method, path):
 /// the OpenAPI file must describe exactly these (tested).
 pub const ENDPOINTS: &[(&str, &str)] = &[
     ("get", "/api"),
@@ -513,6 +527,7 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     ("post", "/api/position"),
     ("post", "/api/analyse"),
     ("get", "/api/odds"),
+    ("post", "/api/admin/games/{id}/end"),
 ];
 
 /// A line of the analysis board, as `GET /api/explorer` and `GET /api/position` take it
@@ -1645,6 +1660,7 @@ async fn admin_end(
     };
     let token = bearer(&headers)?;
     if sha256_hex(&token) != *admin {
+        tracing::warn!(game = %clip(&id), "a request to end a game with a token not the operator's");
         return Err(ApiError::forbidden("not the operator's token"));
     }
     let JsonBody(req) = body?;
@@ -1659,6 +1675,8 @@ async fn admin_end(
         return Err(ApiError::conflict("the game is over"));
     }
     finish(&app, &mut live, &req.result, reason).await?;
+    // The AI's search, if one runs, stops (its move is dropped), freeing its worker.
+    live.ai_cancel.store(true, std::sync::atomic::Ordering::Relaxed);
     tracing::info!(game = %id, result = %req.result, "ended by the operator");
     Ok(Json(public_state(&app, &live)))
 }
@@ -2984,6 +3002,8 @@ mod tests {
         assert!(cut.ends_with('…'));
         assert_eq!(clip(&"é".repeat(100)), format!("{}…", "é".repeat(QUOTED_CHARS)));
         assert_eq!(clip("short"), "short");
+        // Control and bidirectional-formatting characters come back escaped.
+        assert_eq!(clip("a\u{202e}b\nc"), "a\\u{202e}b\\u{a}c");
     }
 
     #[test]

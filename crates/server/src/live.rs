@@ -628,6 +628,7 @@ pub fn outcome_of(result: &str, reason: &str) -> Option<Outcome> {
         "agreement" => EndReason::Agreement,
         "time forfeit" | "time" => EndReason::Time,
         "forfeit" => EndReason::Forfeit,
+        "adjudication" => EndReason::Adjudication,
         _ => return None,
     };
     match result {

@@ -96,7 +96,7 @@ fn termination(reason: EndReason) -> Option<&'static str> {
         EndReason::Forfeit => Some("rules infraction"),
         EndReason::Resignation => Some("resignation"),
         EndReason::Agreement => Some("agreement"),
-        EndReason::PlyLimit => Some("adjudication"),
+        EndReason::PlyLimit | EndReason::Adjudication => Some("adjudication"),
         _ => None,
     }
 }
@@ -407,7 +407,9 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
                 "rules infraction" => EndReason::Forfeit,
                 "resignation" => EndReason::Resignation,
                 "agreement" => EndReason::Agreement,
-                "adjudication" if written == "1/2-1/2" => EndReason::PlyLimit,
+                // The replay did not end the game: someone outside it gave the result (a
+                // ply-limit draw, also written `adjudication`, is found by the replay).
+                "adjudication" => EndReason::Adjudication,
                 _ => return Err(RecordError::Syntax { line: 1, reason: format!("unknown Termination '{t}'") }),
             };
             let outcome = match written.as_str() {
