@@ -65,7 +65,7 @@ enum Command {
     /// Play a game against the engine in the terminal.
     Play(analysis::PlayArgs),
     /// Speak UCI on stdin/stdout (Fairy-Stockfish's variant conventions).
-    Uci,
+    Uci(protocols::UciArgs),
     /// Speak XBoard/CECP protocol 2 on stdin/stdout.
     Xboard,
     /// Play a match between two UCI engines, adjudicated by fairylab's rules.
@@ -193,7 +193,7 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
     };
     // Interactive commands write to stdout themselves, line by line.
     let command = match cli.command {
-        Command::Uci => return protocols::uci(),
+        Command::Uci(a) => return protocols::uci(&a),
         Command::Xboard => return protocols::xboard(),
         Command::Match(a) => return matches::run(&a),
         Command::Play(a) => return analysis::play(&a),
@@ -223,7 +223,7 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
         Command::VerifyGame(a) => serve::verify_game(&a, &mut out)?,
         Command::Loadtest(a) => loadtest::loadtest(&a, &mut out)?,
         Command::Export(a) => export::export(&a, &mut out)?,
-        Command::Uci | Command::Xboard | Command::Match(_) | Command::Play(_) | Command::Serve(_) => {
+        Command::Uci(_) | Command::Xboard | Command::Match(_) | Command::Play(_) | Command::Serve(_) => {
             unreachable!("handled above")
         }
     }

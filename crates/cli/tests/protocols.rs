@@ -186,3 +186,24 @@ fn python_chess(what: &str) -> bool {
     }
     has
 }
+
+/// `fairylab uci --variant-path FILES` loads custom variants before the first `uci`, so a GUI
+/// that reads the `UCI_Variant` list once (python-chess) can choose them; a file that does not
+/// load is one error line and exit status 2.
+#[test]
+fn uci_variant_path_on_the_command_line() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/variants");
+    let files = format!("{data}/leapers.toml;{data}/chiral.toml");
+    let o = common::fairylab_stdin(
+        &["uci", "--variant-path", &files],
+        "uci\nsetoption name UCI_Variant value chiral\nposition startpos\ngo perft 2\n",
+    );
+    common::assert_ok(&o);
+    let out = common::stdout(&o);
+    assert!(
+        out.lines().any(|l| l.starts_with("option name UCI_Variant") && l.ends_with(" var leapers var chiral")),
+        "{out}"
+    );
+    assert!(out.contains("Nodes searched: 289"), "{out}");
+    common::assert_bad_input(&["uci", "--variant-path", &format!("{data}/missing.toml")], "missing.toml");
+}

@@ -96,7 +96,18 @@ const MAX_PERFT_DEPTH: u32 = 64;
 ///
 /// Reading the input or writing the output failed (e.g. the GUI closed the pipe).
 pub fn run<R: BufRead>(input: R, output: Output) -> io::Result<()> {
+    run_with(input, output, Vec::new())
+}
+
+/// [`run`] with custom variants loaded before the first command (`fairylab uci --variant-path`),
+/// as if `VariantPath` had been set: they are in the `UCI_Variant` list of the first `uci`.
+///
+/// # Errors
+///
+/// As [`run`].
+pub fn run_with<R: BufRead>(input: R, output: Output, custom: Vec<&'static rules::Variant>) -> io::Result<()> {
     let mut uci = Uci::new(output);
+    uci.custom = custom;
     for line in protocol::lines(input) {
         if uci.handle(&line?)? == Flow::Quit {
             return Ok(());
@@ -751,7 +762,11 @@ fn send_bestmove(out: &Output, root: &Position, r: &SearchResult) -> io::Result<
 }
 
 /// Loads the `;`-separated variant files of a `VariantPath` value (`<empty>` or nothing: none).
-fn load_variant_files(value: &str) -> Result<Vec<&'static rules::Variant>, String> {
+///
+/// # Errors
+///
+/// A file that does not load, a variant of simultaneous plies, or two variants of one name.
+pub fn load_variant_files(value: &str) -> Result<Vec<&'static rules::Variant>, String> {
     let value = value.trim();
     if value.is_empty() || value == "<empty>" {
         return Ok(Vec::new());
