@@ -2416,8 +2416,7 @@ async fn forward_as(
                 Some(Err(e)) => {
                     let text = e.to_string();
                     if text.contains("too long") || text.contains("Space limit") || text.contains("too big") {
-                        let bye = axum::extract::ws::CloseFrame { code: 1009, reason: "a message over 16 KiB".into() };
-                        let _ = socket.send(Message::Close(Some(bye))).await;
+                        close_with(socket, 1009, "a message over 16 KiB").await;
                     }
                     return;
                 }
@@ -2427,8 +2426,7 @@ async fn forward_as(
                     // Told once a message or so; a client that goes on sending is closed (1008).
                     written += 1;
                     if written > READ_ONLY_NOTES {
-                        let bye = axum::extract::ws::CloseFrame { code: 1008, reason: "the stream is read-only".into() };
-                        let _ = socket.send(Message::Close(Some(bye))).await;
+                        close_with(socket, 1008, "the stream is read-only").await;
                         return;
                     }
                     let note = json!({ "type": "error", "data": "the stream is read-only (moves go by POST /api/games/{id}/moves)" });
@@ -2437,6 +2435,33 @@ async fn forward_as(
                     }
                 }
             }},
+        }
+    }
+}
+
+/// How long a stream the server closes waits for the client's answering close.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
+
+/// Closes a live stream the server ends (`code`, `reason`) as the closing handshake asks: the
+/// close frame, then the client's messages read and dropped until its own close, its end, or
+/// [`CLOSE_GRACE`]. Dropping the socket at once, with the client's messages still unread, makes
+/// the kernel reset the connection, and the reset can overtake the close frame: the client then
+/// sees "connection reset" instead of the code. After a message over the limit the rest of it
+/// cannot be read; the socket is then only held for the grace, long enough for the frame to land.
+async fn close_with(mut socket: WebSocket, code: u16, reason: &'static str) {
+    let bye = axum::extract::ws::CloseFrame { code, reason: reason.into() };
+    if socket.send(Message::Close(Some(bye))).await.is_err() {
+        return;
+    }
+    let deadline = tokio::time::Instant::now() + CLOSE_GRACE;
+    loop {
+        match tokio::time::timeout_at(deadline, socket.recv()).await {
+            Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Err(_) => return,
+            Ok(Some(Ok(_))) => {}
+            Ok(Some(Err(_))) => {
+                tokio::time::sleep_until(deadline).await;
+                return;
+            }
         }
     }
 }
