@@ -65,9 +65,9 @@ enum Command {
     /// Play a game against the engine in the terminal.
     Play(analysis::PlayArgs),
     /// Speak UCI on stdin/stdout (Fairy-Stockfish's variant conventions).
-    Uci(protocols::UciArgs),
+    Uci(protocols::ProtocolArgs),
     /// Speak XBoard/CECP protocol 2 on stdin/stdout.
-    Xboard,
+    Xboard(protocols::ProtocolArgs),
     /// Play a match between two UCI engines, adjudicated by fairylab's rules.
     Match(matches::MatchArgs),
     /// Monte Carlo simulation: many seeded games with a strategy per side, statistics with
@@ -194,7 +194,7 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
     // Interactive commands write to stdout themselves, line by line.
     let command = match cli.command {
         Command::Uci(a) => return protocols::uci(&a),
-        Command::Xboard => return protocols::xboard(),
+        Command::Xboard(a) => return protocols::xboard(&a),
         Command::Match(a) => return matches::run(&a),
         Command::Play(a) => return analysis::play(&a),
         Command::Serve(a) => return serve::serve(&a),
@@ -223,7 +223,7 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
         Command::VerifyGame(a) => serve::verify_game(&a, &mut out)?,
         Command::Loadtest(a) => loadtest::loadtest(&a, &mut out)?,
         Command::Export(a) => export::export(&a, &mut out)?,
-        Command::Uci(_) | Command::Xboard | Command::Match(_) | Command::Play(_) | Command::Serve(_) => {
+        Command::Uci(_) | Command::Xboard(_) | Command::Match(_) | Command::Play(_) | Command::Serve(_) => {
             unreachable!("handled above")
         }
     }

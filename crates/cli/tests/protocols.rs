@@ -188,10 +188,11 @@ fn python_chess(what: &str) -> bool {
 }
 
 /// `fairylab uci --variant-path FILES` loads custom variants before the first `uci`, so a GUI
-/// that reads the `UCI_Variant` list once (python-chess) can choose them; a file that does not
-/// load is one error line and exit status 2.
+/// that reads the `UCI_Variant` list once (python-chess) can choose them, and `fairylab xboard
+/// --variant-path` before `protover`; a file that does not load is one error line and exit
+/// status 2.
 #[test]
-fn uci_variant_path_on_the_command_line() {
+fn variant_path_on_the_command_line() {
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/variants");
     let files = format!("{data}/leapers.toml;{data}/chiral.toml");
     let o = common::fairylab_stdin(
@@ -206,4 +207,11 @@ fn uci_variant_path_on_the_command_line() {
     );
     assert!(out.contains("Nodes searched: 289"), "{out}");
     common::assert_bad_input(&["uci", "--variant-path", &format!("{data}/missing.toml")], "missing.toml");
+    // `fairylab xboard --variant-path` the same for XBoard's `variants` feature.
+    let o = common::fairylab_stdin(&["xboard", "--variant-path", &files], "xboard\nprotover 2\nvariant chiral\n");
+    common::assert_ok(&o);
+    let out = common::stdout(&o);
+    assert!(out.lines().next().is_some_and(|l| l.contains(",leapers,chiral\" done=1")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("setup (") && l.contains(" rybqkbzr/")), "{out}");
+    common::assert_bad_input(&["xboard", "--variant-path", &format!("{data}/missing.toml")], "missing.toml");
 }

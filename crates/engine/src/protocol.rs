@@ -72,6 +72,61 @@ pub fn sequential_variants() -> impl Iterator<Item = &'static Variant> {
     variants::all().iter().copied().filter(|v| !v.simultaneous)
 }
 
+/// Loads the `;`-separated variant files of a `VariantPath` value (`<empty>` or nothing: none).
+///
+/// # Errors
+///
+/// A file that does not load, a variant of simultaneous plies, or two variants of one name.
+pub fn load_variant_files(value: &str) -> Result<Vec<&'static rules::Variant>, String> {
+    let value = value.trim();
+    if value.is_empty() || value == "<empty>" {
+        return Ok(Vec::new());
+    }
+    let mut loaded: Vec<&'static rules::Variant> = Vec::new();
+    for path in value.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        let v = rules::spec::load_variant_file(path).map_err(|e| format!("{path}: {e}"))?;
+        if v.simultaneous {
+            return Err(format!(
+                "{path}: {} is played in simultaneous plies, which UCI cannot express (use fairylab predictor)",
+                v.name
+            ));
+        }
+        if loaded.iter().any(|w| w.name.eq_ignore_ascii_case(&v.name)) {
+            return Err(format!("{path}: a second variant named {}", v.name));
+        }
+        loaded.push(v);
+    }
+    Ok(loaded)
+}
+
+/// Adds the variants of a `VariantPath` load to those loaded before, as Fairy-Stockfish's
+/// option adds: one of a loaded name takes its place; a load of none (`<empty>`) clears them.
+pub fn add_variants(custom: &mut Vec<&'static Variant>, loaded: Vec<&'static Variant>) {
+    if loaded.is_empty() {
+        custom.clear();
+    }
+    for v in loaded {
+        match custom.iter_mut().find(|w| w.name.eq_ignore_ascii_case(&v.name)) {
+            Some(slot) => *slot = v,
+            None => custom.push(v),
+        }
+    }
+}
+
+/// After a `VariantPath` load: the variant to start over with when the one in play (`current`)
+/// was a custom variant of `before` and is not in `after` any more: its new definition if one
+/// of its name came, else chess.
+pub fn replaced_variant(
+    current: &'static Variant,
+    before: &[&'static Variant],
+    after: &[&'static Variant],
+) -> Option<&'static Variant> {
+    if !before.iter().any(|v| std::ptr::eq(*v, current)) || after.iter().any(|v| std::ptr::eq(*v, current)) {
+        return None;
+    }
+    Some(after.iter().copied().find(|v| v.name.eq_ignore_ascii_case(&current.name)).unwrap_or(variants::all()[0]))
+}
+
 /// The names of the variants the protocols play, comma separated (for error messages).
 pub fn variant_names() -> String {
     sequential_variants().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", ")

@@ -25,8 +25,10 @@
 //! - `VariantPath` loads custom variants, as Fairy-Stockfish's option loads a variants.ini: its
 //!   value is fairylab variant files (TOML, docs/FORMATS.md "Variant files"), `;`-separated
 //!   (`<empty>`: none). Each file's variant is then a `UCI_Variant` value (the list of a later
-//!   `uci` includes them), and an `info string` line names them. A file that does not load
-//!   gets its error line and nothing changes; a variant of simultaneous plies is refused.
+//!   `uci` includes them), and an `info string` line names all loaded. Files add to those loaded
+//!   before, one of a loaded name replacing it, as Fairy-Stockfish adds; `<empty>` clears them.
+//!   A file that does not load gets its error line and nothing changes; a variant of
+//!   simultaneous plies is refused.
 //! - `go ponder ...` searches the position after the expected reply without a time limit
 //!   and gives no move until `ponderhit` or `stop`. At `ponderhit` the limits of that `go`
 //!   apply, counted from the `go` as Stockfish counts them: a search that has pondered past
@@ -399,25 +401,23 @@ impl Uci {
                 _ => self.error(&format!("bad value '{value}' for UCI_Chess960 (true or false)"))?,
             },
             "variantpath" => {
-                match load_variant_files(&value) {
+                match protocol::load_variant_files(&value) {
                     Ok(loaded) => {
                         self.stop_search();
-                        let names: Vec<&str> = loaded.iter().map(|v| v.name.as_str()).collect();
+                        let before = self.custom.clone();
+                        protocol::add_variants(&mut self.custom, loaded);
+                        let names: Vec<&str> = self.custom.iter().map(|v| v.name.as_str()).collect();
                         let what = if names.is_empty() {
                             "no custom variants".to_string()
                         } else {
                             format!("custom variants: {}", names.join(", "))
                         };
-                        // A custom variant in play that is no longer loaded gives way to chess.
-                        let current = self.session.variant();
-                        let gone = self.custom.iter().any(|v| std::ptr::eq(*v, current))
-                            && !loaded.iter().any(|v| std::ptr::eq(*v, current));
-                        self.custom = loaded;
                         self.send(&format!("info string {what}"))?;
-                        if gone {
-                            let chess = variants::all()[0];
-                            self.start_over(chess);
-                            self.send(&format!("info string variant {} {}", chess.name, self.session.variant_info()))?;
+                        // A custom variant in play that was replaced starts over as its new
+                        // definition; one no longer loaded gives way to chess.
+                        if let Some(next) = protocol::replaced_variant(self.session.variant(), &before, &self.custom) {
+                            self.start_over(next);
+                            self.send(&format!("info string variant {} {}", next.name, self.session.variant_info()))?;
                         }
                     }
                     Err(e) => self.error(&format!("VariantPath: {e}"))?,
@@ -759,33 +759,6 @@ fn send_bestmove(out: &Output, root: &Position, r: &SearchResult) -> io::Result<
         Some(p) => send(out, &format!("bestmove {best_text} ponder {p}")),
         None => send(out, &format!("bestmove {best_text}")),
     }
-}
-
-/// Loads the `;`-separated variant files of a `VariantPath` value (`<empty>` or nothing: none).
-///
-/// # Errors
-///
-/// A file that does not load, a variant of simultaneous plies, or two variants of one name.
-pub fn load_variant_files(value: &str) -> Result<Vec<&'static rules::Variant>, String> {
-    let value = value.trim();
-    if value.is_empty() || value == "<empty>" {
-        return Ok(Vec::new());
-    }
-    let mut loaded: Vec<&'static rules::Variant> = Vec::new();
-    for path in value.split(';').map(str::trim).filter(|p| !p.is_empty()) {
-        let v = rules::spec::load_variant_file(path).map_err(|e| format!("{path}: {e}"))?;
-        if v.simultaneous {
-            return Err(format!(
-                "{path}: {} is played in simultaneous plies, which UCI cannot express (use fairylab predictor)",
-                v.name
-            ));
-        }
-        if loaded.iter().any(|w| w.name.eq_ignore_ascii_case(&v.name)) {
-            return Err(format!("{path}: a second variant named {}", v.name));
-        }
-        loaded.push(v);
-    }
-    Ok(loaded)
 }
 
 /// Loads the `;`-separated table files of a `TablePath` value (`<empty>` or nothing: none).

@@ -50,6 +50,11 @@
 //! - `option Move Overhead=N` (milliseconds, 0 to 5000, default 20) is kept back from the
 //!   clock for the GUI's and the network's lag, and `option Skill Level=N` (0 to 20) weakens
 //!   the play, as UCI's options of those names.
+//! - `option VariantPath=FILES` loads fairylab variant files (`;`-separated), as UCI's option of
+//!   that name and Fairy-Stockfish's: their variants are then played by their names (`variant
+//!   X` answered with `setup` and `piece` lines), and a new `feature variants=...` line lists
+//!   them; a file that does not load gets `tellusererror VariantPath: ...`. `fairylab xboard
+//!   --variant-path FILES` loads them before `protover`, for GUIs that read the list once.
 //!
 //! ```
 //! use std::io::Cursor;
@@ -83,6 +88,21 @@ const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 ///
 /// Writing the output failed (e.g. the GUI closed the pipe), or no input thread could start.
 pub fn run<R: BufRead + Send + 'static>(input: R, output: Output) -> io::Result<()> {
+    run_with(input, output, Vec::new())
+}
+
+/// [`run`] with custom variants loaded before the first command (`fairylab xboard
+/// --variant-path`), as if `option VariantPath` had been set: they are in the `variants`
+/// feature the GUI reads at `protover 2`.
+///
+/// # Errors
+///
+/// As [`run`].
+pub fn run_with<R: BufRead + Send + 'static>(
+    input: R,
+    output: Output,
+    custom: Vec<&'static Variant>,
+) -> io::Result<()> {
     let (tx, rx) = mpsc::channel();
     let reader = tx.clone();
     std::thread::Builder::new().name("xboard-input".into()).spawn(move || {
@@ -95,6 +115,7 @@ pub fn run<R: BufRead + Send + 'static>(input: R, output: Output) -> io::Result<
         let _ = reader.send(Event::Eof);
     })?;
     let mut xb = XBoard::new(output, tx);
+    xb.custom = custom;
     let mut input_ended = false;
     // The loop holds a sender itself (for the search), so `recv` only fails if that is gone.
     while let Ok(event) = rx.recv() {
@@ -194,6 +215,8 @@ struct XBoard {
     refused: Option<String>,
     /// `pong N` answers held back until the move the engine is thinking about is sent.
     pongs: Vec<String>,
+    /// The custom variants `option VariantPath` loaded.
+    custom: Vec<&'static Variant>,
 }
 
 impl XBoard {
@@ -217,6 +240,7 @@ impl XBoard {
             skill_seed: protocol::session_seed(),
             refused: None,
             pongs: Vec::new(),
+            custom: Vec::new(),
         }
     }
 
@@ -417,7 +441,8 @@ impl XBoard {
         Ok(Flow::Continue)
     }
 
-    fn features(&self) -> io::Result<()> {
+    /// XBoard's names of the variants the engine plays: the built-ins', then the custom ones'.
+    fn variant_list(&self) -> String {
         let mut names = Vec::new();
         for v in crate::protocol::sequential_variants() {
             // A board-size name shared by several variants (`5x5+0_fairy`) names the first.
@@ -427,6 +452,12 @@ impl XBoard {
                 }
             }
         }
+        // A custom variant goes by its own name only (the board-size names are the built-ins').
+        names.extend(self.custom.iter().map(|v| v.name.clone()));
+        names.join(",")
+    }
+
+    fn features(&self) -> io::Result<()> {
         // No `sigterm=0`: the GUIs send SIGTERM only to end the engine after `quit` (python-chess
         // rejects the feature), and ending is then what the engine should do. `sigint=0`: input
         // is read while thinking, so no interrupt is needed.
@@ -434,16 +465,18 @@ impl XBoard {
             "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 reuse=1 analyze=1 playother=1 \
              nps=1 colors=0 memory=1 smp=1 egt=\"fairylab\" option=\"MultiPV -spin 1 1 {MAX_MULTIPV}\" \
              option=\"Move Overhead -spin {} 0 {MAX_OVERHEAD_MS}\" \
-             option=\"Skill Level -spin {MAX_SKILL} 0 {MAX_SKILL}\" myname=\"fairylab {}\" variants=\"{}\" done=1",
+             option=\"Skill Level -spin {MAX_SKILL} 0 {MAX_SKILL}\" option=\"VariantPath -string <empty>\" \
+             myname=\"fairylab {}\" variants=\"{}\" done=1",
             DEFAULT_OVERHEAD.as_millis(),
             env!("CARGO_PKG_VERSION"),
-            names.join(",")
+            self.variant_list()
         ))
     }
 
     fn variant(&mut self, name: &str) -> io::Result<()> {
         self.abort();
-        let Some(v) = variant_from_xboard(name) else {
+        let custom = self.custom.iter().copied().find(|v| v.name.eq_ignore_ascii_case(name.trim()));
+        let Some(v) = custom.or_else(|| variant_from_xboard(name)) else {
             return self.send(&format!("Error (unknown variant): {name}"));
         };
         self.start_over(v);
@@ -456,7 +489,7 @@ impl XBoard {
     }
 
     /// `option NAME=VALUE` for the options the engine advertised (`MultiPV`, `Move Overhead`,
-    /// `Skill Level`).
+    /// `Skill Level`, `VariantPath`).
     fn option(&mut self, rest: &str) -> io::Result<()> {
         match rest.split_once('=').map(|(n, v)| (n.trim(), v.trim())) {
             Some(("MultiPV", value)) => match value.parse::<usize>() {
@@ -487,6 +520,25 @@ impl XBoard {
                 }
                 _ => self
                     .send(&format!("Error (bad argument): option {rest} (Move Overhead is 0 to {MAX_OVERHEAD_MS} ms)")),
+            },
+            Some(("VariantPath", value)) => match protocol::load_variant_files(value) {
+                Ok(loaded) => {
+                    self.abort();
+                    let before = self.custom.clone();
+                    protocol::add_variants(&mut self.custom, loaded);
+                    // The GUI learns the new list (XBoard reads features at any time).
+                    self.send(&format!("feature variants=\"{}\"", self.variant_list()))?;
+                    if let Some(next) = protocol::replaced_variant(self.session.variant(), &before, &self.custom) {
+                        self.start_over(next);
+                        if !is_xboard_standard(next) {
+                            for line in setup_lines(next) {
+                                self.send(&line)?;
+                            }
+                        }
+                    }
+                    self.reanalyze()
+                }
+                Err(e) => self.send(&format!("tellusererror VariantPath: {e}")),
             },
             _ => self.send(&format!("Error (unknown option): {rest}")),
         }

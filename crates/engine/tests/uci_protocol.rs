@@ -645,21 +645,25 @@ fn options_are_taken_right_after_a_stopped_ponder_search() {
 
 /// `VariantPath` loads fairylab variant files as Fairy-Stockfish's loads a variants.ini: the
 /// variant is then a `UCI_Variant` value, plays from its start and counts its perft as
-/// `tests/data/leapers.perft` (Fairy-Stockfish's figures); a file that does not load changes
-/// nothing, and `<empty>` drops the custom variants.
+/// `tests/data/leapers.perft` (Fairy-Stockfish's figures); a later load adds (as Fairy-Stockfish's
+/// does), a file of a loaded name replaces it (the same file again changes nothing), one that does not load changes nothing, and
+/// `<empty>` drops the custom variants.
 #[test]
 fn variant_path_loads_custom_variants() {
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/variants");
     let out = uci(&format!(
-        "setoption name VariantPath value {data}/leapers.toml;{data}/chiral.toml\nuci\n\
-         setoption name UCI_Variant value leapers\nposition startpos\ngo perft 3\n\
+        "setoption name VariantPath value {data}/leapers.toml\nsetoption name VariantPath value {data}/chiral.toml\nuci\n\
+         setoption name UCI_Variant value leapers\nposition startpos moves e2e4\n\
+         setoption name VariantPath value {data}/leapers.toml\nd\nposition startpos\ngo perft 3\n\
          setoption name VariantPath value {data}/missing.toml\nsetoption name UCI_Variant value chiral\n\
          position startpos\nd\nsetoption name VariantPath value <empty>\nsetoption name UCI_Variant value chiral\nd\n"
     ));
-    assert!(out.contains(&"info string custom variants: leapers, chiral".to_string()), "{out:?}");
+    assert!(out.contains(&"info string custom variants: leapers".to_string()), "{out:?}");
+    let both = out.iter().filter(|l| *l == "info string custom variants: leapers, chiral").count();
+    assert_eq!(both, 2, "the second file added, the reloaded one replaced: {out:?}");
+    assert!(out.iter().any(|l| l.starts_with("info string variant leapers files 8 ranks 8")), "{out:?}");
     let combo = out.iter().find(|l| l.starts_with("option name UCI_Variant")).expect("the variants");
     assert!(combo.ends_with(" var leapers var chiral"), "{combo}");
-    assert!(out.iter().any(|l| l.starts_with("info string variant leapers files 8 ranks 8")), "{out:?}");
     assert!(out.contains(&"Nodes searched: 8942".to_string()), "{out:?}");
     assert!(
         out.iter().any(|l| l.starts_with("info string error: VariantPath: ") && l.contains("missing.toml")),
@@ -667,7 +671,34 @@ fn variant_path_loads_custom_variants() {
     );
     // The failed load kept chiral; `<empty>` dropped it, and the position went back to chess.
     let fens: Vec<&String> = out.iter().filter(|l| l.starts_with("Fen: ")).collect();
-    assert_eq!(fens[0], "Fen: rybqkbzr/pppppppp/8/8/8/8/PPPPPPPP/RYBQKBZR w KQkq - 0 1", "{out:?}");
+    assert_eq!(
+        fens[0], "Fen: rdbqkbar/pppppppp/8/8/4P3/8/PPPP1PPP/RDBQKBAR b KQkq - 0 1",
+        "the same file again changed nothing: {out:?}"
+    );
+    assert_eq!(fens[1], "Fen: rybqkbzr/pppppppp/8/8/8/8/PPPPPPPP/RYBQKBZR w KQkq - 0 1", "{out:?}");
     assert!(out.iter().any(|l| l.starts_with("info string error: unknown variant 'chiral'")), "{out:?}");
-    assert_eq!(fens[1], "Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "{out:?}");
+    assert_eq!(fens[2], "Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "{out:?}");
+}
+
+/// A `VariantPath` file whose variant has the name of the one in play, defined otherwise,
+/// replaces it: the game starts over from the new definition's start.
+#[test]
+fn variant_path_replaces_a_variant_of_the_same_name() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/variants");
+    let text = std::fs::read_to_string(format!("{data}/leapers.toml")).expect("leapers.toml");
+    let dir = std::env::temp_dir().join(format!("fairylab-variant-path-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let other = dir.join("leapers-queenless.toml");
+    let start = "rdbqkbar/pppppppp/8/8/8/8/PPPPPPPP/RDBQKBAR w KQkq - 0 1";
+    std::fs::write(&other, text.replace(start, "rdb1kbar/pppppppp/8/8/8/8/PPPPPPPP/RDB1KBAR w KQkq - 0 1"))
+        .expect("write");
+    let out = uci(&format!(
+        "setoption name VariantPath value {data}/leapers.toml;{data}/chiral.toml\n\
+         setoption name UCI_Variant value leapers\nposition startpos moves e2e4\n\
+         setoption name VariantPath value {}\nd\n",
+        other.display()
+    ));
+    assert!(out.contains(&"info string custom variants: leapers, chiral".to_string()), "{out:?}");
+    assert_eq!(fen_of(&out), "rdb1kbar/pppppppp/8/8/8/8/PPPPPPPP/RDB1KBAR w KQkq - 0 1", "{out:?}");
+    std::fs::remove_dir_all(&dir).ok();
 }

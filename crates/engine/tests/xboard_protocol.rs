@@ -49,6 +49,7 @@ fn handshake_advertises_features_and_variants() {
     assert!(f.contains(" option=\"MultiPV -spin 1 1 500\" "), "{f}");
     assert!(f.contains(" option=\"Move Overhead -spin 20 0 5000\" "), "{f}");
     assert!(f.contains(" option=\"Skill Level -spin 20 0 20\" "), "{f}");
+    assert!(f.contains(" option=\"VariantPath -string <empty>\" "), "{f}");
     assert!(f.contains("myname=\"fairylab ") && f.ends_with("done=1"), "{f}");
     let names = advertised_variants(f);
     for name in ["normal", "crazyhouse", "gardner", "5x5+0_fairy"] {
@@ -78,6 +79,47 @@ fn engine_defined_variants_get_setup_and_piece_lines() {
     );
     assert!(out.contains(&"piece P& fmWfcF".to_string()), "{out:?}");
     assert!(out.contains(&"piece K& K".to_string()), "{out:?}");
+}
+
+/// `option VariantPath` loads fairylab variant files, as UCI's option and Fairy-Stockfish's: a
+/// new `variants` feature lists them, `variant X` describes one with `setup` and `piece` lines,
+/// the engine plays it legally; later loads add; a file that does not load is told to the
+/// user and changes nothing. `run_with` (`fairylab xboard --variant-path`) lists them at once.
+#[test]
+fn variant_path_loads_custom_variants() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/variants");
+    let out = xboard(&format!(
+        "xboard\nprotover 2\noption VariantPath={data}/leapers.toml\noption VariantPath={data}/missing.toml\n\
+         option VariantPath={data}/chiral.toml\nnew\nvariant leapers\nsd 2\ngo\n"
+    ));
+    let lists: Vec<Vec<String>> =
+        out.iter().filter(|l| l.starts_with("feature variants=")).map(|l| advertised_variants(l)).collect();
+    assert_eq!(lists.len(), 2, "one list per successful load: {out:?}");
+    assert_eq!(lists[0].last().map(String::as_str), Some("leapers"), "{out:?}");
+    assert!(lists[1].ends_with(&["leapers".to_string(), "chiral".to_string()]), "{:?}", lists[1]);
+    assert!(lists[1].contains(&"gardner".to_string()), "the built-ins stay: {:?}", lists[1]);
+    assert!(out.iter().any(|l| l.starts_with("tellusererror VariantPath: ") && l.contains("missing.toml")), "{out:?}");
+    assert!(
+        out.contains(
+            &"setup (PDBRQA...............Kpdbrqa...............k) 8x8+0_fairy rdbqkbar/pppppppp/8/8/8/8/PPPPPPPP/RDBQKBAR w KQkq - 0 1"
+                .to_string()
+        ),
+        "{out:?}"
+    );
+    assert!(out.contains(&"piece D& DH".to_string()) && out.contains(&"piece A& AG".to_string()), "{out:?}");
+    let m = out.iter().find(|l| l.starts_with("move ")).expect("a move");
+    let leapers = rules::spec::load_variant_file(format!("{data}/leapers.toml")).expect("leapers");
+    parse_uci(&Position::start(leapers), &m[5..]).expect("a legal leapers move");
+    // Loaded before the first command, they are in the handshake's own list.
+    let out = run_script(
+        move |input, output| {
+            let chiral = rules::spec::load_variant_file(format!("{data}/chiral.toml")).expect("chiral");
+            engine::xboard::run_with(input, output, vec![chiral])
+        },
+        "xboard\nprotover 2\nvariant chiral\n",
+    );
+    assert!(advertised_variants(&out[0]).contains(&"chiral".to_string()), "{}", out[0]);
+    assert!(out.iter().any(|l| l.starts_with("setup (") && l.contains(" rybqkbzr/")), "{out:?}");
 }
 
 #[test]
