@@ -583,6 +583,16 @@ test('with clocks, the first move is awaited for 30 s (counted down on the page)
   await page.waitForTimeout(600);
   assert.ok(await page.evaluate(() => window.ticked.every((e, i) => e === [document.querySelector('.first-move'), ...document.querySelectorAll('.clock')][i])), 'the same elements');
   assert.deepEqual([await notice.getAttribute('role'), await notice.getAttribute('aria-live')], [null, null]);
+  // The clocks follow the board: the opponent's (at the board's top) first, the player's
+  // own, marked, second; flipped, the other way round.
+  const clockTexts = () => page.evaluate(() => [...document.querySelectorAll('.clock')]
+    .sort((a, b) => a.getBoundingClientRect().left - b.getBoundingClientRect().left || a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+    .map(c => c.textContent.replace(/:.*$/, '')));
+  assert.deepEqual(await clockTexts(), ['white', 'black (you)']);
+  await page.click('#flip');
+  await until(async () => (await clockTexts())[0] === 'black (you)', 'the clocks turned with the board');
+  await page.click('#flip');
+  await until(async () => (await clockTexts())[0] === 'white', 'and back');
   await page.screenshot({ path: `${SHOTS}/first-move-desktop.png` });
   await clickMove(page, 'e7e5');
   await until(async () => (await stateOf(page, id)).ply >= 3, "the AI's second move");
@@ -879,6 +889,20 @@ test('chess960: castling by clicking the king, then its rook (the king stays on 
   await clickMove(page, 'b1g1');
   const castled = await until(async () => { const s = await stateOf(page, second); return s.ply >= 1 && s; }, 'castling by the king\'s square');
   assert.deepEqual([castled.moves[0].uci, castled.moves[0].san], ['b1h1', 'O-O']);
+  // The castling squares a king may be dropped on follow the board's width (short: the second
+  // file from the corner; long: the c-file), on boards of any height; a square the king steps
+  // to is no castling gesture.
+  const gestures = await page.evaluate(async () => {
+    const { castlingGestures } = await import('/static/js/board.js');
+    const of = (legal, fen) => [...castlingGestures(legal, fen).entries()].map(([g, m]) => `${g}=${m}`);
+    return [
+      of(['e1h1'], '4k3/8/8/8/8/8/8/4K2R w K - 0 1'),
+      of(['d1f1', 'd1a1'], 'r2k1r/pppppp/6/6/6/6/PPPPPP/R2K1R w KQkq - 0 1'),
+      of(['d1f1', 'd1a1'], 'r2k1r/pppppp/6/6/PPPPPP/R2K1R w KQkq - 0 1'),
+      of(['d1f1', 'd1a1', 'd1e1'], 'r2k1r/pppppp/6/6/PPPPPP/R2K1R w KQkq - 0 1'),
+    ];
+  });
+  assert.deepEqual(gestures, [['e1g1=e1h1'], ['d1e1=d1f1', 'd1c1=d1a1'], ['d1e1=d1f1', 'd1c1=d1a1'], ['d1c1=d1a1']]);
   // Castling premoved while the AI thinks: the king onto its rook, as Chess960 castles
   // (chessgroundx's premove king may go onto any rook of its back rank).
   const pre = await newGame(page, { variant: 'chess960', opponent: 'ai', color: 'white', movetime: 1500, fen: wide });

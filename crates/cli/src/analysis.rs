@@ -380,11 +380,22 @@ fn parse_move(pos: &Position, text: &str) -> Option<rules::Move> {
     parse_uci(pos, text).ok().filter(|&m| pos.is_legal(m)).or_else(|| parse_san(pos, text).ok())
 }
 
+/// Why `text` names no legal move in `pos`: ambiguous SAN says which moves it could mean, other
+/// texts the reason `rules::explain::why_not` gives (as `play` and the server say).
+fn refusal(what: &str, pos: &Position, text: &str) -> anyhow::Error {
+    let why = rules::explain::why_not(pos, text);
+    if why.starts_with("it is ambiguous") {
+        anyhow!("{what} '{text}' in {}: {why}", pos.fen())
+    } else {
+        anyhow!("{what} '{text}' is not a legal move in {}: {why}", pos.fen())
+    }
+}
+
 /// Plays `text` (UCI or SAN moves) on `game`.
 fn play_moves(game: &mut Game, text: &str) -> Result<()> {
     for token in text.split_whitespace() {
         let pos = game.position();
-        let m = parse_move(pos, token).ok_or_else(|| anyhow!("move '{token}' is not a legal move in {}", pos.fen()))?;
+        let m = parse_move(pos, token).ok_or_else(|| refusal("move", pos, token))?;
         game.play(m).map_err(|e| anyhow!("move '{token}': {e}"))?;
     }
     Ok(())
@@ -468,9 +479,7 @@ pub(crate) fn analyse(a: &AnalyseArgs, out: &mut impl Write) -> Result<()> {
     if let Some(text) = &a.searchmoves {
         let only = text
             .split_whitespace()
-            .map(|t| {
-                parse_move(&pos, t).ok_or_else(|| anyhow!("--searchmoves: '{t}' is not a legal move in {}", pos.fen()))
-            })
+            .map(|t| parse_move(&pos, t).ok_or_else(|| refusal("--searchmoves: move", &pos, t)))
             .collect::<Result<Vec<_>>>()?;
         if only.is_empty() {
             bail!("--searchmoves needs at least one move");

@@ -306,6 +306,11 @@ fn solve_counts_epd_positions() {
 fn engine_commands_reject_bad_input() {
     assert_bad_input(&["analyse", "--fen", "not a fen", "--depth", "2"], "FEN");
     assert_bad_input(&["analyse", "--moves", "e2e5", "--depth", "2"], "e2e5");
+    // The reason comes with the refusal: an ambiguous SAN names the moves it could mean.
+    let two_knights = ["analyse", "--fen", "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "--depth", "2"];
+    assert_bad_input(&[&two_knights[..], &["--moves", "Nd2"]].concat(), "ambiguous: Nbd2 or Nfd2");
+    assert_bad_input(&[&two_knights[..], &["--searchmoves", "Nd2"]].concat(), "ambiguous: Nbd2 or Nfd2");
+    assert_bad_input(&[&two_knights[..], &["--moves", "Nc4"]].concat(), "no white knight can move to c4");
     assert_bad_input(&["analyse", "--variant", "nosuch", "--depth", "2"], "nosuch");
     let bad = temp_file("bad.epd", "8/8/8/8/8/8/8/8 w - - bm Qg6;\n");
     assert_bad_input(&["solve", "--epd", &bad], "line 1");

@@ -297,7 +297,7 @@ impl Position {
         loop {
             match Position::from_setup(variant, setup.clone()) {
                 Ok(pos) => return Ok((pos, dropped)),
-                Err(e @ PositionError::BadCastlingRights(ch)) => {
+                Err(e @ (PositionError::BadCastlingRights(ch) | PositionError::NoCastling(ch))) => {
                     let i = ['K', 'Q', 'k', 'q'].iter().position(|&c| c == ch);
                     match i.filter(|&i| setup.castling[i]) {
                         Some(i) => setup.castling[i] = false,

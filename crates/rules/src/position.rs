@@ -32,6 +32,9 @@ pub enum PositionError {
     /// A castling right without the king and rook on their squares.
     #[error("castling right '{0}' without king and rook on their starting squares")]
     BadCastlingRights(char),
+    /// A castling right in a variant without castling (Gardner, a custom variant of 4 files).
+    #[error("castling right '{0}' in a variant without castling (write '-')")]
+    NoCastling(char),
     /// Chess960 castling rights that name no consistent set of king and rook files.
     #[error("Chess960 castling: {0}")]
     Chess960Castling(String),
@@ -168,7 +171,7 @@ impl Position {
             let color = if i < 2 { Color::White } else { Color::Black };
             let side = i % 2;
             let ch = ['K', 'Q', 'k', 'q'][i];
-            let c = variant.castling.ok_or(PositionError::BadCastlingRights(ch))?;
+            let c = variant.castling.ok_or(PositionError::NoCastling(ch))?;
             let rank = variant.geometry.relative_rank_mask(color, 0).first().map_or(0, |s| s.rank());
             // The castling partner is the rook where the variant has one (a queen on h1 gives no
             // `K` right), else any piece but a king or a pawn.

@@ -843,10 +843,16 @@ async function gamePage(id) {
     const c = state.clock;
     const elapsed = c.running ? Date.now() - fetchedAt : 0;
     const left = col => c[`${col}_ms`] - (c.running === col ? elapsed : 0);
+    // The clocks follow the board: the side at its top first (left, or above when stacked),
+    // the side at its bottom second, as on lichess; the player's own is marked.
+    const bottom = orientation();
     for (const col of ['white', 'black']) {
       const clock = clocksEl.querySelector(`.clock.${col}`);
       clock.classList.toggle('running', c.running === col);
-      const text = `${col}: ${panels.clockText(left(col))}`;
+      const order = col === bottom ? '2' : '1';
+      if (clock.style.order !== order) clock.style.order = order;
+      const you = mySeat && !both && mySeat.color === col ? ' (you)' : '';
+      const text = `${col}${you}: ${panels.clockText(left(col))}`;
       if (clock.textContent !== text) clock.textContent = text;
     }
     // Before the clocks run, a person has a limited time for their first move (as on lichess).

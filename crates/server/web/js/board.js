@@ -34,11 +34,10 @@ export function pockets(fen) {
   return count;
 }
 
-/** The piece letter on `square` of an 8x8 FEN's board, or null. */
+/** The piece letter on `square` of a FEN's board (any size), or null. */
 function pieceOn(fen, square) {
   const rows = boardField(fen).split('[')[0].replace(/~/g, '').split('/');
-  if (rows.length !== 8) return null;
-  const row = rows[8 - Number(square[1])] || '';
+  const row = rows[rows.length - Number(square.slice(1))] || '';
   let file = 0;
   for (const c of row) {
     if (/\d/.test(c)) file += Number(c);
@@ -48,19 +47,22 @@ function pieceOn(fen, square) {
 }
 
 /**
- * Chess960 castling is the king taking its own rook (`b1h1`). The board also takes the king's
- * move to its castling square (g- or c-file), as lichess does, where no other king move goes
- * there: a map from that gesture (`b1g1`) to the castling move.
+ * Chess960 castling is the king taking its own rook (`b1h1`), as is castling on boards of 5 to
+ * 7 files where the king's move would read as a step. The board also takes the king's move to
+ * its castling square (short: the second file from the corner, g on 8 files; long: the
+ * c-file), as lichess does, where no other king move goes there: a map from that gesture
+ * (`b1g1`) to the castling move.
  */
 export function castlingGestures(legal, fen) {
   const gestures = new Map();
+  const short = String.fromCharCode(97 + dimensions(fen).width - 2);
   for (const uci of legal) {
     if (uci.length !== 4 || uci.includes('@')) continue;
     const [orig, dest] = [uci.slice(0, 2), uci.slice(2, 4)];
     const king = pieceOn(fen, orig);
     const rook = pieceOn(fen, dest);
     if (!king || !rook || king.toLowerCase() !== 'k' || rook.toLowerCase() !== 'r' || (king === 'K') !== (rook === 'R')) continue;
-    const to = (dest > orig ? 'g' : 'c') + orig[1];
+    const to = (dest > orig ? short : 'c') + orig.slice(1);
     if (to !== orig && !legal.includes(orig + to)) gestures.set(orig + to, uci);
   }
   return gestures;
