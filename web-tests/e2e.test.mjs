@@ -473,6 +473,30 @@ test('an open seat: appears in an open lobby with a button, taken by another bro
   assert.equal(await pa.inputValue('#chat-text'), '', 'sent, the field is emptied');
   assert.equal(await pc.locator('#chat').isHidden(), true, 'no chat for a spectator');
   await pa.screenshot({ path: `${SHOTS}/chat-desktop.png` });
+  // On a phone the chat is below the board: a message arriving out of sight is announced by a
+  // button at the foot of the window, which scrolls to it.
+  await pb.setViewportSize({ width: 390, height: 844 });
+  await pb.evaluate(() => window.scrollTo(0, 0));
+  const badge = pb.locator('button.chat-unread');
+  assert.equal(await badge.isHidden(), true, 'nothing unread yet');
+  // (One message a second for each player.)
+  await pa.waitForTimeout(1100);
+  await pa.fill('#chat-text', 'your move');
+  await pa.press('#chat-text', 'Enter');
+  await badge.waitFor({ timeout: 10000 });
+  assert.equal(await badge.innerText(), '1 new chat message ↓');
+  await pb.screenshot({ path: `${SHOTS}/chat-unread-phone.png` });
+  await badge.click();
+  await badge.waitFor({ state: 'hidden' });
+  assert.ok(await pb.locator('ol.chat li.theirs:has-text("White your move")').isVisible());
+  assert.ok(await pb.evaluate(() => { const r = document.querySelector('#chat-text').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }), 'the chat is in view');
+  // A message that comes while the chat is in view is no news.
+  await pa.waitForTimeout(1100);
+  await pa.fill('#chat-text', 'and again');
+  await pa.press('#chat-text', 'Enter');
+  await pb.waitForSelector('ol.chat li.theirs:has-text("White and again")');
+  await pb.waitForTimeout(300);
+  assert.equal(await badge.isHidden(), true);
   assert.deepEqual(errors, []);
   await Promise.all([a.close(), b.close(), c.close()]);
 });
@@ -1169,6 +1193,21 @@ test('predictor against the AI: orders given on the board, sealed in the browser
   for (; ply <= 30; ply++) {
     await orderFormOpen(page, ply);
     if ((await stateOf(page, id)).status !== 'active') break;
+    // The last ply's moves are marked on the board while the next orders are written: both
+    // primaries and the responses that fired.
+    if (ply > 1) {
+      const plies = (await stateOf(page, id)).plies;
+      const m = plies[plies.length - 1].match(/^\d+\.\s+(.*?)\s+\|\s+(.*?)\s*(?:\{(.*)\})?$/);
+      const fired = ((m[3] || '').match(/fired: (\w+)/) || [])[1] || '';
+      const squares = new Set();
+      for (const [i, side] of [[1, 'white'], [2, 'black']]) {
+        const w = m[i].split(/\s+/);
+        const moves = [w[0], ...(fired === side || fired === 'both' ? [w[4]] : [])];
+        for (const u of moves) if (/^[a-h][1-8][a-h][1-8]/.test(u)) { squares.add(u.slice(0, 2)); squares.add(u.slice(2, 4)); }
+      }
+      const marked = await page.evaluate(() => [...document.querySelectorAll('cg-board square.last-move')].map(e => e.cgKey).sort());
+      assert.deepEqual(marked, [...squares].sort(), `ply ${ply - 1}: ${plies[plies.length - 1]}`);
+    }
     if (await giveOrders(page, id, 'white', pick, ply % 3 === 1, ply === 4 ? 'predictor-orders' : null)) conditionals++;
     await until(async () => {
       const s = await stateOf(page, id);

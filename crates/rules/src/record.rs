@@ -358,7 +358,9 @@ pub fn write_pgn_annotated(game: &Game, tags: &[(String, String)], annotations: 
     } else if v.name != "chess" {
         push_tag(&mut out, "Variant", &v.name);
     }
-    if *start != standard {
+    // Chess960 names its start even when it is the standard one (number 518), as lichess does:
+    // a reader sees which of the 960 was played.
+    if *start != standard || v.name == "chess960" {
         push_tag(&mut out, "SetUp", "1");
         push_tag(&mut out, "FEN", &start.fen());
     }

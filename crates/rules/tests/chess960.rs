@@ -276,4 +276,9 @@ fn records_round_trip_with_the_start_position() {
     assert_eq!(back.position().variant().name, "chess960");
     assert_eq!(to_uci(&back.start().clone(), back.moves()[0]), "e2e4");
     assert!(back.position().fen().starts_with("rnbqk2r/pppp1ppp/5n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - "));
+    // Written, number 518 (the orthodox start) is named too, as lichess writes it; it reads back.
+    let orthodox = Position::from_fen(chess960(), &chess960::start_fen(518).expect("518")).expect("valid");
+    let pgn = write_pgn(&Game::new(orthodox), &[]);
+    assert!(pgn.contains("[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]"), "{pgn}");
+    assert_eq!(read_pgn(&pgn).expect("reads back").start().fen(), chess960::start_fen(518).expect("518"));
 }

@@ -46,8 +46,34 @@ export class Chat {
     });
     this.loading = false;
     this.again = false;
+    // Messages from the opponent that came while the chat was out of sight (below the board
+    // on a phone): a button at the foot of the window says so and scrolls to them.
+    this.loaded = false;
+    this.inView = true;
+    this.unread = 0;
+    this.badge = document.createElement('button');
+    this.badge.type = 'button';
+    this.badge.className = 'chat-unread';
+    this.badge.hidden = true;
+    this.badge.addEventListener('click', () => {
+      section.scrollIntoView({ block: 'end' });
+      this.markRead();
+      input.focus({ preventScroll: true });
+    });
+    section.append(this.badge);
+    if (typeof IntersectionObserver === 'function') {
+      new IntersectionObserver(entries => {
+        this.inView = entries.some(e => e.isIntersecting);
+        if (this.inView) this.markRead();
+      }).observe(section);
+    }
     this.render();
     this.load();
+  }
+
+  markRead() {
+    this.unread = 0;
+    this.badge.hidden = true;
   }
 
   /** Reads the messages after the last one shown (one request at a time; one asked for
@@ -63,8 +89,17 @@ export class Chat {
         this.again = false;
         const after = this.messages.length ? this.messages[this.messages.length - 1].seq : 0;
         const r = await call('GET', `/api/games/${this.id}/chat?after=${after}`, undefined, this.seat.token);
-        this.messages.push(...r.messages.filter(m => m.seq > after));
+        const fresh = r.messages.filter(m => m.seq > after);
+        this.messages.push(...fresh);
         this.render();
+        // The messages there when the page opened are not news.
+        const theirs = fresh.filter(m => m.by !== this.seat.color).length;
+        if (this.loaded && theirs && !this.inView) {
+          this.unread += theirs;
+          this.badge.textContent = `${this.unread} new chat message${this.unread === 1 ? '' : 's'} ↓`;
+          this.badge.hidden = false;
+        }
+        this.loaded = true;
       } while (this.again);
     } catch {
       /* read again at the next announcement or reconnection */

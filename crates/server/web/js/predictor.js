@@ -63,6 +63,23 @@ export function readPlyLine(line) {
   };
 }
 
+/**
+ * The squares the moves of a ply (a `readPlyLine` result) left and reached: both primaries and
+ * the responses that fired, for the board's last-move mark (both sides move in one ply).
+ */
+export function plySquares(ply) {
+  const squares = [];
+  const add = uci => {
+    if (!uci || !/^[a-h][1-8][a-h][1-8]/.test(uci)) return;
+    for (const sq of [uci.slice(0, 2), uci.slice(2, 4)]) if (!squares.includes(sq)) squares.push(sq);
+  };
+  for (const side of ['white', 'black']) {
+    add(ply[side].primary);
+    if (ply.fired === side || ply.fired === 'both') add(ply[side].response);
+  }
+  return squares.length ? squares : null;
+}
+
 /** Whether every sealed ply of `plies` opens its commitments (checked in the browser). */
 export async function verifySeals(game, plies) {
   let sealed = 0;
@@ -209,21 +226,20 @@ export class PredictorDesk {
     const side = this.slot === 'prediction' ? other : mine;
     const shapes = [];
     const arrow = (uci, brush) => uci && /^[a-h][1-8][a-h][1-8]/.test(uci) && shapes.push({ orig: uci.slice(0, 2), dest: uci.slice(2, 4), brush });
+    const last = state.plies.length ? readPlyLine(state.plies[state.plies.length - 1]) : null;
     if (open) {
       arrow(this.field('primary').value.trim(), 'green');
       arrow(this.field('prediction').value.trim(), 'red');
       arrow(this.field('response').value.trim(), 'yellow');
-    } else {
-      const last = state.plies.length ? readPlyLine(state.plies[state.plies.length - 1]) : null;
-      if (last) {
-        arrow(last.white.primary, 'green');
-        arrow(last.black.primary, 'blue');
-      }
+    } else if (last) {
+      arrow(last.white.primary, 'green');
+      arrow(last.black.primary, 'blue');
     }
     return {
       turn: open ? side : 'white',
       movable: open ? side : null,
       legal: open ? state.primaries[side] : [],
+      lastMove: last ? plySquares(last) : null,
       shapes,
     };
   }
