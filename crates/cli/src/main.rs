@@ -107,8 +107,9 @@ pub(crate) struct VariantArgs {
     /// Baby Chess only: White's pawns may advance two squares from their start rank (the seed's question 4).
     #[arg(long)]
     white_double_step: bool,
-    /// SnowFall only: the game's gift probability in percent. Without it, `play` and internal matches
-    /// draw it from 10..=24 (a match once per pair of games); elsewhere 17.
+    /// SnowFall only: the game's gift probability in percent. Without it, `play`, internal matches
+    /// and `sim` draw it from 10..=24 (a match once per pair of games, `sim` for every game);
+    /// elsewhere 17.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=100))]
     pub(crate) snowfall: Option<u8>,
     /// Probabilistic chess only: end the game after N plies with a material adjudication

@@ -132,11 +132,21 @@ fn write_games_csv(cfg: &RunConfig, indices: &[u64], path: &Path) -> Result<()> 
                     GameResult::Unfinished => "*",
                 };
                 let [w, b] = g.promoted.map(u8::from);
-                format!("{i},{result},{},{},{w},{b}\n", ending_name(g.ending), g.plies)
+                let drawn = match g.drawn {
+                    Some(n) if cfg.draw.is_some() => format!(",{n}"),
+                    _ => String::new(),
+                };
+                format!("{i},{result},{},{},{w},{b}{drawn}\n", ending_name(g.ending), g.plies)
             },
         )
         .collect();
-    let mut text = String::from("game,result,ending,plies,white_promoted,black_promoted\n");
+    let mut text = String::from("game,result,ending,plies,white_promoted,black_promoted");
+    // What each game drew for its start, where the run draws it.
+    text.push_str(match cfg.draw {
+        Some(sim::runner::StartDraw::Chess960) => ",chess960_start\n",
+        Some(sim::runner::StartDraw::SnowfallPercent) => ",snowfall_percent\n",
+        None => "\n",
+    });
     text.extend(rows);
     write_atomically(path, &text)
 }
@@ -270,7 +280,18 @@ fn simulate(a: &RunArgs, out: &mut impl Write) -> Result<()> {
         Some(fen) => RunConfig::from_position(crate::position(v, Some(fen))?, a.seed),
         None => RunConfig::new(v, a.seed),
     };
-    let cfg = RunConfig { white: a.white, black: a.black, max_plies: a.max_plies, ..base };
+    // A SnowFall game without a chosen percentage draws its own, as `play` and the server's do.
+    let draw = match base.draw {
+        None if a.fen.is_none()
+            && a.variant.snowfall.is_none()
+            && a.variant.variant_file.is_none()
+            && rules::variants::snowfall::percent(v).is_some() =>
+        {
+            Some(sim::runner::StartDraw::SnowfallPercent)
+        }
+        d => d,
+    };
+    let cfg = RunConfig { white: a.white, black: a.black, max_plies: a.max_plies, draw, ..base };
     // `--json -`: the JSON on stdout, the summary on stderr (as `egt --save -` writes its table).
     let json_file = a.json.as_deref().filter(|p| p.as_os_str() != "-");
     if let Some(path) = json_file {

@@ -388,6 +388,69 @@ fn sim_probabilistic_games_draw_their_own_maps() {
     assert_ne!(fixed["counts"], json["counts"]);
 }
 
+/// Chess960 games draw their own start and SnowFall games their own percentage (where none was
+/// chosen), as a game of the variant does: the CSV gives each game's, uniformly spread; the
+/// run is the same on any thread count and its shards merge; a chosen percentage, a given FEN
+/// or a shard of another draw change that.
+#[test]
+fn sim_games_draw_their_chess960_start_and_snowfall_percentage() {
+    let run = |name: &str, args: &[&str]| {
+        let path = temp(name);
+        let csv = temp(&format!("{name}.csv"));
+        let mut all = vec!["sim", "--games", "300", "--seed", "5", "--json", &path, "--games-csv", &csv];
+        all.extend(args);
+        let o = fairylab(&all);
+        assert_ok(&o);
+        (serde_json::from_str::<serde_json::Value>(&read(&path)).expect("valid JSON"), read(&csv), stdout(&o))
+    };
+    let column = |csv: &str, header: &str| -> Vec<u16> {
+        let mut lines = csv.lines();
+        assert!(lines.next().is_some_and(|h| h.ends_with(header)), "{csv}");
+        lines.map(|l| l.rsplit(',').next().and_then(|n| n.parse().ok()).expect("a drawn number")).collect()
+    };
+    let (json, csv, out) = run("c960.json", &["--variant", "chess960", "--threads", "2"]);
+    assert_eq!(json["start_draw"], "chess960");
+    assert!(out.contains("each game drew one of the 960 Chess960 starts"), "{out}");
+    let starts = column(&csv, ",chess960_start");
+    assert_eq!(starts.len(), 300);
+    let distinct: std::collections::BTreeSet<_> = starts.iter().collect();
+    assert!(distinct.len() > 250 && starts.iter().all(|&n| n < 960), "{distinct:?}");
+    let (one_thread, csv1, _) = run("c960-t1.json", &["--variant", "chess960", "--threads", "1"]);
+    assert_eq!((&one_thread["counts"], &csv1), (&json["counts"], &csv));
+    // The game's record starts from its drawn position.
+    let o = fairylab(&["sim", "--variant", "chess960", "--seed", "5", "--show-game", "7"]);
+    assert_ok(&o);
+    let fen = rules::variants::chess960::start_fen(starts[7]).expect("a start");
+    assert!(stdout(&o).contains(&format!("[FEN \"{fen}\"]")), "{}", stdout(&o));
+    // SnowFall: every percentage from 10 to 24 comes up, none other.
+    let (json, csv, out) = run("sf.json", &["--variant", "snowfall"]);
+    assert_eq!(json["start_draw"], "snowfall_percent");
+    assert!(out.contains("each game drew its own from 10 to 24 %"), "{out}");
+    let percents: std::collections::BTreeSet<u16> = column(&csv, ",snowfall_percent").into_iter().collect();
+    assert_eq!(percents, (10..=24).collect(), "{percents:?}");
+    let o = fairylab(&["sim", "--variant", "snowfall", "--seed", "5", "--show-game", "0"]);
+    assert!(stdout(&o).contains("[SnowFall \""), "{}", stdout(&o));
+    // Chosen: every game at 20 %, nothing drawn, no column.
+    let (json, csv, _) = run("sf20.json", &["--variant", "snowfall", "--snowfall", "20"]);
+    assert_eq!(json["start_draw"], serde_json::Value::Null);
+    assert!(csv.starts_with("game,result,ending,plies,white_promoted,black_promoted\n"), "{csv}");
+    // Shards of a drawing run merge; a shard of a run without the draw does not join them.
+    let shard = |name: &str, spec: &str, extra: &[&str]| {
+        let path = temp(name);
+        let mut args =
+            vec!["sim", "--variant", "snowfall", "--games", "40", "--seed", "5", "--shard", spec, "--json", &path];
+        args.extend(extra);
+        assert_ok(&fairylab(&args));
+        path
+    };
+    let (a, b) = (shard("sf-s0.json", "0/2", &[]), shard("sf-s1.json", "1/2", &[]));
+    assert_ok(&fairylab(&["sim", "merge", &a, &b]));
+    let fixed = shard("sf-s1-fixed.json", "1/2", &["--snowfall", "17"]);
+    let o = fairylab(&["sim", "merge", &a, &fixed]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("start_draw"), "{}", stderr(&o));
+}
+
 /// A probability map for `--fen` (every square 50 %, the kings' squares too).
 const FIXED_MAP: &str = "50,50,50,50,50,50,50,50/50,50,50,50,50,50,50,50/50,50,50,50,50,50,50,50/50,50,50,50,50,50,50,50/50,50,50,50,50,50,50,50/50,50,50,50,50,50,50,50/50,50,50,50,50,50,50,50/50,50,50,50,50,50,50,50";
 

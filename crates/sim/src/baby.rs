@@ -704,10 +704,16 @@ impl BabyKernel {
                     (true, Color::Black) => (GameResult::WhiteWin, Ending::Checkmate),
                     (false, _) => (GameResult::Draw, Ending::Stalemate),
                 };
-                return GameRecord { result, ending, plies, promoted };
+                return GameRecord { result, ending, plies, promoted, drawn: None };
             }
             if self.max_plies.is_some_and(|cap| plies >= cap) {
-                return GameRecord { result: GameResult::Unfinished, ending: Ending::MaxPlies, plies, promoted };
+                return GameRecord {
+                    result: GameResult::Unfinished,
+                    ending: Ending::MaxPlies,
+                    plies,
+                    promoted,
+                    drawn: None,
+                };
             }
             let us = board.turn;
             let (from, to) = if self.piece_first[us] {

@@ -5,7 +5,7 @@
 //! by one function, so two results with equal counts and metadata serialise to equal bytes:
 //! merging all shards of a run gives the very document the unsharded run writes.
 
-use crate::runner::{GameResult, RunConfig, Shard};
+use crate::runner::{GameResult, RunConfig, Shard, StartDraw};
 use crate::sequential::{Quantity, SequentialOutcome, SequentialPlan};
 use crate::stats::{Moments, Proportion, CONFIDENCE, Z95};
 use crate::tally::Tally;
@@ -178,6 +178,11 @@ pub struct SimResult {
     /// (null for a variant without maps).
     #[serde(default)]
     pub square_maps: Option<SquareMaps>,
+    /// What each game drew for its start (`chess960`: one of the 960, `start_fen` being the
+    /// variant's orthodox one; `snowfall_percent`: its percentage from 10 to 24, `start_fen`'s
+    /// variant being SnowFall at 17); null when every game started from `start_fen`.
+    #[serde(default)]
+    pub start_draw: Option<StartDraw>,
     /// The strategies.
     pub strategies: Strategies,
     /// The seed.
@@ -293,6 +298,7 @@ struct Meta {
     variant: String,
     start_fen: String,
     square_maps: Option<SquareMaps>,
+    start_draw: Option<StartDraw>,
     strategies: Strategies,
     seed: u64,
     independent: bool,
@@ -302,6 +308,14 @@ struct Meta {
 /// A cap as text: the number or `none`.
 fn cap_text(cap: Option<u32>) -> String {
     cap.map_or_else(|| "none".to_string(), |c| c.to_string())
+}
+
+fn start_draw_text(d: Option<StartDraw>) -> &'static str {
+    match d {
+        Some(StartDraw::Chess960) => "chess960",
+        Some(StartDraw::SnowfallPercent) => "snowfall_percent",
+        None => "null",
+    }
 }
 
 fn square_maps_text(m: Option<SquareMaps>) -> &'static str {
@@ -323,6 +337,7 @@ impl SimResult {
             variant: cfg.variant().name.clone(),
             start_fen: cfg.start_fen(),
             square_maps: has_maps.then_some(if cfg.random_maps { SquareMaps::PerGame } else { SquareMaps::Fixed }),
+            start_draw: cfg.draw,
             strategies: Strategies { white: cfg.white.to_string(), black: cfg.black.to_string() },
             seed: cfg.seed,
             independent: cfg.games_independent(),
@@ -359,6 +374,7 @@ impl SimResult {
             variant: meta.variant,
             start_fen: meta.start_fen,
             square_maps: meta.square_maps,
+            start_draw: meta.start_draw,
             strategies: meta.strategies,
             seed: meta.seed,
             games: t.games,
@@ -442,6 +458,11 @@ impl SimResult {
                 square_maps_text(r.square_maps).to_string(),
                 square_maps_text(first.square_maps).to_string(),
             )?;
+            check(
+                "start_draw",
+                start_draw_text(r.start_draw).to_string(),
+                start_draw_text(first.start_draw).to_string(),
+            )?;
             check("seed", r.seed.to_string(), first.seed.to_string())?;
             check("white strategy", r.strategies.white.clone(), first.strategies.white.clone())?;
             check("black strategy", r.strategies.black.clone(), first.strategies.black.clone())?;
@@ -498,6 +519,7 @@ impl SimResult {
             variant: first.variant.clone(),
             start_fen: first.start_fen.clone(),
             square_maps: first.square_maps,
+            start_draw: first.start_draw,
             strategies: first.strategies.clone(),
             seed: first.seed,
             independent: first.independent,
@@ -532,6 +554,19 @@ impl SimResult {
             ),
             Some(SquareMaps::Fixed) => notes.push(
                 "probability map: every game was played on the map of the given start position (start_fen)".to_string(),
+            ),
+            None => {}
+        }
+        match self.start_draw {
+            Some(StartDraw::Chess960) => notes.push(
+                "start positions: each game drew one of the 960 Chess960 starts from its own stream (start_fen is the \
+                 orthodox one; --games-csv and --show-game give each game's)"
+                    .to_string(),
+            ),
+            Some(StartDraw::SnowfallPercent) => notes.push(
+                "SnowFall percentage: each game drew its own from 10 to 24 %, as a SnowFall game does (--games-csv gives \
+                 each game's; --snowfall N plays every game at N)"
+                    .to_string(),
             ),
             None => {}
         }

@@ -5,7 +5,9 @@
 //! stream (`seed_from_u64(s)` then `set_stream(i)`), so a game depends only on `(s, i)`,
 //! never on which thread played it or on what other games were played. Tallies are summed
 //! with integer arithmetic, so the total does not depend on the thread count either. In
-//! Probabilistic chess a game's probability map is the first thing drawn from its stream.
+//! Probabilistic chess a game's probability map is the first thing drawn from its stream; where
+//! the run draws each game's start ([`StartDraw`]: a Chess960 start, a SnowFall percentage), so
+//! is that.
 
 use crate::baby::BabyKernel;
 use crate::strategy::{Player, Strategy};
@@ -16,7 +18,7 @@ use rayon::prelude::*;
 use rules::chance::{ChanceRule, Event};
 use rules::outcome::{EndReason, Outcome};
 use rules::variant::WinCondition;
-use rules::variants::probabilistic;
+use rules::variants::{chess960, probabilistic, snowfall};
 use rules::{Color, Move, MoveList, Position, Variant};
 use std::fmt;
 
@@ -65,6 +67,29 @@ pub struct GameRecord {
     pub plies: u32,
     /// Whether White, Black promoted a pawn at least once (a promotion move played).
     pub promoted: [bool; 2],
+    /// What the game drew for its start ([`RunConfig::draw`]): its Chess960 start's number or
+    /// its SnowFall percentage; `None` where the run draws nothing.
+    pub drawn: Option<u16>,
+}
+
+/// What every game of a run draws for its start, from its own stream, as a game of the
+/// variant does when it is created (besides Probabilistic chess's map, [`RunConfig::random_maps`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StartDraw {
+    /// Chess960 and crazyhouse960: one of the 960 start positions, uniformly
+    /// (`chess960::random_start`); the game's number is its start's.
+    Chess960,
+    /// SnowFall: the game's percentage, uniformly from 10 to 24 (`snowfall::draw_percent`).
+    SnowfallPercent,
+}
+
+impl StartDraw {
+    /// What a game of `v` played from the variant's start draws: Chess960's start position;
+    /// nothing else (a SnowFall percentage is drawn where none was chosen, which `v` cannot say).
+    pub fn of(v: &Variant) -> Option<StartDraw> {
+        chess960::is_chess960(v).then_some(StartDraw::Chess960)
+    }
 }
 
 /// Which of a run's games a process plays: games whose index is `index` modulo `count`.
@@ -170,11 +195,13 @@ pub struct RunConfig {
     /// Stop a game after this many plies and count it as unfinished (`None`: only the
     /// variant's own rules end games).
     pub max_plies: Option<u32>,
+    /// What every game draws for its start (`None`: every game starts from `start`).
+    pub draw: Option<StartDraw>,
 }
 
 impl RunConfig {
     /// Random against random from the variant's start position, without a cap; in
-    /// Probabilistic chess every game on its own random map.
+    /// Probabilistic chess every game on its own random map, in Chess960 from its own start.
     pub fn new(variant: &'static Variant, seed: u64) -> RunConfig {
         RunConfig {
             start: Position::start(variant),
@@ -183,12 +210,21 @@ impl RunConfig {
             black: Strategy::Random,
             seed,
             max_plies: None,
+            draw: StartDraw::of(variant),
         }
     }
 
     /// Random against random from `start` (its probability map too, in every game), without a cap.
     pub fn from_position(start: Position, seed: u64) -> RunConfig {
-        RunConfig { start, random_maps: false, white: Strategy::Random, black: Strategy::Random, seed, max_plies: None }
+        RunConfig {
+            start,
+            random_maps: false,
+            white: Strategy::Random,
+            black: Strategy::Random,
+            seed,
+            max_plies: None,
+            draw: None,
+        }
     }
 
     /// The variant.
@@ -217,11 +253,42 @@ impl RunConfig {
     /// assert_ne!(fen(1, 0), fen(1, 1));
     /// ```
     pub fn game_start<R: rand::RngCore + ?Sized>(&self, rng: &mut R) -> Position {
+        self.drawn_start(rng).0
+    }
+
+    /// [`RunConfig::game_start`], with what the game drew for it ([`RunConfig::draw`]): then
+    /// the start is the drawn Chess960 position, or `start` in the drawn SnowFall percentage's
+    /// variant.
+    ///
+    /// ```
+    /// use sim::runner::{game_rng, RunConfig, StartDraw};
+    /// let snowfall = rules::variants::by_name("snowfall").unwrap();
+    /// let cfg = RunConfig { draw: Some(StartDraw::SnowfallPercent), ..RunConfig::new(snowfall, 1) };
+    /// let (pos, drawn) = cfg.drawn_start(&mut game_rng(1, 0));
+    /// let percent = drawn.unwrap();
+    /// assert!((10..=24).contains(&percent));
+    /// assert_eq!(rules::variants::snowfall::percent(pos.variant()), Some(percent as u8));
+    /// ```
+    pub fn drawn_start<R: rand::RngCore + ?Sized>(&self, rng: &mut R) -> (Position, Option<u16>) {
         let mut pos = self.start.clone();
         if self.random_maps {
             pos.set_square_map(&probabilistic::random_map(self.variant(), rng));
         }
-        pos
+        let drawn = match self.draw {
+            None => None,
+            Some(StartDraw::Chess960) => {
+                let (n, fen) = chess960::random_start(self.variant(), rng);
+                pos = Position::from_fen(self.variant(), &fen).expect("a Chess960 start is legal");
+                Some(n)
+            }
+            Some(StartDraw::SnowfallPercent) => {
+                let p = snowfall::draw_percent(rng);
+                pos = Position::from_fen(snowfall::variant(p), &self.start.fen())
+                    .expect("a SnowFall position is one in every percentage");
+                Some(u16::from(p))
+            }
+        };
+        (pos, drawn)
     }
 
     /// Whether the games are independent trials: false when both strategies are deterministic
@@ -235,7 +302,7 @@ impl RunConfig {
     /// assert!(!RunConfig { white: engine, black: engine, ..RunConfig::new(baby, 1) }.games_independent());
     /// ```
     pub fn games_independent(&self) -> bool {
-        let chance = self.variant().chance != ChanceRule::None || self.random_maps;
+        let chance = self.variant().chance != ChanceRule::None || self.random_maps || self.draw.is_some();
         chance || !self.white.is_deterministic() || !self.black.is_deterministic()
     }
 
@@ -296,9 +363,9 @@ pub fn play_game(
     scratch: &mut Scratch,
     mut line: Option<&mut Vec<(Move, Event)>>,
 ) -> GameRecord {
-    let v = cfg.variant();
     let mut rng = game_rng(cfg.seed, index);
-    let mut pos = cfg.game_start(&mut rng);
+    let (mut pos, drawn) = cfg.drawn_start(&mut rng);
+    let v = pos.variant();
     let track = cfg.needs_history();
     let chance = v.chance != ChanceRule::None;
     let Scratch { players, moves, history } = scratch;
@@ -317,11 +384,11 @@ pub fn play_game(
         debug_assert_eq!(outcome, reference_outcome(&pos, track.then_some(&history[..])));
         if let Some(o) = outcome {
             let (result, ending) = classify(o);
-            return GameRecord { result, ending, plies, promoted };
+            return GameRecord { result, ending, plies, promoted, drawn };
         }
         // Step 3. The safety cap.
         if cfg.max_plies.is_some_and(|cap| plies >= cap) {
-            return GameRecord { result: GameResult::Unfinished, ending: Ending::MaxPlies, plies, promoted };
+            return GameRecord { result: GameResult::Unfinished, ending: Ending::MaxPlies, plies, promoted, drawn };
         }
         // Step 4. Choose and play.
         let us = pos.turn();
