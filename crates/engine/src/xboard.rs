@@ -9,14 +9,20 @@
 //!   every other built-in variant is offered by its own name and, if its board is not 8x8,
 //!   also as `WxH+P_parent` (Gardner: `5x5+0_fairy`). After `variant X` for a variant XBoard
 //!   does not know, the engine describes it as Fairy-Stockfish does: `setup (PIECETOCHAR) WxH+P_parent
-//!   FEN` and one `piece L& BETZA` line per piece (pawn double steps, castling and drops as
-//!   Betza suffixes), so XBoard can draw and check it.
+//!   FEN` and one `piece L& BETZA` line per piece (pawn double steps, en passant `fceF`, castling
+//!   and drops as Betza suffixes), so XBoard can draw and check it. The Betza is written from the
+//!   pieces' steps with explicit direction sets (Baby Chess's queen `fRsRfB`, not `fsQ`, which
+//!   XBoard reads as its forward diagonals). What XBetza cannot say XBoard cannot check: Baby
+//!   Chess's limit of five column switches (play it with `-testLegality false`: XBoard would
+//!   refuse a frozen piece's limits and the stalemates they make), and the chance of coinflip,
+//!   Probabilistic chess and SnowFall's gifts (every move is played as if it succeeded).
 //! - Without `st`, a clock (`level`, `time`) or `sd`, the engine thinks one second per move;
-//!   `sd` combines with either.
+//!   `sd` combines with either. `st N` is XBoard's clock for each move, which it flags: the
+//!   engine keeps back the move overhead and a fiftieth of it (`st 2`: 1.94 s).
 //! - `nps N` (N > 0, until `new` or `nps 0`) counts time in nodes: the time the engine would
 //!   give a move (`st`, or its share of the clock) becomes a budget of that many seconds × N
 //!   nodes, and the search is bounded by nodes alone (`nps 1` with `st 5000`: 5000 nodes, as
-//!   python-chess asks for a node limit).
+//!   python-chess asks for a node limit); thinking lines then give the time as nodes / N.
 //! - `ping N` is answered at once, except while the engine thinks about its own move: then
 //!   `pong N` follows the `move` (and the result claim) the earlier commands led to.
 //! - Moves are taken with or without `usermove`, in coordinates or SAN. Bad input never ends
@@ -70,7 +76,6 @@ use crate::protocol::{self, pocket_size, send, template, uci_line, Output, Sessi
 use crate::score::Score;
 use crate::time::{Limits, DEFAULT_OVERHEAD, MAX_OVERHEAD_MS};
 use crate::{Engine, MAX_SKILL};
-use rules::betza::parse_betza;
 use rules::fen::ParseFenError;
 use rules::outcome::{EndReason, Outcome};
 use rules::uci::to_uci;
@@ -725,7 +730,10 @@ impl XBoard {
         let mut limits = Limits { depth: c.sd, overhead: Some(self.overhead), ..Limits::default() };
         let us = session.turn();
         if let Some(st) = c.st {
-            limits.movetime = Some(st);
+            // XBoard flags a move that takes longer than `st`: its clock is the move's, so the
+            // overhead and a fiftieth are kept back, as from a clock. Counted in nodes (`nps`),
+            // `st` is exact.
+            limits.movetime = Some(if c.nps.is_some() { st } else { st.saturating_sub(self.overhead + st / 50) });
         } else if c.mine.is_some() || c.base.is_some() {
             limits.time[us.index()] = c.mine.or(c.base);
             limits.time[(!us).index()] = c.theirs.or(c.base);
@@ -765,6 +773,11 @@ impl XBoard {
                 if self.post || self.analyzing {
                     // A ponder line starts with the reply it comes after, from the position shown.
                     let reply = running.ponder.map(|m| to_uci(self.session.position(), m));
+                    // In `nps` mode time is counted in nodes, and reported so (CECP).
+                    let mut i = i;
+                    if let Some(nps) = self.clock.nps {
+                        i.time = Duration::from_micros(i.nodes.saturating_mul(1_000_000) / nps.max(1));
+                    }
                     self.send(&thinking_line(&running.root, &i, reply.as_deref()))?;
                 }
             }
@@ -909,12 +922,16 @@ fn setup_lines(v: &Variant) -> Vec<String> {
     let fen = v.start_fen.split_whitespace().take(6).collect::<Vec<_>>().join(" ");
     let mut lines = vec![format!("setup ({}) {} {fen}", piece_to_char(v), size_name(v))];
     for p in &v.pieces {
-        if parse_betza(&p.source).is_err() {
-            continue;
-        }
-        let mut betza = p.source.clone();
+        let written =
+            xbetza(&p.movement).or_else(|| rules::betza::parse_betza(&p.source).is_ok().then(|| p.source.clone()));
+        let Some(mut betza) = written else { continue };
         if p.pawn && v.double_step[0] {
             betza.push_str("ifmnD");
+        }
+        // En passant: XBetza's `e` on the pawn's diagonal capture (`fceF`, as Fairy-Stockfish
+        // writes it); without it XBoard refuses a legal en-passant capture as illegal.
+        if p.pawn && v.en_passant {
+            betza = betza.replacen("fcF", "fceF", 1);
         }
         // XBetza's `On` is castling with the king moving n squares towards the corner piece:
         // orthodox castling only. Chess960 castling (crazyhouse960) has no XBetza, so it is
@@ -935,6 +952,141 @@ fn setup_lines(v: &Variant) -> Vec<String> {
         lines.push(format!("piece {}& {betza}", p.letter.to_ascii_uppercase()));
     }
     lines
+}
+
+/// A movement in XBetza as XBoard reads it, built from its atoms (one per direction) rather than
+/// from the text it was defined by: each group of steps of one shape, range and mode is written
+/// with explicit direction sets, orthogonal ones as a vertical and a horizontal token (`fWsW`),
+/// never as the two-letter tokens dialects read differently (XBoard takes `fsK` and `fsQ` for
+/// their forward diagonals alone, where fairylab, as Fairy-Stockfish for `W`, reads the forward
+/// and sideways steps too; Baby Chess's pieces). `None` for a step XBetza has no letter for.
+fn xbetza(m: &rules::movement::Movement) -> Option<String> {
+    use rules::movement::Mode;
+    // Groups in order of first appearance: (long, short, range, mode, initial, lame) and steps.
+    type Key = (i8, i8, u8, Mode, bool, bool);
+    let mut groups: Vec<(Key, Vec<(i8, i8)>)> = Vec::new();
+    for a in m.atoms() {
+        let (long, short) = (a.dx.abs().max(a.dy.abs()), a.dx.abs().min(a.dy.abs()));
+        let key = (long, short, a.range, a.mode, a.initial, a.lame);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, steps)) => steps.push((a.dx, a.dy)),
+            None => groups.push((key, vec![(a.dx, a.dy)])),
+        }
+    }
+    let letter = |long: i8, short: i8, range: u8| -> Option<String> {
+        let base = match (long, short) {
+            (1, 0) => 'W',
+            (1, 1) => 'F',
+            (2, 0) => 'D',
+            (2, 1) => 'N',
+            (2, 2) => 'A',
+            (3, 0) => 'H',
+            (3, 1) => 'C',
+            (3, 2) => 'Z',
+            (3, 3) => 'G',
+            _ => return None,
+        };
+        Some(match (base, range) {
+            (_, 1) => base.to_string(),
+            ('W', 0) => "R".into(),
+            ('F', 0) => "B".into(),
+            (_, 0) => format!("{base}{base}"),
+            (_, n) => format!("{base}{n}"),
+        })
+    };
+    // The direction tokens of a group's steps (empty: all of them).
+    let directions = |long: i8, short: i8, steps: &[(i8, i8)]| -> Vec<String> {
+        let has = |v: (i8, i8)| steps.contains(&v);
+        let all = rules::movement::eight_fold(long, short);
+        if all.iter().all(|&v| has(v)) {
+            return vec![String::new()];
+        }
+        let pick = |pairs: &[(&str, &[(i8, i8)])]| -> Vec<String> {
+            let mut out = Vec::new();
+            let mut covered: Vec<(i8, i8)> = Vec::new();
+            for (name, vs) in pairs {
+                if vs.iter().all(|&v| has(v)) && vs.iter().any(|v| !covered.contains(v)) {
+                    out.push((*name).to_string());
+                    covered.extend_from_slice(vs);
+                }
+            }
+            out
+        };
+        let (a, b) = (long, short);
+        if short == 0 {
+            // Orthogonal: a vertical token and a horizontal one.
+            let vertical = match (has((0, a)), has((0, -a))) {
+                (true, true) => "v",
+                (true, false) => "f",
+                (false, true) => "b",
+                _ => "",
+            };
+            let horizontal = match (has((a, 0)), has((-a, 0))) {
+                (true, true) => "s",
+                (true, false) => "r",
+                (false, true) => "l",
+                _ => "",
+            };
+            [vertical, horizontal].iter().filter(|t| !t.is_empty()).map(|t| (*t).to_string()).collect()
+        } else if a == b {
+            pick(&[
+                ("f", &[(a, a), (-a, a)]),
+                ("b", &[(a, -a), (-a, -a)]),
+                ("fr", &[(a, a)]),
+                ("fl", &[(-a, a)]),
+                ("br", &[(a, -a)]),
+                ("bl", &[(-a, -a)]),
+            ])
+        } else {
+            // Oblique: the pairs dialects agree on; a single step (a chiral piece) has no
+            // token they agree on, so such a piece keeps the text it was defined by.
+            let tokens = pick(&[
+                ("ff", &[(b, a), (-b, a)]),
+                ("fs", &[(a, b), (-a, b)]),
+                ("bb", &[(b, -a), (-b, -a)]),
+                ("bs", &[(a, -b), (-a, -b)]),
+            ]);
+            let covered = |v: &(i8, i8)| {
+                let pair = |t: &str| match t {
+                    "ff" => v.1 == a,
+                    "fs" => v.1 == b,
+                    "bb" => v.1 == -a,
+                    _ => v.1 == -b,
+                };
+                tokens.iter().any(|t| pair(t))
+            };
+            if !steps.iter().all(covered) {
+                return Vec::new();
+            }
+            tokens
+        }
+    };
+    let mut tokens: Vec<String> = Vec::new();
+    for ((long, short, range, mode, initial, lame), steps) in &groups {
+        let atom = letter(*long, *short, *range)?;
+        let mode_text = match mode {
+            Mode::Move => "m",
+            Mode::Capture => "c",
+            Mode::Both => "",
+        };
+        let dirs = directions(*long, *short, steps);
+        if dirs.is_empty() {
+            return None;
+        }
+        for d in dirs {
+            let text =
+                format!("{}{d}{mode_text}{}{atom}", if *initial { "i" } else { "" }, if *lame { "n" } else { "" });
+            tokens.push(text);
+        }
+    }
+    // The king and the queen by their letters, as XBoard's own pieces are written.
+    let mut text: String = tokens.concat();
+    for (pair, short) in [("WF", "K"), ("RB", "Q")] {
+        if text == pair {
+            text = short.to_string();
+        }
+    }
+    Some(text)
 }
 
 /// `fen` with the fields after the sixth taken from `current` when it has only six (XBoard
@@ -1044,7 +1196,8 @@ mod tests {
         assert!(lines.contains(&"piece P& fmWfcF".to_string()));
         let chess = variants::by_name("chess").unwrap();
         assert!(setup_lines(chess).contains(&"piece K& KO2".to_string()));
-        assert!(setup_lines(chess).contains(&"piece P& fmWfcFifmnD".to_string()));
+        // En passant as Fairy-Stockfish writes it.
+        assert!(setup_lines(chess).contains(&"piece P& fmWfceFifmnD".to_string()));
     }
 
     #[test]
@@ -1070,6 +1223,44 @@ mod tests {
         run(std::io::Cursor::new(input.to_string()), out.clone()).unwrap();
         let text = String::from_utf8(out.lock().unwrap().clone()).unwrap();
         text.lines().map(str::to_string).collect()
+    }
+
+    /// `st` is XBoard's clock for the move: the overhead and a fiftieth are kept back (before,
+    /// a move took the whole `st` and XBoard flagged it); counted in nodes it is exact.
+    #[test]
+    fn st_keeps_a_margin_for_the_gui() {
+        let mut xb = XBoard::new(protocol::output(Vec::new()), mpsc::channel().0);
+        let session = xb.session.clone();
+        xb.time_control("st", &["2"]).unwrap();
+        assert_eq!(xb.limits(&session).movetime, Some(Duration::from_millis(2000 - 20 - 40)));
+        xb.option("Move Overhead=300").unwrap();
+        xb.time_control("st", &["1"]).unwrap();
+        assert_eq!(xb.limits(&session).movetime, Some(Duration::from_millis(1000 - 300 - 20)));
+        xb.option("Move Overhead=5000").unwrap();
+        let (_, hard) = xb.limits(&session).budget(Color::White).unwrap();
+        assert_eq!(hard, Duration::from_millis(1), "more overhead than time: a moment");
+    }
+
+    /// Pieces are written in XBetza from their steps: Baby Chess's forward-and-sideways pieces
+    /// as XBoard reads them (it takes `fsQ` for the forward diagonals alone), the pawn's en
+    /// passant as `fceF`, a chiral piece as it was defined.
+    #[test]
+    fn pieces_are_written_as_xboard_reads_them() {
+        let lines = |name: &str| setup_lines(variants::by_name(name).unwrap());
+        let baby = lines("baby");
+        for piece in
+            ["piece P& fmWfcF", "piece N& ffNfsN", "piece B& fB", "piece R& fRsR", "piece Q& fRsRfB", "piece K& fWsWfF"]
+        {
+            assert!(baby.contains(&piece.to_string()), "{piece} in {baby:?}");
+        }
+        assert!(lines("coinflip").contains(&"piece P& fmWfceFifmnD".to_string()), "{:?}", lines("coinflip"));
+        assert!(lines("snowfall").contains(&"piece P& fmWfceFifmnDj@7".to_string()), "{:?}", lines("snowfall"));
+        assert!(lines("gardner").contains(&"piece P& fmWfcF".to_string()), "no en passant in Gardner");
+        let chiral = rules::spec::load_variant_str(
+            "name = \"c\"\nparent = \"chess\"\nstart = \"rnbqkbyr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBYR w KQkq - 0 1\"\n[[piece]]\nletter = \"y\"\nname = \"y\"\nbetza = \"rNlF\"\n",
+        )
+        .unwrap();
+        assert!(setup_lines(chiral).contains(&"piece Y& rNlF".to_string()), "{:?}", setup_lines(chiral));
     }
 
     #[test]

@@ -565,3 +565,25 @@ fn fischerandom_reads_castling_as_o_o() {
     let refused: Vec<&String> = out.iter().filter(|l| l.starts_with("Illegal") || l.starts_with("Error")).collect();
     assert_eq!(refused, ["Illegal move: O-O-O"], "{out:?}");
 }
+
+/// In `nps` mode the thinking lines' time is the nodes searched at that rate (CECP: the engine
+/// times and reports by its node count), not the wall clock.
+#[test]
+fn nps_mode_reports_time_in_nodes() {
+    let out = xboard("new\nnps 10000\nst 2\npost\ngo\n");
+    let lines: Vec<Vec<u64>> = out
+        .iter()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() >= 5 && f[..4].iter().all(|x| x.parse::<i64>().is_ok()))
+                .then(|| vec![f[2].parse().unwrap(), f[3].parse().unwrap()])
+        })
+        .collect();
+    assert!(!lines.is_empty(), "{out:?}");
+    for l in &lines {
+        assert_eq!(l[0], l[1] / 100, "centiseconds = nodes / 10000 × 100: {l:?}");
+    }
+    // 2 s at 10,000 nodes a second: at most 20,000 nodes, reported as at most 200 cs.
+    assert!(lines.last().is_some_and(|l| l[1] <= 20_000 && l[0] <= 200), "{lines:?}");
+    assert!(out.iter().any(|l| l.starts_with("move ")), "{out:?}");
+}

@@ -41,7 +41,8 @@
 //!   Fairy-Stockfish does for `W`-like atoms; `h` tokens are refused there. On diagonal and oblique atoms only
 //!   the tokens listed above exist; any other pair (`sf`, `vs`, `hf`, a lone `h`, ...) is refused.
 //!   Shorthands are expanded before directions apply, so `fK` = `fWfF` and `fsK` = `fsWfsF` (Fairy-Stockfish
-//!   does not split tokens for two-atom shorthands and would give `fsK` no forward `W` step; this follows XBoard).
+//!   does not split tokens for two-atom shorthands and would give `fsK` no forward `W` step, and XBoard reads `fsK`
+//!   as the forward diagonals alone: this is fairylab's reading, the one Baby Chess's pieces need).
 //! * **Unsupported**: hoppers `p`/`g` (the xiangqi cannon `mRcpR`), multi-leg `a` and the other XBetza
 //!   modifiers (`j o q u d k x y z t w`), brackets and parentheses: refused, as the model cannot express them.
 //! * **Strictness**: the empty string (an immobile piece in Fairy-Stockfish) is refused, as are whitespace,

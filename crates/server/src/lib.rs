@@ -353,7 +353,8 @@ impl tokio::io::AsyncWrite for StallGuard {
 /// most 10 s). A client has `header_timeout` to send each request's headers (an idle keep-alive
 /// connection is closed after it too), at most `max_connections` are open at once (further ones
 /// wait in the listen queue), and at most `max_connections_per_ip` from one address (further
-/// ones are closed at once): a crowd of slow or idle sockets cannot take the server down.
+/// ones get a 503 and are closed, [`refuse_crowded`]): a crowd of slow or idle sockets cannot
+/// take the server down.
 async fn serve_connections(
     listener: tokio::net::TcpListener,
     router: axum::Router,
@@ -409,7 +410,7 @@ async fn serve_connections(
         if config.max_connections_per_ip > 0 && from_ip > config.max_connections_per_ip {
             tracing::debug!(%ip, "refused a connection: {from_ip} open from this address");
             drop(held);
-            drop(tcp);
+            tokio::spawn(refuse_crowded(tcp));
             continue;
         }
         // Replies go out at once (no Nagle delay against the client's delayed acknowledgement).
@@ -450,6 +451,37 @@ async fn serve_connections(
             tracing::warn!("requests still running after 10 s were cut off");
         }
     }
+}
+
+/// How long a connection refused for its address's count is held to deliver the refusal.
+const REFUSAL_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Answers a connection over its address's limit with `503 Service Unavailable` (`Retry-After:
+/// 5`) and closes it. What the client sent meanwhile (up to 8 KiB, for at most
+/// [`REFUSAL_GRACE`]) is read and dropped: closing with it unread would reset the connection,
+/// and the reset could overtake the answer (a browser would show a network error).
+async fn refuse_crowded(mut tcp: tokio::net::TcpStream) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    const BODY: &str = "too many connections from your address: close some and try again\n";
+    let answer = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 5\r\n\
+         Connection: close\r\nContent-Length: {}\r\n\r\n{BODY}",
+        BODY.len()
+    );
+    let _ = tokio::time::timeout(REFUSAL_GRACE, async {
+        if tcp.write_all(answer.as_bytes()).await.is_err() || tcp.shutdown().await.is_err() {
+            return;
+        }
+        let mut buf = [0u8; 1024];
+        let mut read = 0;
+        while read < 8192 {
+            match tcp.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => read += n,
+            }
+        }
+    })
+    .await;
 }
 
 /// Ctrl-C, or SIGTERM (how service managers stop a process) on Unix.
