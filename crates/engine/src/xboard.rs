@@ -18,7 +18,8 @@
 //!   Probabilistic chess and SnowFall's gifts (every move is played as if it succeeded).
 //! - Without `st`, a clock (`level`, `time`) or `sd`, the engine thinks one second per move;
 //!   `sd` combines with either. `st N` is XBoard's clock for each move, which it flags: the
-//!   engine keeps back the move overhead and a fiftieth of it (`st 2`: 1.94 s).
+//!   engine keeps back the move overhead and a fiftieth of it (`st 2`: 1.94 s), and, as with a
+//!   clock, counts from the command's arrival (ending a ponder search that missed takes time).
 //! - `nps N` (N > 0, until `new` or `nps 0`) counts time in nodes: the time the engine would
 //!   give a move (`st`, or its share of the clock) becomes a budget of that many seconds × N
 //!   nodes, and the search is bounded by nodes alone (`nps 1` with `st 5000`: 5000 nodes, as
@@ -222,6 +223,10 @@ struct XBoard {
     pongs: Vec<String>,
     /// The custom variants `option VariantPath` loaded.
     custom: Vec<&'static Variant>,
+    /// When the command being handled was taken up: the GUI's clock runs from its move, so
+    /// what the engine spends before its search starts (ending a ponder search that missed)
+    /// counts against the move's time.
+    received: std::time::Instant,
 }
 
 impl XBoard {
@@ -246,6 +251,7 @@ impl XBoard {
             refused: None,
             pongs: Vec::new(),
             custom: Vec::new(),
+            received: std::time::Instant::now(),
         }
     }
 
@@ -290,6 +296,7 @@ impl XBoard {
     }
 
     fn handle(&mut self, line: &str) -> io::Result<Flow> {
+        self.received = std::time::Instant::now();
         let line = line.trim();
         let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let rest = rest.trim();
@@ -686,11 +693,24 @@ impl XBoard {
         if let Some(o) = self.session.outcome() {
             return if self.analyzing { Ok(()) } else { self.send(&result_line(&o)) };
         }
-        let limits =
+        let mut limits =
             if self.analyzing { Limits { infinite: true, ..Limits::default() } } else { self.limits(&self.session) };
+        limits = self.less_time_spent(limits);
         let session = self.session.clone();
         self.start(&session, limits, None);
         Ok(())
+    }
+
+    /// `limits` less the time since the command came (a ponder search that missed takes a
+    /// moment to end): the GUI's clock has run meanwhile. Node counts (`nps`) are exact.
+    fn less_time_spent(&self, mut limits: Limits) -> Limits {
+        if self.clock.nps.is_none() {
+            let late = self.received.elapsed();
+            let us = self.session.turn().index();
+            limits.movetime = limits.movetime.map(|t| t.saturating_sub(late).max(Duration::from_millis(1)));
+            limits.time[us] = limits.time[us].map(|t| t.saturating_sub(late));
+        }
+        limits
     }
 
     /// Starts a search of `session`'s position (`ponder`: the reply it comes after).
@@ -1239,6 +1259,16 @@ mod tests {
         xb.option("Move Overhead=5000").unwrap();
         let (_, hard) = xb.limits(&session).budget(Color::White).unwrap();
         assert_eq!(hard, Duration::from_millis(1), "more overhead than time: a moment");
+        // What went before the search (ending a ponder search that missed) is off the move's time.
+        xb.option("Move Overhead=20").unwrap();
+        xb.time_control("st", &["2"]).unwrap();
+        xb.received = std::time::Instant::now() - Duration::from_millis(300);
+        let t = xb.less_time_spent(xb.limits(&session)).movetime.unwrap();
+        assert!(t <= Duration::from_millis(1940 - 300), "{t:?}");
+        xb.clock.st = None;
+        xb.time_control("time", &["1000"]).unwrap();
+        let left = xb.less_time_spent(xb.limits(&session)).time[Color::White.index()].unwrap();
+        assert!(left <= Duration::from_millis(10_000 - 300), "{left:?}");
     }
 
     /// Pieces are written in XBetza from their steps: Baby Chess's forward-and-sideways pieces
