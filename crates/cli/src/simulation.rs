@@ -132,10 +132,7 @@ fn write_games_csv(cfg: &RunConfig, indices: &[u64], path: &Path) -> Result<()> 
                     GameResult::Unfinished => "*",
                 };
                 let [w, b] = g.promoted.map(u8::from);
-                let drawn = match g.drawn {
-                    Some(n) if cfg.draw.is_some() => format!(",{n}"),
-                    _ => String::new(),
-                };
+                let drawn = g.drawn.map_or_else(String::new, |n| format!(",{n}"));
                 format!("{i},{result},{},{},{w},{b}{drawn}\n", ending_name(g.ending), g.plies)
             },
         )

@@ -87,7 +87,7 @@ pub fn load_variant_files(value: &str) -> Result<Vec<&'static rules::Variant>, S
         let v = rules::spec::load_variant_file(path).map_err(|e| format!("{path}: {e}"))?;
         if v.simultaneous {
             return Err(format!(
-                "{path}: {} is played in simultaneous plies, which UCI cannot express (use fairylab predictor)",
+                "{path}: {} is played in simultaneous plies, which UCI and XBoard cannot express (use fairylab predictor)",
                 v.name
             ));
         }
