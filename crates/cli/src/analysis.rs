@@ -642,22 +642,37 @@ fn board_diagram(pos: &Position) -> String {
         return map_diagram(pos);
     }
     let g = pos.variant().geometry;
+    // Baby Chess: beside the board, each piece's column switches left (its count is not on the board).
+    let limit = pos.switch_limit();
     let mut s = String::new();
     for r in (0..g.ranks()).rev() {
         s.push_str(&format!("{} ", r + 1));
+        let mut left = String::new();
         for f in 0..g.files() {
-            let c = rules::Square::new(f, r)
-                .and_then(|sq| pos.board().piece_at(sq))
-                .map_or('.', |p| pos.variant().piece(p.role).char(p.color));
-            s.push(c);
+            let Some(sq) = rules::Square::new(f, r) else { continue };
+            let piece = pos.board().piece_at(sq);
+            s.push(piece.map_or('.', |p| pos.variant().piece(p.role).char(p.color)));
             s.push(' ');
+            left.push(match piece {
+                Some(_) => char::from_digit(u32::from(limit.saturating_sub(pos.switches_at(sq))), 36).unwrap_or('?'),
+                None => '.',
+            });
+            left.push(' ');
+        }
+        if limit != 0 {
+            s.push_str("   ");
+            s.push_str(left.trim_end());
         }
         s.push('\n');
     }
+    let files: String = (0..g.files()).map(|f| format!("{} ", (b'a' + f) as char)).collect();
     s.push_str("  ");
-    for f in 0..g.files() {
-        s.push((b'a' + f) as char);
-        s.push(' ');
+    s.push_str(&files);
+    if limit != 0 {
+        s.push_str(&format!(
+            "   {}\n(right: each piece's column switches left of {limit}; at 0 it moves only along its file)",
+            files.trim_end()
+        ));
     }
     if pos.variant().drops {
         for c in Color::ALL {

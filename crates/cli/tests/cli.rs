@@ -417,6 +417,25 @@ fn play_takes_back_and_prints_the_record() {
     assert!(stdout(&o).contains("snowfall has no takebacks"), "{}", stdout(&o));
 }
 
+/// Baby Chess in the terminal: beside the board, each piece's column switches left, which the
+/// board alone does not show (the knight that moved b1-c3 has 4 of 5 left; an empty square '.').
+#[test]
+fn play_shows_baby_chess_switches_left() {
+    let o = fairylab_stdin(
+        &["play", "--variant", "baby", "--level", "1", "--seed", "3", "--movetime", "50"],
+        "Nc3\nquit\n",
+    );
+    assert_ok(&o);
+    let out = stdout(&o);
+    assert!(out.contains("5 k q b n r    5 5 5 5 5\n"), "{out}");
+    assert!(out.contains("3 . . N . .    . . 4 . .\n2 P P P P P    5 5 5 5 5\n1 R . B Q K    5 . 5 5 5\n"), "{out}");
+    assert!(out.contains("column switches left of 5"), "{out}");
+    // Without a limit the board stands alone.
+    let o = fairylab_stdin(&["play", "--level", "1", "--seed", "5"], "quit\n");
+    assert!(stdout(&o).contains("1 R N B Q K B N R \n"), "{}", stdout(&o));
+    assert!(!stdout(&o).contains("switches left"), "{}", stdout(&o));
+}
+
 /// In SnowFall, `odds` gives the next gift event's odds as the explainer computes them: at the
 /// start, the event after White's first move gives White, its mover, a queen with 7 % and a
 /// rook with 10.5 % (the seed's figures).
