@@ -4,6 +4,11 @@
 # when Debian's chromium and npm are there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The tests' temporary files (databases, tables, records, browser profiles) in one directory of
+# this run, removed at its end, whatever the result: a run leaves nothing in /tmp.
+TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/fairylab-test-XXXXXX")
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 cargo test --workspace
 if python3 -c 'import pyffish' 2>/dev/null; then
   # `cargo test` built the CLI for its integration tests (test profile, optimised).

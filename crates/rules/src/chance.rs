@@ -175,7 +175,8 @@ pub fn seeded_rng(seed: u64) -> rand_chacha::ChaCha8Rng {
 }
 
 impl Position {
-    /// The chance outcomes of playing `m` (certain success in variants without chance).
+    /// The chance outcomes of playing `m` (certain success in variants without chance); `m`
+    /// must be legal here (not checked, as for [`Position::play_unchecked`]).
     pub fn chance(&self, m: Move) -> Distribution<Event> {
         match self.variant.chance {
             ChanceRule::Gifts { percent } => {
@@ -212,7 +213,7 @@ impl Position {
         }
     }
 
-    /// Plays `m` with a given chance outcome.
+    /// Plays `m` with a given chance outcome, without checking `m` ([`Game::play_event`](crate::game::Game::play_event) checks it).
     pub fn play_event(&mut self, m: Move, event: Event) {
         match event {
             Event::Success => self.play_unchecked(m),
@@ -224,7 +225,8 @@ impl Position {
         }
     }
 
-    /// Plays `m`, drawing its outcome from `rng`; returns what happened.
+    /// Plays `m`, drawing its outcome from `rng`; returns what happened. `m` is not checked
+    /// ([`Game::play_sampled`](crate::game::Game::play_sampled) checks it).
     pub fn play_sampled<R: RngCore + ?Sized>(&mut self, m: Move, rng: &mut R) -> Event {
         let event = *self.chance(m).sample(rng);
         self.play_event(m, event);

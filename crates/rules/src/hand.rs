@@ -13,7 +13,8 @@ impl Hand {
     /// How many of a role are held.
     #[inline]
     pub fn count(&self, role: Role) -> u8 {
-        self.counts[role.index()]
+        // 0 for a role beyond any variant's.
+        self.counts.get(role.index()).copied().unwrap_or(0)
     }
 
     /// Total number of pieces held.
@@ -26,10 +27,11 @@ impl Hand {
         self.counts.iter().all(|&c| c == 0)
     }
 
-    /// Adds one piece; returns the new count, or `None` if the count would exceed 64.
+    /// Adds one piece; returns the new count, or `None` if the count would exceed 64 (or the
+    /// role is beyond any variant's).
     #[inline]
     pub fn add(&mut self, role: Role) -> Option<u8> {
-        let c = &mut self.counts[role.index()];
+        let c = self.counts.get_mut(role.index())?;
         if *c >= 64 {
             return None;
         }
@@ -40,7 +42,7 @@ impl Hand {
     /// Removes one piece; returns the new count, or `None` if none was held.
     #[inline]
     pub fn remove(&mut self, role: Role) -> Option<u8> {
-        let c = &mut self.counts[role.index()];
+        let c = self.counts.get_mut(role.index())?;
         *c = c.checked_sub(1)?;
         Some(*c)
     }

@@ -135,7 +135,7 @@ fn find_magics(dirs: &[(i8, i8)], known: Option<&[u64; 64]>, table: &mut Vec<u64
     entries
 }
 
-/// Searches magics from scratch (how [`ROOK_MAGICS`] and [`BISHOP_MAGICS`] were found).
+/// Searches magics from scratch (how the built-in rook and bishop magics were found).
 pub fn search_magics() -> ([u64; 64], [u64; 64]) {
     let mut table = Vec::new();
     let mut rng = Xorshift(0x9E37_79B9_7F4A_7C15);

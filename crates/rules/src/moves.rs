@@ -45,7 +45,9 @@ impl Move {
     /// A promotion to `role`.
     #[inline]
     pub const fn promotion(from: Square, to: Square, role: Role) -> Move {
-        Move::pack(from.index() as u8, to, role.0 + 1, 0)
+        // A role beyond any variant's (at most 12) becomes 15, which no legal move has, rather
+        // than spilling into the kind bits.
+        Move::pack(from.index() as u8, to, if role.0 < 15 { role.0 + 1 } else { 15 }, 0)
     }
 
     /// A pawn double step.
@@ -69,7 +71,8 @@ impl Move {
     /// A drop of `role` on `to`.
     #[inline]
     pub const fn drop(role: Role, to: Square) -> Move {
-        Move::pack(role.0, to, 0, 4)
+        // Likewise a role that would spill out of the 6-bit field becomes 63.
+        Move::pack(if role.0 < 64 { role.0 } else { 63 }, to, 0, 4)
     }
 
     /// The pass of a side that has no move, in variants where it passes instead of being

@@ -194,7 +194,8 @@ impl Position {
 
     /// Plies played since the start of the game, from the fullmove number and the side to move.
     pub fn ply(&self) -> u32 {
-        2 * (self.fullmoves - 1) + u32::from(self.turn == Color::Black)
+        // Saturating: a FEN may give any fullmove number up to u32::MAX.
+        self.fullmoves.saturating_sub(1).saturating_mul(2).saturating_add(u32::from(self.turn == Color::Black))
     }
 
     /// A side's material for a ply-limit adjudication: pawn 1, knight and bishop 3, rook 5,

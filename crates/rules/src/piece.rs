@@ -11,7 +11,7 @@ pub const MAX_ROLES: usize = 12;
 /// with `ROLE_SLOTS - 1` needs no bounds check.
 pub const ROLE_SLOTS: usize = 16;
 
-/// A piece kind: an index into [`Variant::pieces`](crate::Variant::pieces).
+/// A piece kind: an index into [`Rules::pieces`](crate::Rules::pieces) ([`Variant::piece`](crate::Variant::piece) gives its definition).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Role(pub u8);
 

@@ -47,6 +47,12 @@ pub enum PositionError {
     /// Pieces in hand in a variant without drops.
     #[error("pieces in hand, but this variant has no drops")]
     HandWithoutDrops,
+    /// A piece of a kind the variant does not have (a setup built for another variant).
+    #[error("the piece at {0} is of a kind this variant does not have")]
+    UnknownPiece(Square),
+    /// A piece in hand of a kind the variant does not have.
+    #[error("{0} holds a piece of a kind this variant does not have")]
+    UnknownHandPiece(Color),
     /// A piece with more column switches than the variant's limit (or any in a variant without one).
     #[error("piece at {square} has {count} column switches, more than the limit {limit}")]
     TooManySwitches {
@@ -118,10 +124,21 @@ impl Position {
 
     /// Validates a setup.
     pub fn from_setup(variant: &'static Variant, setup: Setup) -> Result<Position, PositionError> {
+        // Roles beyond the variant's (a setup made for another variant, or by hand).
+        let kinds = variant.rules().pieces.len();
+        let b = &setup.board;
+        let foreign = |sq: Square| b.piece_at(sq).is_none_or(|p| p.role.index() >= kinds);
+        let stray = (kinds..ROLE_SLOTS).map(|r| b.by_role(Role(r as u8))).fold(Bitboard::EMPTY, |a, x| a | x);
+        if let Some(sq) = stray.first().or_else(|| b.occupied().into_iter().find(|&sq| foreign(sq))) {
+            return Err(PositionError::UnknownPiece(sq));
+        }
+        if let Some(c) = Color::ALL.into_iter().find(|c| setup.hands[c.index()].iter().any(|(r, _)| r.index() >= kinds))
+        {
+            return Err(PositionError::UnknownHandPiece(c));
+        }
         // Chess960: the castling rights choose the variant with their king and rook files.
         let variant = crate::variants::chess960::resolve(variant, &setup)?;
         let t = &variant.t;
-        let b = &setup.board;
         if let Some(sq) = (b.occupied() & t.offboard).first() {
             return Err(PositionError::OffBoard(sq));
         }
@@ -827,8 +844,11 @@ impl Position {
         }
     }
 
-    /// The role that moves (the dropped role for drops).
+    /// The role that moves (the dropped role for drops; `None` for the pass and an empty square).
     pub fn moving_role(&self, m: Move) -> Option<Role> {
+        if m.is_pass() {
+            return None;
+        }
         m.drop_role().or_else(|| self.board.role_at(m.from()))
     }
 }

@@ -377,12 +377,13 @@ pub fn write_pgn_annotated(game: &Game, tags: &[(String, String)], annotations: 
     let mut pos = start.clone();
     let mut number_black = true;
     for (ply, (&m, &event)) in game.moves().iter().zip(game.events()).enumerate() {
-        match pos.turn() {
-            Color::White => tokens.push(format!("{}.", pos.fullmoves())),
-            Color::Black if number_black => tokens.push(format!("{}...", pos.fullmoves())),
-            Color::Black => {}
-        }
-        let mut san = to_san_plain(&pos, m);
+        // The move number and its move are one token, so that no line ends between them.
+        let mut san = match pos.turn() {
+            Color::White => format!("{}. ", pos.fullmoves()),
+            Color::Black if number_black => format!("{}... ", pos.fullmoves()),
+            Color::Black => String::new(),
+        };
+        san.push_str(&to_san_plain(&pos, m));
         let percent = pos.success_percent(m);
         pos.play_event(m, event);
         if event != Event::Failure {

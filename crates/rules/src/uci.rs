@@ -64,6 +64,9 @@ impl UciMove {
         if !text.is_ascii() {
             return Err(err("not ASCII"));
         }
+        if text.contains(|c: char| c.is_ascii_whitespace()) {
+            return Err(err("contains whitespace (one move without spaces, such as e2e4)"));
+        }
         if text == "0000" {
             return Ok(UciMove::Pass);
         }
@@ -122,7 +125,8 @@ pub fn to_uci(pos: &Position, m: Move) -> String {
     let v = pos.variant();
     match m.kind() {
         MoveKind::Drop => {
-            let letter = m.drop_role().map_or('?', |r| v.piece(r).letter.to_ascii_uppercase());
+            // A role the variant does not have (a move made for another variant) is written '?'.
+            let letter = m.drop_role().and_then(|r| v.get_piece(r)).map_or('?', |p| p.letter.to_ascii_uppercase());
             format!("{letter}@{}", m.to())
         }
         MoveKind::Pass => "0000".into(),
@@ -130,7 +134,7 @@ pub fn to_uci(pos: &Position, m: Move) -> String {
         _ => {
             let mut s = format!("{}{}", m.from(), m.to());
             if let Some(r) = m.promotion_role() {
-                s.push(v.piece(r).letter);
+                s.push(v.get_piece(r).map_or('?', |p| p.letter));
             }
             s
         }

@@ -323,6 +323,13 @@ impl Variant {
             if p.movement.is_empty() {
                 return Err(VariantError::bad(format!("piece {}", p.name), "it has no moves"));
             }
+            // Steps are mirrored for Black and by symmetry, so -128 (which has no mirror in i8) is out.
+            if let Some(a) = p.movement.atoms().iter().find(|a| a.dx == i8::MIN || a.dy == i8::MIN) {
+                return Err(VariantError::bad(
+                    format!("piece {}", p.name),
+                    format!("step ({},{}) is out of range (at most 127 squares each way)", a.dx, a.dy),
+                ));
+            }
             if p.royal {
                 kings.push(Role(i as u8));
             }
@@ -362,6 +369,22 @@ impl Variant {
         }
         if pawn.is_some() && rules.promotion.is_empty() {
             return Err(VariantError::bad("promotion", "a variant with pawns needs at least one promotion piece"));
+        }
+        match rules.chance {
+            ChanceRule::MoveSuccess { numerator, denominator } if denominator == 0 || numerator > denominator => {
+                return Err(VariantError::bad(
+                    "chance",
+                    format!("a move's success probability {numerator}/{denominator} is not within 0 to 1"),
+                ));
+            }
+            ChanceRule::Gifts { percent } if percent > 100 => {
+                return Err(VariantError::bad("chance", format!("a gift percentage of {percent} is above 100")));
+            }
+            // Gifts go into the hands, which only a variant with drops has (and writes in its FEN).
+            ChanceRule::Gifts { .. } if !rules.drops => {
+                return Err(VariantError::bad("chance", "gifts go into the hands: they need a variant with drops"));
+            }
+            _ => {}
         }
 
         let mut roles = Vec::with_capacity(rules.pieces.len());
@@ -506,8 +529,17 @@ impl Variant {
     }
 
     /// The definition of a role.
+    ///
+    /// # Panics
+    ///
+    /// If the role is not one of the variant's ([`Variant::get_piece`] does not panic).
     pub fn piece(&self, role: Role) -> &PieceType {
         &self.rules.pieces[role.index()]
+    }
+
+    /// The definition of a role, or `None` if the variant has no such role.
+    pub fn get_piece(&self, role: Role) -> Option<&PieceType> {
+        self.rules.pieces.get(role.index())
     }
 
     /// All roles in order.

@@ -55,11 +55,20 @@ fn assert_wrapped(pgn: &str, what: &str) {
         assert!(line.len() <= 80, "{what}: line of {} columns: {line}", line.len());
         if let Some(next) = movetext.get(i + 1) {
             // Comments hold spaces: the first token of the next line is up to its end if it opens a brace.
+            // A move number and its move are one token ("8. Nc3", "8... e5"): no line ends between them.
             let first = if next.starts_with('{') {
                 &next[..next.find('}').map_or(next.len(), |e| e + 1)]
             } else {
-                next.split(' ').next().unwrap_or("")
+                let mut words = next.split(' ');
+                let word = words.next().unwrap_or("");
+                match words.next() {
+                    Some(mv) if word.ends_with('.') && word.starts_with(|c: char| c.is_ascii_digit()) => {
+                        &next[..word.len() + 1 + mv.len()]
+                    }
+                    _ => word,
+                }
             };
+            assert!(!line.ends_with('.'), "{what}: a line ends with a move number: {line}");
             assert!(line.len() + 1 + first.len() > 80, "{what}: '{first}' would fit after: {line}");
         }
     }

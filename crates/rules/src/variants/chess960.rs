@@ -14,7 +14,7 @@ use crate::color::Color;
 use crate::position::PositionError;
 use crate::setup::Setup;
 use crate::square::Square;
-use crate::variant::{Castling, Rules, Variant};
+use crate::variant::{Castling, Rules, Variant, VariantError};
 use rand::Rng;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -42,27 +42,45 @@ type Files = (usize, u8, [u8; 2]);
 
 /// The variant of `base`'s rules (a Chess960 variant) whose king and rooks (`[king side, queen
 /// side]`) start on these files: `base` itself if its files are these.
-pub fn with_castling(base: &'static Variant, king_file: u8, rook_file: [u8; 2]) -> &'static Variant {
+///
+/// # Errors
+///
+/// If `base` is not a Chess960 variant on an 8x8 board, or the files are not a king between
+/// its two rooks on files a to h.
+pub fn with_castling(
+    base: &'static Variant,
+    king_file: u8,
+    rook_file: [u8; 2],
+) -> Result<&'static Variant, VariantError> {
     if base.castling.is_some_and(|c| c.king_file == king_file && c.rook_file == rook_file) {
-        return base;
+        return Ok(base);
+    }
+    if !is_chess960(base) || base.geometry.files() != 8 || base.geometry.ranks() != 8 {
+        return Err(VariantError::bad("castling", format!("{} is not a Chess960 variant on 8x8", base.name)));
+    }
+    if !(rook_file[1] < king_file && king_file < rook_file[0] && rook_file[0] < 8) {
+        return Err(VariantError::bad(
+            "castling",
+            format!("the king on file {king_file} does not stand between rooks on files {rook_file:?} of a to h"),
+        ));
     }
     static BUILT: OnceLock<Mutex<HashMap<Files, &'static Variant>>> = OnceLock::new();
     let built = BUILT.get_or_init(Default::default);
     let mut built = built.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let key = (std::ptr::from_ref(base) as usize, king_file, rook_file);
-    built.entry(key).or_insert_with(|| {
-        let mut r = base.rules().clone();
-        r.castling = Some(Castling::chess960(king_file, rook_file));
-        // A start FEN valid for the files, without castling rights: with them it would choose
-        // this very variant while it is being built (under the lock).
-        let (black, white) = ranks(king_file, rook_file);
-        let hands = if r.drops { "[]" } else { "" };
-        r.start_fen = format!("{black}/8/8/8/8/8/8/{white}{hands} w - - 0 1");
-        match crate::variant::load(r) {
-            Ok(v) => v,
-            Err(e) => unreachable!("{} with the king on file {king_file} and rooks on {rook_file:?}: {e}", base.name),
-        }
-    })
+    if let Some(v) = built.get(&key) {
+        return Ok(v);
+    }
+    let mut r = base.rules().clone();
+    r.castling = Some(Castling::chess960(king_file, rook_file));
+    // A start FEN valid for the files, without castling rights: with them it would choose
+    // this very variant while it is being built (under the lock).
+    let (black, white) = ranks(king_file, rook_file);
+    let hands = if r.drops { "[]" } else { "" };
+    r.start_fen = format!("{black}/8/8/8/8/8/8/{white}{hands} w - - 0 1");
+    let v = crate::variant::load(r)?;
+    built.insert(key, v);
+    Ok(v)
 }
 
 /// The kings and rooks alone on these files (a start position every file set can load), as
@@ -201,5 +219,5 @@ pub(crate) fn resolve(variant: &'static Variant, setup: &Setup) -> Result<&'stat
     if variant.castling.is_some_and(|c| c.king_file == k && c.rook_file == files) {
         return Ok(variant);
     }
-    Ok(with_castling(variant, k, files))
+    with_castling(variant, k, files).map_err(|e| bad(e.to_string()))
 }
