@@ -169,8 +169,9 @@ impl fmt::Debug for Move {
 
 /// Capacity of a [`MoveList`]. A position has at most n(64-n) board moves for
 /// n pieces of the mover (at most 1024), plus drops (at most 64 per role in
-/// hand) and promotions; 2048 covers every variant within [`MAX_ROLES`](crate::MAX_ROLES)
-/// that does not promote onto more than a few squares at once.
+/// hand) and promotions; [`Variant::new`](crate::Variant::new) refuses a variant whose
+/// positions could have more (its bound counts each pawn step into the last rank once per
+/// promotion piece), so no list ever overflows.
 pub const MOVE_LIST_CAPACITY: usize = 2048;
 
 /// A list of moves on the stack.

@@ -440,6 +440,19 @@ impl Variant {
         let promotion_zone =
             [g.relative_rank_mask(Color::White, g.ranks() - 1), g.relative_rank_mask(Color::Black, g.ranks() - 1)];
         let pawn_drop = g.mask() - promotion_zone[0] - promotion_zone[1];
+        // Move lists hold MOVE_LIST_CAPACITY moves: a variant whose positions could have more is
+        // refused here rather than having moves dropped.
+        let bound = move_bound(&rules, &g, pawn, &promotion_zone);
+        if bound > crate::moves::MOVE_LIST_CAPACITY {
+            return Err(VariantError::bad(
+                "promotion",
+                format!(
+                    "a position of this variant could have up to {bound} moves, more than the {} a move \
+                     list holds (fewer promotion pieces, or a pawn reaching fewer last-rank squares, lower it)",
+                    crate::moves::MOVE_LIST_CAPACITY
+                ),
+            ));
+        }
         let mut castle = [[None; 2]; 2];
         if let Some(c) = rules.castling {
             for color in Color::ALL {
@@ -680,6 +693,40 @@ fn compile_role(
         }
     }
     Ok(t)
+}
+
+/// An upper bound on the moves of any position of the variant: at most n(S-n) board moves for
+/// n pieces of the mover on S squares (one per origin and destination), a drop of each role that
+/// may be in hand onto each empty square, every promotion choice on each pawn step that can
+/// reach the last rank (counted on an empty board), the en-passant captures onto the one square
+/// (at most one per pawn step, and they may share an origin and destination with a plain move),
+/// four castlings and the pass.
+fn move_bound(rules: &Rules, g: &Geometry, pawn: Option<Role>, zone: &[Bitboard; 2]) -> usize {
+    let squares = g.mask().count() as usize;
+    let droppable = if rules.drops { rules.pieces.iter().filter(|p| !p.royal).count() } else { 0 };
+    let board_and_drops = (0..=squares).map(|n| (n + droppable) * (squares - n)).max().unwrap_or(0);
+    let promotion_steps = pawn.map_or(0, |p| {
+        let atoms = rules.pieces[p.index()].movement.atoms();
+        let steps_into = |color: Color| -> usize {
+            let mut total = 0;
+            for sq in g.mask() {
+                let mut reach = Bitboard::EMPTY;
+                for a in atoms {
+                    let (dx, dy) = color.fold((i32::from(a.dx), i32::from(a.dy)), (-i32::from(a.dx), -i32::from(a.dy)));
+                    let steps = if a.range == 0 { 8 } else { i32::from(a.range.min(8)) };
+                    for k in 1..=steps {
+                        let Some(to) = g.square(sq.file() as i32 + k * dx, sq.rank() as i32 + k * dy) else { break };
+                        reach.set(to);
+                    }
+                }
+                total += (reach & zone[color.index()]).count() as usize;
+            }
+            total
+        };
+        steps_into(Color::White).max(steps_into(Color::Black))
+    });
+    let en_passant = pawn.map_or(0, |p| rules.pieces[p.index()].movement.atoms().len());
+    board_and_drops + promotion_steps * rules.promotion.len() + en_passant + 4 + 1
 }
 
 /// What the column-switch generator supports: leapers and unlimited orthogonal or diagonal

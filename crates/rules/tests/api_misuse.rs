@@ -143,3 +143,25 @@ fn uci_text_with_spaces_says_so() {
         assert!(e.to_string().contains("whitespace"), "{text:?}: {e}");
     }
 }
+
+/// Move lists hold `MOVE_LIST_CAPACITY` moves, and a variant whose positions could have more is
+/// refused when it loads (was: the moves past 2048 silently dropped, legal moves called illegal).
+/// Twelve piece kinds with drops and ten promotion pieces fit; the same with a pawn that rides
+/// forward into the last rank (`fQ`) does not.
+#[test]
+fn variants_whose_move_lists_could_overflow_are_refused() {
+    let pieces = "[[piece]]\nletter = \"a\"\nbetza = \"W\"\n[[piece]]\nletter = \"c\"\nbetza = \"F\"\n\
+                  [[piece]]\nletter = \"d\"\nbetza = \"D\"\n[[piece]]\nletter = \"e\"\nbetza = \"A\"\n\
+                  [[piece]]\nletter = \"f\"\nbetza = \"H\"\n[[piece]]\nletter = \"g\"\nbetza = \"G\"\n";
+    let head =
+        "parent = \"crazyhouse\"\npromotion = [\"n\", \"b\", \"r\", \"q\", \"a\", \"c\", \"d\", \"e\", \"f\", \"g\"]\n";
+    let v = rules::spec::load_variant_str(&format!("name = \"twelve\"\n{head}{pieces}")).expect("fits");
+    // A position with many moves: the list and perft agree with a count by destination.
+    let pos = Position::from_fen(v, "k7/4P3/8/8/8/8/8/7K[QRBNACDEFGPqrbnacdefgp] w - - 0 1").expect("reads");
+    let moves = pos.legal_moves();
+    assert!(moves.len() > 500, "{}", moves.len());
+    assert_eq!(rules::perft(&pos, 1), moves.len() as u64);
+    let wide = format!("name = \"wide\"\n{head}[[piece]]\nletter = \"p\"\nbetza = \"fQ\"\npawn = true\n{pieces}");
+    let e = rules::spec::load_variant_str(&wide).expect_err("could overflow");
+    assert!(e.to_string().contains("a move list holds"), "{e}");
+}
