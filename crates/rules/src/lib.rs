@@ -18,7 +18,7 @@
 //! | Legal moves; perft | [`Position::legal_moves`], [`Position::is_legal`], [`perft()`] |
 //! | Moves in SAN and UCI | [`san::parse_san`], [`san::to_san`], [`uci::parse_uci`], [`uci::to_uci`] |
 //! | Playing moves | [`Position::play`] (checked), [`Game`] (a position with its history) |
-//! | The end of a game (checkmate, stalemate, draws, king capture) | [`Position::outcome`], [`Game::outcome`] (repetitions too), [`Outcome`], [`EndReason`] |
+//! | The end of a game (checkmate, stalemate, draws, king capture) | [`Position::outcome`], [`Position::is_checkmate`], [`Position::is_stalemate`], [`Game::outcome`] (repetitions too), [`Outcome`], [`EndReason`] |
 //! | PGN in and out (variants, hands, chance events) | [`record::read_pgn`], [`record::read_records`], [`record::write_pgn`] |
 //! | Chance: each move's outcomes, seeded sampling | [`Position::chance`], [`Game::play_sampled`], [`chance::seeded_rng`] |
 //! | SnowFall's gift odds | [`odds::gift_odds`], [`odds::mate_odds`], [`gift`] |

@@ -169,6 +169,18 @@ impl Position {
         None
     }
 
+    /// Whether the side to move is checkmated: in check, in a variant won by checkmate, with no
+    /// legal move.
+    pub fn is_checkmate(&self) -> bool {
+        self.variant.win == WinCondition::Checkmate && self.is_check() && !self.has_legal_move()
+    }
+
+    /// Whether the side to move is stalemated: no legal move and not checkmated (in the variants
+    /// where a side without a move passes, as in Probabilistic chess, never).
+    pub fn is_stalemate(&self) -> bool {
+        !self.has_legal_move() && !self.is_checkmate()
+    }
+
     /// The variant's ply limit reached: the material adjudication (RULINGS § Probabilistic 5:
     /// more material wins, equal is a draw), else `None`.
     pub fn ply_limit_outcome(&self) -> Option<Outcome> {

@@ -81,6 +81,20 @@ impl Square {
     }
 }
 
+/// A square name that is not `a1`..`h8`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a square (a1 to h8)")]
+pub struct ParseSquareError(pub String);
+
+impl std::str::FromStr for Square {
+    type Err = ParseSquareError;
+
+    /// `"e4".parse::<Square>()`, as [`Square::parse`].
+    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
+        Square::parse(s).ok_or_else(|| ParseSquareError(s.to_string()))
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.file_char(), self.rank_char())

@@ -57,6 +57,27 @@ pub enum UciMove {
     Pass,
 }
 
+impl std::fmt::Display for UciMove {
+    /// The UCI text: `e7e8q`, `N@f3` (the letter upper case), `0000`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            UciMove::Normal { from, to, promotion: None } => write!(f, "{from}{to}"),
+            UciMove::Normal { from, to, promotion: Some(p) } => write!(f, "{from}{to}{p}"),
+            UciMove::Drop { letter, to } => write!(f, "{}@{to}", letter.to_ascii_uppercase()),
+            UciMove::Pass => write!(f, "0000"),
+        }
+    }
+}
+
+impl std::str::FromStr for UciMove {
+    type Err = ParseUciError;
+
+    /// As [`UciMove::parse`].
+    fn from_str(s: &str) -> Result<UciMove, ParseUciError> {
+        UciMove::parse(s)
+    }
+}
+
 impl UciMove {
     /// Parses UCI syntax.
     pub fn parse(text: &str) -> Result<UciMove, ParseUciError> {

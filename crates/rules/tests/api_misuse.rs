@@ -165,3 +165,20 @@ fn variants_whose_move_lists_could_overflow_are_refused() {
     let e = rules::spec::load_variant_str(&wide).expect_err("could overflow");
     assert!(e.to_string().contains("a move list holds"), "{e}");
 }
+
+/// The conveniences a shakmaty user looks for: `FromStr` and `Display` on squares and UCI moves,
+/// `is_checkmate` and `is_stalemate`.
+#[test]
+fn squares_uci_moves_and_game_ends_have_the_usual_traits() {
+    assert_eq!("e4".parse::<Square>(), Ok(sq("e4")));
+    assert!("i9".parse::<Square>().expect_err("no such square").to_string().contains("'i9'"));
+    for text in ["e7e8q", "N@f3", "0000", "e2e4"] {
+        assert_eq!(text.parse::<UciMove>().expect(text).to_string(), text);
+    }
+    let mate = Position::from_fen(chess(), "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").expect("reads");
+    assert!(mate.is_checkmate() && !mate.is_stalemate());
+    let stalemate = Position::from_fen(chess(), "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").expect("reads");
+    assert!(stalemate.is_stalemate() && !stalemate.is_checkmate());
+    let start = Position::start(chess());
+    assert!(!start.is_checkmate() && !start.is_stalemate());
+}
