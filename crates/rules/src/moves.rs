@@ -161,7 +161,11 @@ impl fmt::Debug for Move {
         match self.drop_role() {
             Some(r) => write!(f, "Drop({}@{})", r.0, self.to()),
             None => {
-                write!(f, "{:?}({}{}{:?})", self.kind(), self.from(), self.to(), self.promotion_role().map(|r| r.0))
+                write!(f, "{:?}({}{}", self.kind(), self.from(), self.to())?;
+                if let Some(r) = self.promotion_role() {
+                    write!(f, "={}", r.0)?;
+                }
+                write!(f, ")")
             }
         }
     }

@@ -5,8 +5,15 @@ use std::fmt;
 
 /// A square index `rank * 8 + file`, `0..64`. Whether it lies on a given
 /// board is decided by that board's [`Geometry`](crate::Geometry).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
+
+impl fmt::Debug for Square {
+    /// The name (`e4`), as in a FEN or a move.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
 
 impl Square {
     /// Square a1.
