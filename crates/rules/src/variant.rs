@@ -323,6 +323,15 @@ impl Variant {
             if p.movement.is_empty() {
                 return Err(VariantError::bad(format!("piece {}", p.name), "it has no moves"));
             }
+            // A piece none of whose steps fits on the board could never move (a piecedef `9,9`).
+            let fits =
+                |a: &Atom| i32::from(a.dx).abs() < i32::from(g.files()) && i32::from(a.dy).abs() < i32::from(g.ranks());
+            if !p.movement.atoms().iter().any(fits) {
+                return Err(VariantError::bad(
+                    format!("piece {}", p.name),
+                    format!("none of its steps fits on the {}x{} board: it could never move", g.files(), g.ranks()),
+                ));
+            }
             // Steps are mirrored for Black and by symmetry, so -128 (which has no mirror in i8) is out.
             if let Some(a) = p.movement.atoms().iter().find(|a| a.dx == i8::MIN || a.dy == i8::MIN) {
                 return Err(VariantError::bad(
