@@ -126,7 +126,8 @@ fn hand_built_rules_are_checked() {
     refused(r, "101");
     for atom in [Atom::leap(-128, 0), Atom::leap(0, -128), Atom::ride(-128, 1)] {
         let mut r = base();
-        r.pieces[1].movement = Movement::new([atom]);
+        // Beside a step that fits, else the piece is refused as one that could never move.
+        r.pieces[1].movement = Movement::new([Atom::leap(1, 0), atom]);
         refused(r, "out of range");
     }
     let mut r = base();
