@@ -35,7 +35,7 @@ mod tables;
 
 /// fairylab: chess variants, fairy pieces, perft and move generation.
 #[derive(Debug, Parser)]
-#[command(name = "fairylab", version, about, disable_help_subcommand = true)]
+#[command(name = "fairylab", version = engine::VERSION, about, disable_help_subcommand = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -35,6 +35,13 @@ pub mod uci_client;
 pub mod xboard;
 
 pub use engine::{Engine, Handicap, Info, Line, SearchResult, MAX_SKILL};
+
+/// The engine's name in UCI's `id name` and XBoard's `myname`: the version and, built from a git
+/// checkout, the commit (`fairylab 0.3.1 (6acfc17)`), so that two builds tell apart in a GUI.
+pub const NAME: &str = concat!("fairylab ", env!("CARGO_PKG_VERSION"), env!("FAIRYLAB_BUILD"));
+
+/// The version with the commit, as in [`NAME`] (`0.3.1 (6acfc17)`; `fairylab --version`).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), env!("FAIRYLAB_BUILD"));
 pub use eval::Evaluator;
 pub use params::SearchParams;
 pub use score::{Score, Value};

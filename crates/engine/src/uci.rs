@@ -279,7 +279,7 @@ impl Uci {
     }
 
     fn identify(&self) -> io::Result<()> {
-        self.send(&format!("id name fairylab {}", env!("CARGO_PKG_VERSION")))?;
+        self.send(&format!("id name {}", crate::NAME))?;
         self.send("id author fairylab developers")?;
         self.send("")?;
         self.send(&format!("option name Hash type spin default {DEFAULT_MB} min 1 max {MAX_HASH_MB}"))?;

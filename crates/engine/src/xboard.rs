@@ -478,9 +478,9 @@ impl XBoard {
              nps=1 colors=0 memory=1 smp=1 egt=\"fairylab\" option=\"MultiPV -spin 1 1 {MAX_MULTIPV}\" \
              option=\"Move Overhead -spin {} 0 {MAX_OVERHEAD_MS}\" \
              option=\"Skill Level -spin {MAX_SKILL} 0 {MAX_SKILL}\" option=\"VariantPath -string <empty>\" \
-             myname=\"fairylab {}\" variants=\"{}\" done=1",
+             myname=\"{}\" variants=\"{}\" done=1",
             DEFAULT_OVERHEAD.as_millis(),
-            env!("CARGO_PKG_VERSION"),
+            crate::NAME,
             self.variant_list()
         ))
     }

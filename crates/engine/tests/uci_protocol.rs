@@ -25,7 +25,14 @@ fn fen_of(lines: &[String]) -> String {
 #[test]
 fn handshake_lists_options_and_every_sequential_variant() {
     let out = uci("uci\nisready\n");
-    assert!(out[0].starts_with("id name fairylab "), "{out:?}");
+    assert_eq!(out[0], format!("id name {}", engine::NAME));
+    // The version, then (built from a git checkout) the commit: two builds tell apart in a GUI.
+    let suffix = engine::NAME.strip_prefix(concat!("fairylab ", env!("CARGO_PKG_VERSION"))).expect("the version");
+    let commit = suffix.strip_prefix(" (").and_then(|s| s.strip_suffix(')'));
+    assert!(
+        suffix.is_empty() || commit.is_some_and(|c| c.len() == 7 && c.chars().all(|c| c.is_ascii_hexdigit())),
+        "{suffix}"
+    );
     assert!(out.contains(&"id author fairylab developers".to_string()));
     assert!(out.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
     assert!(out.contains(&"option name Threads type spin default 1 min 1 max 256".to_string()));
