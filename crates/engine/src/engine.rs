@@ -78,6 +78,9 @@ pub struct SearchResult {
     pub time: Duration,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// Whether `value` is only a lower bound: the move is one that beat the last completed
+    /// depth's best in a depth the search did not finish, and failed high there.
+    pub lower_bound: bool,
     /// The best lines (one without MultiPV), best first, each a different root move. The first
     /// is always `value` and `pv`; lines a stopped iteration did not reach keep the values of
     /// the last one.
@@ -105,6 +108,7 @@ impl SearchResult {
         self.value = line.value;
         self.score = Score::from_value(line.value);
         self.depth = depth;
+        self.lower_bound = false;
     }
 
     /// The result of a search that found nothing (no legal move, or no search thread).
@@ -118,6 +122,7 @@ impl SearchResult {
             nodes: 0,
             time: Duration::ZERO,
             pv: Vec::new(),
+            lower_bound: false,
             lines: Vec::new(),
         }
     }
@@ -726,12 +731,19 @@ fn run(
                     if k == 0 {
                         if let Some(m) = searcher.root_best {
                             if result.best != Some(m) {
+                                // Its own value and line from this depth (a lower bound if it
+                                // failed high), not the replaced move's.
+                                let (value, lower) = searcher.root_best_value;
+                                let pv = searcher.root_pv();
                                 result.best = Some(m);
-                                result.ponder = None;
-                                result.pv = vec![m];
+                                result.pv = if pv.first() == Some(&m) { pv } else { vec![m] };
+                                result.ponder = result.pv.get(1).copied();
+                                result.value = value;
+                                result.score = Score::from_value(value);
+                                result.lower_bound = lower;
                                 // The first line is always the result's own.
                                 result.lines.retain(|l| l.pv.first() != Some(&m));
-                                result.lines.insert(0, Line { value: result.value, pv: vec![m] });
+                                result.lines.insert(0, Line { value, pv: result.pv.clone() });
                                 result.lines.truncate(lines);
                             }
                         }

@@ -21,6 +21,34 @@ pub const MAX_MULTIPV: usize = 500;
 /// The most search threads accepted (UCI `Threads`, XBoard `cores`).
 pub const MAX_THREADS: usize = 256;
 
+/// Input echoed in an error message, cut to its first 100 characters with its length after
+/// them: a GUI with a line-length limit still reads the reply to a line of megabytes.
+///
+/// ```
+/// assert_eq!(engine::protocol::shorten("e2e5"), "e2e5");
+/// let long = "x".repeat(5000);
+/// assert_eq!(engine::protocol::shorten(&long), format!("{}... (5000 characters)", "x".repeat(100)));
+/// ```
+pub fn shorten(text: &str) -> std::borrow::Cow<'_, str> {
+    const KEEP: usize = 100;
+    match text.char_indices().nth(KEEP) {
+        None => text.into(),
+        Some((end, _)) => format!("{}... ({} characters)", &text[..end], text.chars().count()).into(),
+    }
+}
+
+/// An error reply cut in its middle when it is over 400 characters (its first 200 and last 150
+/// kept): whatever input it echoes, the reply stays readable and keeps its reason at the end.
+pub fn elide(line: &str) -> std::borrow::Cow<'_, str> {
+    let n = line.chars().count();
+    if n <= 400 {
+        return line.into();
+    }
+    let head: String = line.chars().take(200).collect();
+    let tail: String = line.chars().skip(n - 150).collect();
+    format!("{head} ... ({} characters cut) ... {tail}", n - 350).into()
+}
+
 /// Where a protocol loop writes its replies: shared with the search thread, one line at a time.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
 

@@ -84,6 +84,8 @@ pub struct Searcher<'a> {
     pub(crate) pawn_cache: PawnCache,
     /// The root move that last raised alpha (or failed high) in the current iteration.
     pub(crate) root_best: Option<Move>,
+    /// `root_best`'s value, and whether it is only a lower bound (the move failed high).
+    pub(crate) root_best_value: (Value, bool),
     /// The move played at each ply of the current path (continuation history keys).
     pub(crate) moved: [PieceTo; MAX_PLY + 2],
     /// The static evaluation at each ply of the path (`-INFINITE` when in check).
@@ -155,6 +157,7 @@ impl<'a> Searcher<'a> {
             eval_cache: vec![(0, 0); EVAL_CACHE],
             pawn_cache: PawnCache::default(),
             root_best: None,
+            root_best_value: (0, false),
             moved: [PieceTo::NONE; MAX_PLY + 2],
             evals: [-INFINITE; MAX_PLY + 2],
             excluded: [0; MAX_PLY + 2],
@@ -850,6 +853,7 @@ impl<'a> Searcher<'a> {
                     best_move = Some(m);
                     if ply == 0 {
                         self.root_best = Some(m);
+                        self.root_best_value = (v, v >= beta);
                     }
                     alpha = v;
                     if pv_node {

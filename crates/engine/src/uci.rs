@@ -196,7 +196,7 @@ impl Uci {
     }
 
     fn error(&self, message: &str) -> io::Result<()> {
-        self.send(&format!("info string error: {message}"))
+        self.send(&crate::protocol::elide(&format!("info string error: {message}")))
     }
 
     /// Stops a running search (it still prints its `bestmove`).
@@ -273,7 +273,7 @@ impl Uci {
                     self.send(&l)?;
                 }
             }
-            other => self.error(&format!("unknown command '{other}'"))?,
+            other => self.error(&format!("unknown command '{}'", crate::protocol::shorten(other)))?,
         }
         Ok(Flow::Continue)
     }
@@ -469,10 +469,13 @@ impl Uci {
                     // A stale castling right or en-passant square is dropped, as Stockfish does.
                     Ok(dropped) => {
                         for what in dropped {
+                            let fen = crate::protocol::shorten(&fen);
                             self.send(&format!("info string warning: FEN '{fen}': {what}: ignored"))?;
                         }
                     }
                     Err(e) => {
+                        let (fen, e) =
+                            (crate::protocol::shorten(&fen), crate::protocol::shorten(&e.to_string()).into_owned());
                         let why = format!("bad FEN '{fen}' for {}: {e}", next.variant().name);
                         self.error(&format!(
                             "{why}; no position until the next 'position' ('go' answers bestmove (none))"
@@ -684,9 +687,10 @@ impl Lines {
             return None;
         }
         let mut line = format!(
-            "info depth {} score {} nodes {} nps {} time {}",
+            "info depth {} score {}{} nodes {} nps {} time {}",
             r.depth.max(1),
             r.score,
+            if r.lower_bound { " lowerbound" } else { "" },
             r.nodes,
             crate::engine::nps(r.nodes, r.time),
             r.time.as_millis()

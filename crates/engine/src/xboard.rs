@@ -262,6 +262,10 @@ impl XBoard {
     }
 
     fn send(&self, line: &str) -> io::Result<()> {
+        // Replies that echo the input are cut to a readable length.
+        if ["Error", "Illegal move", "tellusererror", "telluser"].iter().any(|p| line.starts_with(p)) {
+            return send(&self.out, &crate::protocol::elide(line));
+        }
         send(&self.out, line)
     }
 
@@ -446,7 +450,7 @@ impl XBoard {
                 if args.is_empty() && reads_as_move(other) {
                     self.user_move(other)?;
                 } else {
-                    self.send(&format!("Error (unknown command): {other}"))?;
+                    self.send(&format!("Error (unknown command): {}", crate::protocol::shorten(other)))?;
                 }
             }
         }

@@ -99,3 +99,47 @@ fn a_search_stopped_mid_iteration_keeps_its_lines_consistent() {
     }
     assert!(stopped >= 10, "only {stopped} searches were stopped by their budget");
 }
+
+/// A search stopped inside an iteration plays a root move that already beat the last completed
+/// depth's best there, and reports that move's own value and line (was: the replaced move's
+/// value beside a one-move line, and no ponder move). With pruning that reads no evaluation,
+/// its value is the move's exact value at that depth, or a lower bound of it where it failed high.
+#[test]
+fn a_move_from_a_stopped_iteration_comes_with_its_own_value_and_line() {
+    let chess = variants::by_name("chess").unwrap();
+    let mut changed = 0;
+    let mut with_line = 0;
+    for fen in FENS {
+        let pos = Position::from_fen(chess, fen).unwrap();
+        for nodes in (0..60u64).map(|i| 500 + i * i * 29) {
+            let mut e = exact_engine();
+            let mut completed: Option<(u32, rules::Move)> = None;
+            let r = e.search(pos.clone(), &[], Limits::nodes(nodes), |i| {
+                if i.lower_bound.is_none() && i.multipv == 1 {
+                    completed = i.pv.first().map(|&m| (i.depth, m));
+                }
+            });
+            let (Some((depth, before)), Some(best)) = (completed, r.best) else { continue };
+            if best == before || r.depth != depth {
+                continue;
+            }
+            changed += 1;
+            assert_eq!(r.pv.first(), Some(&best), "{fen} at {nodes} nodes");
+            assert_eq!(r.ponder, r.pv.get(1).copied(), "{fen} at {nodes} nodes");
+            with_line += usize::from(r.pv.len() > 1);
+            // The move alone, searched to the depth it was found at.
+            let mut alone = exact_engine();
+            alone.set_search_moves(vec![best]);
+            let own = alone.search(pos.clone(), &[], Limits::depth(depth + 1), |_| {}).value;
+            if r.lower_bound {
+                assert!(r.value <= own, "{fen} at {nodes} nodes: lower bound {} above the value {own}", r.value);
+            } else {
+                assert_eq!(r.value, own, "{fen} at {nodes} nodes: {best:?}");
+            }
+        }
+    }
+    assert!(
+        changed >= 3 && with_line >= 1,
+        "only {changed} stopped searches changed their move ({with_line} with a line)"
+    );
+}

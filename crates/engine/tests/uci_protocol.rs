@@ -709,3 +709,25 @@ fn variant_path_replaces_a_variant_of_the_same_name() {
     assert_eq!(fen_of(&out), "rdb1kbar/pppppppp/8/8/8/8/PPPPPPPP/RDB1KBAR w KQkq - 0 1", "{out:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Errors about megabytes of input stay readable: the echoed text is cut, the reason kept (a
+/// GUI with a line-length limit was sent the whole input back).
+#[test]
+fn errors_about_huge_input_are_short() {
+    let huge = "x".repeat(2_000_000);
+    let out = uci(&format!(
+        "position fen {huge}\n{}\nsetoption name Hash value {}\nisready\n",
+        "foo".repeat(1_000_000),
+        "9".repeat(100_000)
+    ));
+    let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("info string error")).collect();
+    assert_eq!(errors.len(), 3, "{:?}", out.iter().map(|l| l.len()).collect::<Vec<_>>());
+    assert!(errors.iter().all(|l| l.len() <= 420), "{:?}", errors.iter().map(|l| l.len()).collect::<Vec<_>>());
+    assert!(
+        errors[0].contains("bad FEN 'xxx") && errors[0].ends_with("('go' answers bestmove (none))"),
+        "{}",
+        errors[0]
+    );
+    assert!(errors[1].contains("(3000000 characters)"), "{}", errors[1]);
+    assert!(errors[2].ends_with("for Hash (1 to 65536 MiB)"), "{}", errors[2]);
+}

@@ -587,3 +587,19 @@ fn nps_mode_reports_time_in_nodes() {
     assert!(lines.last().is_some_and(|l| l[1] <= 20_000 && l[0] <= 200), "{lines:?}");
     assert!(out.iter().any(|l| l.starts_with("move ")), "{out:?}");
 }
+
+/// Replies that echo megabytes of input stay readable (cut in the middle, the reason kept).
+#[test]
+fn errors_about_huge_input_are_short() {
+    let out = xboard(&format!(
+        "xboard\nprotover 2\nusermove {}\nmemory {}\n{}\nping 1\n",
+        "e2e4".repeat(100_000),
+        "1".repeat(100_000),
+        "foo".repeat(100_000)
+    ));
+    let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("Error") || l.starts_with("Illegal move")).collect();
+    assert_eq!(errors.len(), 3, "{:?}", out.iter().map(|l| l.len()).collect::<Vec<_>>());
+    assert!(errors.iter().all(|l| l.len() <= 420), "{:?}", errors.iter().map(|l| l.len()).collect::<Vec<_>>());
+    assert!(errors[2].starts_with("Error (unknown command): foofoo"), "{}", errors[2]);
+    assert_eq!(out.last().map(String::as_str), Some("pong 1"));
+}
