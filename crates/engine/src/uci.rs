@@ -43,7 +43,9 @@
 //!   GUI is gone). `quit` stops at once.
 //! - A bound's `info` line (`lowerbound`, `upperbound`) repeats its line's last `pv`, and a
 //!   search stopped in the middle of an iteration ends with an `info` line of its true totals
-//!   before `bestmove`, as Stockfish's do. `movestogo 0` is none given; `go perft` counts to
+//!   before `bestmove`, as Stockfish's do. A root move that beat the last completed depth's
+//!   best in that iteration is played, and the line gives its own score (`lowerbound` where it
+//!   failed high) and line, with its ponder move. `movestogo 0` is none given; `go perft` counts to
 //!   depth 64 at most.
 //! - `Threads N` searches with N threads (Lazy SMP: helpers share the table; the result is then
 //!   not reproducible node for node); MultiPV searches on one thread.
