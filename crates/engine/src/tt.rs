@@ -81,16 +81,18 @@ impl Tt {
         let mut slots = Vec::new();
         slots.try_reserve_exact(buckets.saturating_mul(2))?;
         advise_huge_pages(&slots);
-        slots.resize_with(buckets * 2, Slot::default);
+        // Written by every core: touching the pages is most of a large table's cost (Stockfish
+        // clears its table on all threads likewise).
+        (0..buckets * 2).into_par_iter().map(|_| Slot::default()).collect_into_vec(&mut slots);
         Ok(Tt { slots, buckets, age: 0 })
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        for s in &self.slots {
+        self.slots.par_iter().for_each(|s| {
             s.key.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
-        }
+        });
         self.age = 0;
     }
 
@@ -207,6 +209,7 @@ fn unpack(data: u64) -> Entry {
 }
 
 use egt::memory::advise_huge_pages;
+use rayon::prelude::*;
 pub(crate) use egt::memory::prefetch;
 
 #[cfg(test)]
