@@ -209,8 +209,8 @@ fn unpack(data: u64) -> Entry {
 }
 
 use egt::memory::advise_huge_pages;
-use rayon::prelude::*;
 pub(crate) use egt::memory::prefetch;
+use rayon::prelude::*;
 
 #[cfg(test)]
 mod tests {
