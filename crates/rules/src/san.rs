@@ -1,5 +1,5 @@
 //! Standard Algebraic Notation for every variant: disambiguation, captures, promotions,
-//! castling, drops (`Q@f2`, pawn drops `@e4` as shakmaty writes them) and check marks.
+//! castling, drops (`Q@f2`, `P@e4`; shakmaty's `@e4` is read too) and check marks.
 
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
@@ -39,10 +39,10 @@ pub fn to_san_plain(pos: &Position, m: Move) -> String {
             return if pos.castle_side(m) == Some(0) { "O-O".into() } else { "O-O-O".into() };
         }
         MoveKind::Drop => {
+            // Every drop names its piece, pawns too (`P@e4`), as lichess, Fairy-Stockfish
+            // and python-chess write them; `@e4` is still read.
             if let Some(r) = m.drop_role() {
-                if let Some(c) = v.piece(r).san_letter() {
-                    s.push(c);
-                }
+                s.push(v.piece(r).char(crate::Color::White));
             }
             s.push('@');
             s.push_str(&m.to().to_string());
@@ -138,7 +138,7 @@ pub(crate) enum SanForm {
     Pass,
     /// `O-O` (king side: true) or `O-O-O`.
     Castle(bool),
-    /// `Q@f2`, `@e4` (a pawn).
+    /// `Q@f2`, `P@e4` (`@e4` read as a pawn).
     Drop(crate::Role, Square),
     /// A piece or pawn move: the piece (`None`: a variant without pawns), the target, the
     /// promotion piece, and the disambiguating file and rank.
