@@ -1592,3 +1592,51 @@ test('the page reconnects after a server restart and the game goes on', async ()
   assert.equal(st.moves[2].uci, 'd2d4');
   await context.close();
 });
+
+test('a site served under a base path (serve --base-path /club/chess): the lobby, a game, its stream, its record and the analysis board all stay below it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fairylab-e2e-base-'));
+  const other = spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--database-url', `sqlite://${dir}/games.sqlite3`, '--base-path', '/club/chess'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const saved = base;
+  try {
+    base = await new Promise((resolve, reject) => {
+      other.stdout.on('data', d => {
+        const m = String(d).match(/http:\/\/\S+/);
+        if (m) resolve(m[0].replace(/\/$/, ''));
+      });
+      other.on('exit', code => reject(new Error(`the server exited (${code})`)));
+    });
+    assert.match(base, /\/club\/chess$/);
+    const { context, page, errors } = await desktopPage();
+    const requests = [];
+    page.on('request', r => requests.push(new URL(r.url()).pathname));
+    const id = await newGame(page, { variant: 'chess', opponent: 'me', color: 'white' });
+    assert.equal(new URL(page.url()).pathname, `/club/chess/game/${id}`);
+    await page.waitForSelector('#status:has-text("White: you; Black: you")');
+    await clickMove(page, 'e2e4');
+    // Black's turn is shown: the move went through and the stream (below the base) said so.
+    await page.waitForSelector('#status:has-text("black to move — your move")');
+    await clickMove(page, 'e7e5');
+    await page.waitForFunction(() => document.querySelectorAll('ol.moves li').length === 2, null, { timeout: 15000 });
+    const st = await page.evaluate(async id => (await fetch(`/club/chess/api/games/${id}`)).json(), id);
+    assert.deepEqual(st.moves.map(m => m.san), ['e4', 'e5']);
+    assert.equal(await page.locator('#record').getAttribute('href'), `/club/chess/api/games/${id}/record`);
+    // The lobby lists the game with its address below the base.
+    await page.click('a.brand');
+    await page.waitForSelector(`#mine a[href="/club/chess/game/${id}"]`);
+    // The analysis board, from the header.
+    await page.click('nav a:has-text("Analysis board")');
+    await page.waitForURL(url => url.pathname === '/club/chess/analysis');
+    await page.waitForSelector('.board-wrap');
+    await clickMove(page, 'd2d4');
+    await page.waitForFunction(() => document.getElementById('link').getAttribute('href').startsWith('/club/chess/analysis?'), null, { timeout: 15000 });
+    // Nothing was asked for outside the base.
+    assert.deepEqual(requests.filter(p => !p.startsWith('/club/chess/')), []);
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    base = saved;
+    other.kill();
+  }
+});

@@ -28,6 +28,13 @@ pub(crate) struct ExportArgs {
 /// The most games one export takes (a safety cap against a server that pages without end).
 const MAX_GAMES: usize = 1_000_000;
 
+/// The path part of a server URL (`/club/chess` in `http://host:8080/club/chess`; empty at
+/// the root).
+fn base_path(url: &str) -> &str {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    after_scheme.find('/').map_or("", |i| &after_scheme[i..])
+}
+
 pub(crate) fn export(a: &ExportArgs, out: &mut impl Write) -> Result<()> {
     let base = a.server.trim_end_matches('/');
     if !(base.starts_with("http://") || base.starts_with("https://")) {
@@ -54,8 +61,9 @@ pub(crate) fn export(a: &ExportArgs, out: &mut impl Write) -> Result<()> {
         if ids.len() > MAX_GAMES {
             bail!("the server lists more than {MAX_GAMES} games");
         }
+        // `next` is an absolute path, the server's base path (`serve --base-path`) included.
         match v["next"].as_str() {
-            Some(next) => page = next.to_string(),
+            Some(next) => page = next.strip_prefix(base_path(base)).unwrap_or(next).to_string(),
             None => break,
         }
     }

@@ -67,6 +67,11 @@ pub(crate) struct ServeArgs {
     /// ending an abandoned game (docs/OPERATIONS.md). Without it those requests are refused.
     #[arg(long, env = "FAIRYLAB_ADMIN_TOKEN_FILE", value_name = "FILE")]
     admin_token_file: Option<std::path::PathBuf>,
+    /// The path the site is served under, behind a reverse proxy that passes it on unchanged
+    /// (`/chess`: the lobby at `/chess/`, the API at `/chess/api`); default the host's root.
+    /// `--advertise` must then end with it too.
+    #[arg(long, env = "FAIRYLAB_BASE_PATH", value_name = "PATH", default_value = "", value_parser = server::base_path)]
+    base_path: String,
 }
 
 /// `--listen`: an address, or a host name and port (`localhost:8080`).
@@ -137,6 +142,7 @@ pub(crate) fn serve(a: &ServeArgs) -> Result<ExitCode> {
             ping_every: std::time::Duration::from_secs(a.ping_seconds),
         },
         admin_token,
+        base_path: a.base_path.clone(),
         ..server::Config::new(a.listen, &a.database_url)
     };
     let ran = runtime.block_on(server::run(config));

@@ -3884,3 +3884,67 @@ fn an_illegal_move_is_refused_with_its_reason() {
         assert_refused(s.call("POST", &moves, Some(&w), Some(json!({ "move": text }))), 400, why);
     }
 }
+
+#[test]
+fn the_site_is_served_under_a_base_path() {
+    let db = temp_path("serve-base-path", "games.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let s = Server::start_with(&format!("sqlite://{}", db.display()), &["--base-path", "club/chess/"]);
+    // The address line names the base, and everything lives below it.
+    assert!(s.base.ends_with("/club/chess"), "{}", s.base);
+    let root = s.base.trim_end_matches("/club/chess").to_string();
+    assert_eq!(s.ok("GET", "/api/health", None, None)["status"], "ok");
+    // The page, at the base with or without its slash and at a game's address, points below it.
+    for path in ["", "/", "/game/abc", "/analysis"] {
+        let page = ureq::get(&s.url(path)).call().expect("the page").into_string().expect("html");
+        assert!(page.contains("<meta name=\"fairylab-base\" content=\"/club/chess\">"), "{path}: {page}");
+        assert!(page.contains("src=\"/club/chess/static/js/app.js\""), "{path}: {page}");
+    }
+    let script = ureq::get(&s.url("/static/js/api.js")).call().expect("a script").into_string().expect("js");
+    assert!(script.contains("fairylab-base"));
+    // Outside the base: refused, saying where the site is.
+    for path in ["/api/health", "/", "/club", "/club/chessx/api/health", "/static/js/app.js"] {
+        match ureq::get(&format!("{root}{path}")).call() {
+            Err(ureq::Error::Status(404, r)) => {
+                let v: Value = r.into_json().expect("json");
+                assert!(v["error"].as_str().is_some_and(|e| e.contains("served under /club/chess/")), "{path}: {v}");
+            }
+            other => panic!("{path}: {other:?}"),
+        }
+    }
+    // A game played under the base: moves, its live stream, the paged list's `next` and the
+    // plain game list's links carry the base.
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let ws_url = s.url(&format!("/api/games/{id}/ws")).replace("http://", "ws://");
+    let (mut socket, _) = tungstenite::connect(ws_url).expect("a stream under the base");
+    socket.read().expect("the state");
+    s.ok("POST", &format!("/api/games/{id}/moves"), token(&g, "white").as_deref(), Some(json!({ "move": "e2e4" })));
+    create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let page = s.ok("GET", "/api/games?limit=1", None, None);
+    let next = page["next"].as_str().expect("a next page");
+    assert!(next.starts_with("/club/chess/api/games?after="), "{next}");
+    let second = ureq::get(&format!("{root}{next}")).call().expect("next").into_json::<Value>().expect("json");
+    assert_eq!(second["games"][0]["id"], id.as_str());
+    let lobby = ureq::get(&s.url("/lobby")).call().expect("lobby").into_string().expect("html");
+    assert!(lobby.contains(&format!("href=\"/club/chess/api/games/{id}/record\"")), "{lobby}");
+    // `fairylab export` follows the pages under the base.
+    let out = temp_path("serve-base-path", "all.pgn");
+    let o = fairylab(&["export", "--server", &s.base, "--status", "all", "--out", out.to_str().expect("path")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let pgn = std::fs::read_to_string(&out).expect("the export");
+    assert_eq!(pgn.matches("[Event ").count(), 2, "{pgn}");
+    assert!(pgn.contains("1. e4"), "{pgn}");
+}
+
+#[test]
+fn a_bad_base_path_is_refused_at_start() {
+    for (path, says) in
+        [("/a b", "' ' is not allowed"), ("/a/../b", "'..'"), ("a//b", "empty"), ("/caf\u{e9}", "not allowed")]
+    {
+        let o = fairylab(&["serve", "--listen", "127.0.0.1:0", "--base-path", path]);
+        assert!(!o.status.success(), "{path}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{path}: {err}");
+    }
+}

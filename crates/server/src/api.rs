@@ -59,6 +59,9 @@ pub struct AppState {
     pub admin: Option<String>,
     /// The games each client address created lately (for [`Limits::new_games_per_hour`]).
     pub new_games: Arc<std::sync::Mutex<HashMap<std::net::IpAddr, crate::live::LastHour>>>,
+    /// The path the site is served under (`serve --base-path`; empty at the host's root): the
+    /// addresses the server writes (pages, links, `next`) begin with it.
+    pub base: Arc<str>,
 }
 
 /// What one client may ask of the server (`fairylab serve` flags; docs/OPERATIONS.md).
@@ -325,8 +328,51 @@ pub fn sha256_hex(text: &str) -> String {
 /// trickles (or stops) is refused after this, so it cannot hold a connection and a handler.
 const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// The router of the whole API.
+/// The router of the whole API, under the state's base path when it has one.
 pub fn router(state: AppState) -> Router {
+    let base = state.base.clone();
+    let site = site(state);
+    if base.is_empty() {
+        return site;
+    }
+    // Routing happens on the path with the base taken off: a layer of an outer router without
+    // routes runs before the site's own routing.
+    Router::new()
+        .fallback_service(site)
+        .layer(axum::middleware::from_fn(move |req, next| under_base(base.clone(), req, next)))
+}
+
+/// Serves a request under the base path with the base taken off its path (`/chess` and
+/// `/chess/` are the lobby); any other path is refused with a word on where the site is.
+async fn under_base(base: Arc<str>, mut req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let uri = req.uri();
+    let path = uri.path();
+    let rest = match path.strip_prefix(&*base) {
+        Some("") => "/",
+        Some(rest) if rest.starts_with('/') => rest,
+        _ => {
+            return ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!("no such endpoint: this server is served under {base}/"),
+            )
+            .into_response()
+        }
+    };
+    let rewritten = match uri.query() {
+        Some(q) => format!("{rest}?{q}"),
+        None => rest.to_string(),
+    };
+    match rewritten.parse::<axum::http::Uri>() {
+        Ok(u) => {
+            *req.uri_mut() = u;
+            next.run(req).await
+        }
+        Err(_) => ApiError::bad("the request's path cannot be read").into_response(),
+    }
+}
+
+/// Every page and endpoint, at the root.
+fn site(state: AppState) -> Router {
     Router::new()
         .route("/", get(crate::web::page))
         .route("/game/{id}", get(crate::web::page))
@@ -688,7 +734,7 @@ async fn list_games(
     // The next page's address, while this one is full.
     let next = (rows.len() as i64 == limit).then(|| rows.last()).flatten().map(|last| {
         let status = status.map_or(String::new(), |s| format!("&status={s}"));
-        format!("/api/games?after={}&limit={limit}{status}", last.id)
+        format!("{}/api/games?after={}&limit={limit}{status}", app.base, last.id)
     });
     Ok(Json(json!({ "games": rows.iter().map(summary).collect::<Vec<_>>(), "next": next })))
 }
@@ -699,20 +745,22 @@ async fn lobby(State(app): State<AppState>) -> Result<Html<String>, ApiError> {
     let mut items = String::new();
     for g in &rows {
         items.push_str(&format!(
-            "<tr><td><a href=\"/api/games/{id}\">{id}</a></td><td>{}</td><td>{} – {}</td><td>{}</td><td><a href=\"/api/games/{id}/record\">record</a></td></tr>\n",
+            "<tr><td><a href=\"{base}/api/games/{id}\">{id}</a></td><td>{}</td><td>{} – {}</td><td>{}</td><td><a href=\"{base}/api/games/{id}/record\">record</a></td></tr>\n",
             esc(&g.variant),
             esc(&g.white_player),
             esc(&g.black_player),
             esc(g.result.as_deref().unwrap_or(&g.status)),
             id = esc(&g.id),
+            base = app.base,
         ));
     }
     Ok(Html(format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>fairylab</title></head><body>\
-         <h1>fairylab</h1><p>Chess variants over HTTP and WebSocket: see the <a href=\"/api\">API documentation</a> \
-         and the <a href=\"/api/variants\">variants</a>.</p><h2>Games</h2>\
+         <h1>fairylab</h1><p>Chess variants over HTTP and WebSocket: see the <a href=\"{base}/api\">API documentation</a> \
+         and the <a href=\"{base}/api/variants\">variants</a>.</p><h2>Games</h2>\
          <table><thead><tr><th>game</th><th>variant</th><th>players</th><th>state</th><th></th></tr></thead>\
-         <tbody>\n{items}</tbody></table></body></html>"
+         <tbody>\n{items}</tbody></table></body></html>",
+        base = app.base
     )))
 }
 

@@ -61,6 +61,31 @@ pub struct Config {
     pub limits: api::Limits,
     /// The operator's token for `/api/admin/...` (none: those requests are refused).
     pub admin_token: Option<String>,
+    /// The path the site is served under (`/chess`; empty: the root of its host), from
+    /// [`base_path`]. Every page, asset and endpoint lives below it.
+    pub base_path: String,
+}
+
+/// A `--base-path` as the server uses it: `/chess` from `/chess`, `chess/` or `/chess/`; empty
+/// for `/` or nothing. Segments of letters, digits and `-._~` only (no `..`, no `//`), so the
+/// path needs no escaping in a page or a URL.
+pub fn base_path(text: &str) -> Result<String, String> {
+    let trimmed = text.trim().trim_matches('/');
+    if trimmed.is_empty() {
+        return Ok(String::new());
+    }
+    for seg in trimmed.split('/') {
+        if seg.is_empty() || seg == "." || seg == ".." {
+            return Err(format!("base path '{text}': empty, '.' or '..' segment"));
+        }
+        if let Some(c) = seg.chars().find(|c| !(c.is_ascii_alphanumeric() || "-._~".contains(*c))) {
+            return Err(format!("base path '{text}': '{c}' is not allowed (letters, digits and -._~ between slashes)"));
+        }
+    }
+    if trimmed.len() > 100 {
+        return Err(format!("base path '{text}': longer than 100 characters"));
+    }
+    Ok(format!("/{trimmed}"))
 }
 
 impl Config {
@@ -79,6 +104,7 @@ impl Config {
             header_timeout: std::time::Duration::from_secs(10),
             limits: api::Limits::default(),
             admin_token: None,
+            base_path: String::new(),
         }
     }
 }
@@ -130,6 +156,7 @@ pub async fn app(config: &Config, url: &str) -> Result<(axum::Router, api::AppSt
         first_move_ms: config.first_move_ms,
         limits: config.limits,
         admin: config.admin_token.as_deref().map(api::sha256_hex),
+        base: config.base_path.clone().into(),
         new_games: Arc::default(),
         closing: tokio::sync::watch::channel(false).0,
     };
@@ -188,11 +215,11 @@ pub async fn run(config: Config) -> Result<(), ServerError> {
     let addr = listener.local_addr()?;
     let url = config.advertise.clone().unwrap_or_else(|| {
         let ip = if addr.ip().is_unspecified() { std::net::Ipv4Addr::LOCALHOST.into() } else { addr.ip() };
-        format!("http://{}", SocketAddr::new(ip, addr.port()))
+        format!("http://{}{}", SocketAddr::new(ip, addr.port()), config.base_path)
     });
     let (router, state) = app(&config, &url).await?;
     let shown = store::shown_url(&config.database_url);
-    println!("fairylab serving on http://{addr}/ (database {shown})");
+    println!("fairylab serving on http://{addr}{}/ (database {shown})", config.base_path);
     tracing::info!(version = env!("CARGO_PKG_VERSION"), %addr, database = %shown, "serving");
     let closing = state.closing.clone();
     let stop = async move {

@@ -3,7 +3,7 @@
 // The line shown lives in the URL, the other lines tried (variations) in the page; every
 // position, legal move and outcome comes from the server.
 
-import { call, rememberCreated } from './api.js';
+import { BASE, at, call, rememberCreated } from './api.js';
 import { Board } from './board.js';
 import * as panels from './panels.js';
 
@@ -98,7 +98,7 @@ export async function analysisBoard(main) {
     // What this call loads; an answer that comes after a newer call began is dropped.
     const wanted = key();
     const whole = query(line);
-    const url = `/analysis?${whole}`;
+    const url = at(`/analysis?${whole}`);
     history.replaceState(null, '', url);
     document.getElementById('link').href = url;
     try {
@@ -294,7 +294,7 @@ export async function analysisBoard(main) {
       const g = await call('POST', '/api/games', { variant: here.variant, fen: here.fen, [mine]: 'me', [other]: opponent });
       rememberCreated(g);
       const invite = g[other] && g[other].invite;
-      location.href = `/game/${g.id}${invite ? `?shared=${invite}` : ''}`;
+      location.href = `${BASE}/game/${g.id}${invite ? `?shared=${invite}` : ''}`;
     } catch (e) {
       error.textContent = e.message;
     }

@@ -1,6 +1,20 @@
 // The server's HTTP and WebSocket API (docs/API.md) as the page uses it, and the tokens the
 // browser holds for its seats (localStorage, one entry per game).
 
+/** The path the site is served under (`serve --base-path`, e.g. `/chess`; empty at the root of
+ * its host), as the page says it in `<meta name="fairylab-base">`. */
+export const BASE = (document.querySelector('meta[name="fairylab-base"]')?.content || '').replace(/\/+$/, '');
+
+/** A path of the site (`/game/abc`, `/api/games`) as its address under [BASE]. */
+export const at = path => BASE + path;
+
+/** The page's own path with [BASE] taken off (`/game/abc`; `/` for the lobby). */
+export function pagePath() {
+  const p = location.pathname;
+  if (!BASE || p === BASE) return BASE ? '/' : p;
+  return p.startsWith(`${BASE}/`) ? p.slice(BASE.length) : p;
+}
+
 /** A refused request: the server's error text and status. */
 export class ApiError extends Error {
   constructor(status, message) {
@@ -16,7 +30,7 @@ export async function call(method, path, body, token) {
   if (token) headers.authorization = `Bearer ${token}`;
   let reply;
   try {
-    reply = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    reply = await fetch(at(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (e) {
     throw new ApiError(0, `the server cannot be reached (${e.message})`);
   }
@@ -109,7 +123,7 @@ function stream(path, onEvent, onStatus) {
   const open = () => {
     if (stopped) return;
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    socket = new WebSocket(`${scheme}://${location.host}${path}`);
+    socket = new WebSocket(`${scheme}://${location.host}${at(path)}`);
     socket.onopen = () => {
       pause = 250;
       onStatus(true);

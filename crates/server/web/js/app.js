@@ -2,7 +2,7 @@
 // moves, clocks, controls, the variant's panel), kept current by the live stream, and the
 // analysis board at `/analysis` (analysis.js).
 
-import { call, seat, remember, rememberBoth, rememberCreated, heldGames, follow, followLobby, ApiError } from './api.js';
+import { BASE, at, pagePath, call, seat, remember, rememberBoth, rememberCreated, heldGames, follow, followLobby, ApiError } from './api.js';
 import { Board, pockets } from './board.js';
 import * as panels from './panels.js';
 import { PredictorDesk } from './predictor.js';
@@ -13,20 +13,21 @@ const main = document.getElementById('main');
 const { esc } = panels;
 
 function route() {
-  const m = location.pathname.match(/^\/game\/([0-9a-f]{1,64})$/);
+  const path = pagePath();
+  const m = path.match(/^\/game\/([0-9a-f]{1,64})$/);
   const skip = document.querySelector('.skip');
-  skip.textContent = m || location.pathname === '/analysis' ? 'Skip to the board' : 'Skip to the content';
+  skip.textContent = m || path === '/analysis' ? 'Skip to the board' : 'Skip to the content';
   if (m) gamePage(m[1]);
   // A game address whose id cannot be a game's: said as for an id no game has.
-  else if (location.pathname.startsWith('/game/')) noSuchGame();
-  else if (location.pathname === '/analysis') analysisBoard(main);
+  else if (path.startsWith('/game/')) noSuchGame();
+  else if (path === '/analysis') analysisBoard(main);
   else lobby();
 }
 
 /** The page for a game that does not exist: said, without a game's controls. */
 function noSuchGame() {
   document.title = 'No such game — fairylab';
-  main.innerHTML = '<h1 class="sr-only">No such game</h1><p class="error" id="error" role="alert">No such game.</p><p><a href="/">Back to the lobby</a></p>';
+  main.innerHTML = '<h1 class="sr-only">No such game</h1><p class="error" id="error" role="alert">No such game.</p><p><a href="' + esc(at('/')) + '">Back to the lobby</a></p>';
 }
 
 // The skip link goes to the board (or the page's content) by moving the focus: a new fragment
@@ -134,7 +135,7 @@ async function lobby() {
       const g = await call('POST', '/api/games', body);
       rememberCreated(g);
       const invite = g[other] && g[other].invite;
-      history.pushState({}, '', `/game/${g.id}${invite ? `?shared=${invite}` : ''}`);
+      history.pushState({}, '', `${BASE}/game/${g.id}${invite ? `?shared=${invite}` : ''}`);
       route();
     } catch (e) {
       error.textContent = e.message;
@@ -147,7 +148,7 @@ async function lobby() {
     try {
       const j = await call('POST', `/api/games/${b.dataset.id}/join`, {});
       remember(b.dataset.id, j.color, j.token);
-      location.href = `/game/${b.dataset.id}`;
+      location.href = at(`/game/${b.dataset.id}`);
     } catch (e) {
       b.replaceWith(document.createTextNode(` ${e.message}`));
     }
@@ -167,7 +168,7 @@ async function lobby() {
               const stateText = (g.result === '*' ? 'aborted' : g.result) || (g.open_seat ? `open: waiting for ${g.open_seat}` : g.status);
               // Players named as the game page names them (a person, the AI and its level).
               const player = p => (p === 'human' ? 'a person' : aiName(p));
-              return `<tr><td data-label="game"><a href="/game/${esc(g.id)}">${esc(g.id)}</a></td><td data-label="variant">${esc(g.variant)}</td><td data-label="White">${esc(player(g.white))}</td><td data-label="Black">${esc(player(g.black))}</td><td data-label="state">${esc(stateText)}${join}</td></tr>`;
+              return `<tr><td data-label="game"><a href="${esc(BASE)}/game/${esc(g.id)}">${esc(g.id)}</a></td><td data-label="variant">${esc(g.variant)}</td><td data-label="White">${esc(player(g.white))}</td><td data-label="Black">${esc(player(g.black))}</td><td data-label="state">${esc(stateText)}${join}</td></tr>`;
             })
             .join('')}</tbody></table>`
         : '<p>No games yet.</p>';
@@ -198,7 +199,7 @@ async function lobby() {
             : mover && (s.color === 'both' || s.color === mover)
               ? '<strong>your move</strong>'
               : 'waiting';
-        return `<tr><td data-label="game"><a href="/game/${esc(id)}">${esc(id)}</a></td><td data-label="variant">${esc(st.variant)}</td><td data-label="you play">${esc(colour)}</td><td data-label="state">${state}</td></tr>`;
+        return `<tr><td data-label="game"><a href="${esc(BASE)}/game/${esc(id)}">${esc(id)}</a></td><td data-label="variant">${esc(st.variant)}</td><td data-label="you play">${esc(colour)}</td><td data-label="state">${state}</td></tr>`;
       }),
     );
     mine.innerHTML = `<table><thead><tr><th>game</th><th>variant</th><th>you play</th><th>state</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
@@ -308,13 +309,13 @@ async function gamePage(id) {
         joinError = `This invitation could not be used (${e.message}): you are watching the game.`;
       }
     }
-    history.replaceState({}, '', `/game/${id}`);
+    history.replaceState({}, '', at(`/game/${id}`));
   }
   // A Predictor team member's link: `#member=<side>.<name>.<token>` (a fragment: never sent).
   const member = location.hash.match(/^#member=(white|black)\.([^.]+)\.([0-9a-f]+)$/);
   if (member) {
     remember(id, member[1], member[3], decodeURIComponent(member[2]));
-    history.replaceState({}, '', `/game/${id}`);
+    history.replaceState({}, '', at(`/game/${id}`));
   }
   // The invitation for the opponent: from the page that created the game, or kept with the
   // seat, so that it can be sent later (until the seat is taken).
@@ -338,10 +339,10 @@ async function gamePage(id) {
           <button id="decline" type="button" hidden>Decline</button>
           <button id="rematch" type="button">Rematch</button>
           <a id="to-rematch" hidden>Watch the rematch</a>
-          <a id="record" href="/api/games/${id}/record" download="fairylab-${id}.pgn">Download record</a>
+          <a id="record" href="${esc(BASE)}/api/games/${id}/record" download="fairylab-${id}.pgn">Download record</a>
           <a id="to-board" hidden>Analysis board</a>
         </div>
-        ${shared ? `<p class="invite" id="invite">Invitation link for your opponent: <span class="copy-row"><input readonly value="${esc(`${location.origin}/game/${id}?invite=${shared}`)}" aria-label="invitation link"><button type="button" id="copy-invite">Copy</button></span></p>` : ''}
+        ${shared ? `<p class="invite" id="invite">Invitation link for your opponent: <span class="copy-row"><input readonly value="${esc(`${location.origin}${BASE}/game/${id}?invite=${shared}`)}" aria-label="invitation link"><button type="button" id="copy-invite">Copy</button></span></p>` : ''}
         <form id="move-form" class="move-form">
           <label for="move-text">Type a move (UCI or SAN)</label>
           <input id="move-text" autocomplete="off" spellcheck="false" placeholder="e2e4, Nf3, Q@f7">
@@ -555,7 +556,7 @@ async function gamePage(id) {
     rematchBtn.textContent = state.rematch ? 'Go to the rematch' : rematchOffered ? 'Accept rematch' : myRematch ? 'Rematch offered' : 'Rematch';
     const watch = document.getElementById('to-rematch');
     watch.hidden = !state.rematch || !!mySeat || both;
-    if (state.rematch) watch.href = `/game/${state.rematch}`;
+    if (state.rematch) watch.href = at(`/game/${state.rematch}`);
     // Until both sides have moved, the game is aborted rather than resigned (as on lichess).
     // Only a seat's holder (a Predictor team's captain, not a member) resigns or aborts.
     // A spectator is shown neither: nothing of theirs to resign or offer.
@@ -672,7 +673,7 @@ async function gamePage(id) {
       q.set('fen', state.start_fen);
       if (shown) q.set('play', state.moves.slice(0, shown).map(m => m.uci).join(','));
     }
-    toBoard.href = `/analysis?${q}`;
+    toBoard.href = at(`/analysis?${q}`);
     // The final position can be analysed when the game ended by a person's decision or the
     // clock (resignation, agreement, abort, time), not when the rules ended it (nothing to search).
     const byChoice = /^(resignation|agreement|time|time forfeit|forfeit|aborted)$/.test(state.reason || '');
@@ -1044,7 +1045,7 @@ async function gamePage(id) {
       made = made || (await call('POST', `/api/games/${id}/rematch`, { action: 'accept' }, mySeat.token));
       remember(made.game, made.color, made.token);
     }
-    location.href = `/game/${made.game}`;
+    location.href = at(`/game/${made.game}`);
   };
   /** `toRematch`, allowing another try if it failed (the seat could not be had). */
   const goToRematch = made =>

@@ -1,13 +1,13 @@
 // The game page's chat between the two players (GET/POST /api/games/{id}/chat), as lichess's:
 // the messages kept, the new ones read when the live stream announces them.
 
-import { call } from './api.js';
+import { BASE, call } from './api.js';
 import { esc } from './panels.js';
 
 /** Escaped chat text with this server's game links (a rematch's invitation) made links; no
  * other address is. */
 function linked(text) {
-  const origin = location.origin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const origin = (location.origin + BASE).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return text.replace(new RegExp(`${origin}/game/[0-9a-f]+(\\?invite=[0-9a-f]+)?`, 'g'), url => `<a href="${url}">${url}</a>`);
 }
 

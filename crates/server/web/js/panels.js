@@ -2,6 +2,7 @@
 // and map, SnowFall hands and gifts, Baby Chess column switches) and the fairness check.
 // Everything shown comes from the server's state; nothing is computed from the rules here.
 
+import { BASE } from './api.js';
 import { pieceName } from './board.js';
 import { sha256 } from './sha256.js';
 
@@ -134,7 +135,7 @@ export function review(r, busy, shown, chance, id) {
     const after = /#$/.test(m.san) ? (chance ? 'the king captured' : 'checkmate') : evalText(m.after, r.win_scale);
     detail = `<p class="review-move">${n}: ${evalText(m.before, r.win_scale)} → ${after}${judged}.${best}${luck}</p>`;
   }
-  const download = `<p><a id="annotated" href="/api/games/${esc(id)}/record?annotated=true" download="fairylab-${esc(id)}-annotated.pgn">Download the annotated record</a></p>`;
+  const download = `<p><a id="annotated" href="${esc(BASE)}/api/games/${esc(id)}/record?annotated=true" download="fairylab-${esc(id)}-annotated.pgn">Download the annotated record</a></p>`;
   return `${head}${sides}${graph}${detail}${download}`;
 }
 

@@ -6,7 +6,7 @@
 // SHA-256 (sha256.js) and a random 32-byte nonce), sends only the commitment, keeps the reveal
 // line in localStorage (a reload or restart loses nothing), and reveals once the ply closes.
 
-import { call } from './api.js';
+import { BASE, call } from './api.js';
 import { esc, hex, unhex } from './panels.js';
 import { sha256 } from './sha256.js';
 
@@ -395,7 +395,7 @@ export class PredictorDesk {
     const out = this.root.querySelector('#m-link');
     try {
       const m = await call('POST', `/api/games/${this.id}/members`, { name, rank }, this.seat.token);
-      const link = `${location.origin}/game/${this.id}#member=${m.side}.${encodeURIComponent(m.name)}.${m.token}`;
+      const link = `${location.origin}${BASE}/game/${this.id}#member=${m.side}.${encodeURIComponent(m.name)}.${m.token}`;
       out.innerHTML = `Link for ${esc(m.name)} (rank ${m.rank}): <input readonly value="${esc(link)}" aria-label="member link">`;
     } catch (e) {
       out.textContent = e.message;
