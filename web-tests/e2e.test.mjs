@@ -1640,3 +1640,40 @@ test('a site served under a base path (serve --base-path /club/chess): the lobby
     other.kill();
   }
 });
+
+test('predictor: a commitment whose reply was lost is sent again as it was, and revealed (no new seal that the server would refuse)', async () => {
+  const { context, page, errors } = await desktopPage();
+  page.on('dialog', d => d.accept());
+  const id = await newGame(page, { variant: 'predictor', movetime: 20, plySeconds: 600 });
+  await orderFormOpen(page, 1);
+  let offline = false;
+  let commits = 0;
+  await page.route('**/api/**', async route => {
+    if (offline) return route.abort('internetdisconnected');
+    if (route.request().url().endsWith('/commit') && commits++ === 0) {
+      // The commitment reaches the server; its reply, and everything after, is lost.
+      await route.fetch();
+      offline = true;
+      return route.abort('connectionreset');
+    }
+    return route.continue();
+  });
+  const st = await stateOf(page, id);
+  const primary = st.primaries.white[0];
+  await clickMove(page, primary);
+  await page.waitForFunction(() => document.getElementById('o-primary').value !== '', null, { timeout: 5000 });
+  await page.click('#o-commit');
+  await page.waitForSelector('#o-error:has-text("cannot be reached")', { timeout: 10000 });
+  // Back online, the player presses Commit again.
+  offline = false;
+  await page.click('#o-commit');
+  const after = await until(async () => {
+    const s = await stateOf(page, id);
+    return (s.ply > 1 || s.status !== 'active') && s;
+  }, 'the ply to resolve with the first commitment revealed', 20000);
+  assert.equal(after.status, 'active', JSON.stringify(after.result));
+  assert.ok(after.plies[0].startsWith(`1. ${primary}`), after.plies[0]);
+  assert.equal(commits, 2);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -2201,6 +2201,9 @@ fn predictor_game(url: &str) {
         s.ok("POST", &commit, Some(&bo), Some(json!({ "ply": ply, "commitment": bo_c })));
         let r = s.ok("POST", &commit, Some(&wt), Some(json!({ "ply": ply, "commitment": w_c })));
         assert_eq!(r["closed"], false, "Black has not committed");
+        // The same commitment again (a retry whose reply was lost): answered as the first.
+        let again = s.ok("POST", &commit, Some(&wt), Some(json!({ "ply": ply, "commitment": w_c })));
+        assert_eq!((again["closed"].clone(), again["repeated"].clone()), (json!(false), json!(true)));
         // A second commitment for the same ply, and a reveal before the ply closed: refused.
         assert_eq!(s.call("POST", &commit, Some(&wt), Some(json!({ "ply": ply, "commitment": b_c }))).0, 409);
         assert_eq!(s.call("POST", &reveal, Some(&wt), Some(json!({ "reveal": w_r }))).0, 409);

@@ -2638,9 +2638,18 @@ async fn commit_orders(
     }
     let commitment: Commitment =
         req.commitment.parse().map_err(|e: rules::predictor::commit::CommitError| ApiError::bad(e.to_string()))?;
-    let ply = table(&mut live)?.game.next_ply();
+    let t = table(&mut live)?;
+    let ply = t.game.next_ply();
     if req.ply != ply {
         return Err(ApiError::conflict(format!("ply {} is not the current ply {ply}", req.ply)));
+    }
+    // The same commitment again (a retry whose first reply was lost): it stands, answered as
+    // the first time. Another one is refused below: a commitment cannot be replaced.
+    if t.desk.commitments(side).any(|(m, c)| m == member && c == commitment) {
+        let closed = t.chosen.is_some();
+        return Ok(Json(
+            json!({ "ply": ply, "side": side.to_string(), "member": member, "closed": closed, "repeated": true }),
+        ));
     }
     let closed = take_commitment(&app, &mut live, side, &member, commitment).await?;
     drop(live);

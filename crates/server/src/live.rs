@@ -732,6 +732,7 @@ impl Games {
         if let Some(g) = self.cached(id) {
             self.refresh(&g).await?;
             self.own(id);
+            self.settle(&mut *g.lock().await).await;
             return Ok(Some(g));
         }
         self.own(id);
@@ -806,6 +807,36 @@ impl Games {
         live.catch_up(row, &moves)
     }
 
+    /// Ends a game whose stored moves have ended it though its row still says active: the
+    /// process that played the last move stopped (a crash) between storing the move and storing
+    /// the end. The end is the one that move made (checkmate, stalemate, ...), at that move's
+    /// time, as `api::commit_move` would have stored it; a clock must not run on for the side
+    /// that was mated. Only the game's owner can store it (another process's attempt changes
+    /// nothing and is left to the owner).
+    pub async fn settle(&self, live: &mut LiveGame) {
+        if live.row.status != "active" || live.predictor.is_some() {
+            return;
+        }
+        let Some(o) = live.game.outcome() else { return };
+        let (result, reason) = outcome_text(o);
+        let at = live.times.last().copied().unwrap_or_else(now_ms);
+        match self.store.finish(&live.row.id, &result, &reason, at).await {
+            Ok(()) => {
+                tracing::warn!(
+                    "game {}: its last move had ended it ({result}, {reason}) but the end was not stored \
+                     (the server stopped in between); stored now",
+                    live.row.id
+                );
+                live.row.status = "finished".into();
+                live.row.result = Some(result.clone());
+                live.row.reason = Some(reason.clone());
+                live.row.updated_at = at;
+                live.publish("end", json!({ "result": result, "reason": reason, "seed": live.row.seed }));
+            }
+            Err(e) => tracing::warn!("game {}: its end could not be stored: {e}", live.row.id),
+        }
+    }
+
     /// Relays the events other processes announce to this process's streams.
     pub fn relay(self: &Arc<Self>, mut rx: tokio::sync::mpsc::Receiver<(String, String)>) {
         let games = self.clone();
@@ -855,7 +886,9 @@ impl Games {
             LiveGame::replay_predictor(row, self.store.as_ref()).await?
         } else {
             let moves = self.store.moves(id).await?;
-            LiveGame::replay(row, &moves)?
+            let mut g = LiveGame::replay(row, &moves)?;
+            self.settle(&mut g).await;
+            g
         };
         // Another request may have loaded it meanwhile: keep the first.
         let mut live = self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -911,5 +944,52 @@ mod tests {
         let back = games.get("done").await.expect("loads").expect("exists");
         assert_eq!(back.lock().await.row.result.as_deref(), Some("1-0"));
         drop(held);
+    }
+
+    /// A crash between storing a game's last move and storing its end: the game is loaded
+    /// finished with the end that move made, at its time (mate and stalemate), and a game the
+    /// moves did not end stays active.
+    #[tokio::test]
+    async fn a_game_whose_last_move_ended_it_is_finished_when_loaded() {
+        let store = crate::store::open("sqlite::memory:").await.expect("a store");
+        let lines: [(&str, &str, &[&str]); 3] = [
+            ("mate", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &["f2f3", "e7e5", "g2g4", "d8h4"]),
+            ("on", "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", &["f7e7", "h8g8"]),
+            ("stalemate", "7k/8/8/8/8/8/5Q2/6K1 w - - 0 1", &["f2f7"]),
+        ];
+        for (id, fen, moves) in &lines {
+            let mut row = crate::store::tests::game(id);
+            row.seed = "ab".repeat(32);
+            row.start_fen = fen.to_string();
+            store.create_game(&row).await.expect("stored");
+            for (ply, uci) in moves.iter().enumerate() {
+                let m = MoveRow {
+                    ply: ply as i64,
+                    uci: uci.to_string(),
+                    event: String::new(),
+                    created_at: 1000 + ply as i64,
+                };
+                store.append_move(id, &m).await.expect("a move stored");
+            }
+        }
+        let games = Games::new(store.clone());
+        let ended = |id: &str| {
+            let store = store.clone();
+            let id = id.to_string();
+            async move {
+                let r = store.game(&id).await.expect("read").expect("exists");
+                (r.status, r.result, r.reason, r.updated_at)
+            }
+        };
+        let g = games.get("mate").await.expect("loads").expect("exists");
+        assert_eq!(g.lock().await.row.result.as_deref(), Some("0-1"));
+        assert_eq!(ended("mate").await, ("finished".into(), Some("0-1".into()), Some("checkmate".into()), 1003));
+        games.get("on").await.expect("loads").expect("exists");
+        assert_eq!(ended("on").await.0, "active");
+        games.get("stalemate").await.expect("loads").expect("exists");
+        assert_eq!(
+            ended("stalemate").await,
+            ("finished".into(), Some("1/2-1/2".into()), Some("stalemate".into()), 1000)
+        );
     }
 }

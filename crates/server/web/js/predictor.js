@@ -97,6 +97,30 @@ export async function verifySeals(game, plies) {
 const revealKey = (id, ply, side) => `fairylab:reveal:${id}:${ply}:${side}`;
 
 /**
+ * The seals this browser made for a ply and side, oldest first: [{line, commitment, orders}].
+ * Every seal is kept until the ply is over, so that whichever commitment reached the server (a
+ * commit whose reply was lost may have) can still be revealed.
+ */
+function sealedLines(key) {
+  try {
+    const v = JSON.parse(localStorage.getItem(key));
+    if (!v) return [];
+    if (Array.isArray(v.sealed)) return v.sealed;
+    // The form kept before 0.3.2: one seal.
+    return v.line ? [{ line: v.line, commitment: v.commitment }] : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Keeps a seal beside the others of its ply and side. */
+function keepSeal(key, seal) {
+  const all = sealedLines(key).filter(e => e.commitment !== seal.commitment);
+  all.push(seal);
+  localStorage.setItem(key, JSON.stringify({ sealed: all.slice(-16) }));
+}
+
+/**
  * The Predictor desk of a game page: `render(state)` fills `root` (kept across refreshes so that
  * typing is not lost), `boardView(state)` says what the board offers, `onBoardMove(uci)` takes a
  * board gesture into the selected field; `refresh()` is called after each request.
@@ -245,8 +269,23 @@ export class PredictorDesk {
   }
 
   committed(state) {
+    return !!this.myCommitment(state);
+  }
+
+  /** The commitment the server holds for this member in the current ply, if any. */
+  myCommitment(state) {
     const t = this.seat && this.team(state, this.seat.color);
-    return !!t && t.commitments.some(c => c.member === this.name);
+    const c = t && t.commitments.find(c => c.member === this.name);
+    return c ? c.commitment : null;
+  }
+
+  /** The seal this browser holds for the commitment the server has (else the latest made). */
+  mySeal(state) {
+    if (!this.seat) return null;
+    const all = sealedLines(revealKey(this.id, state.ply, this.seat.color));
+    const held = this.myCommitment(state);
+    if (held) return all.find(e => e.commitment === held) || null;
+    return all[all.length - 1] || null;
   }
 
   status(state) {
@@ -329,10 +368,10 @@ export class PredictorDesk {
     const form = this.root.querySelector('#orders');
     const canCommit = !!this.seat && state.status === 'active' && !state.closed && !this.committed(state);
     form.hidden = !canCommit;
-    const stored = this.seat && localStorage.getItem(revealKey(this.id, state.ply, this.seat.color));
+    const stored = this.mySeal(state);
     const sealed = this.root.querySelector('#o-sealed');
     sealed.hidden = !(stored && state.status === 'active' && this.committed(state));
-    this.root.querySelector('#o-line').textContent = stored ? JSON.parse(stored).line : '';
+    this.root.querySelector('#o-line').textContent = stored ? stored.line : '';
     this.root.querySelector('#pred-teams').innerHTML = this.teams(state);
     this.root.querySelector('#pred-report').innerHTML = this.report(state);
     const captain = this.seat && !this.seat.name;
@@ -346,7 +385,7 @@ export class PredictorDesk {
     const t = this.team(state, this.seat.color);
     if (t.chosen !== this.name || t.revealed) return;
     const key = revealKey(this.id, state.ply, this.seat.color);
-    const stored = localStorage.getItem(key);
+    const stored = this.mySeal(state);
     if (!stored) {
       this.root.querySelector('#pred-status').textContent += ' Your reveal is not in this browser: reveal from where you committed.';
       return;
@@ -354,7 +393,7 @@ export class PredictorDesk {
     if (this.revealing === key) return;
     this.revealing = key;
     try {
-      await call('POST', `/api/games/${this.id}/reveal`, { reveal: JSON.parse(stored).line }, this.seat.token);
+      await call('POST', `/api/games/${this.id}/reveal`, { reveal: stored.line }, this.seat.token);
     } catch (e) {
       this.root.querySelector('#o-error').textContent = e.message;
       this.revealing = null;
@@ -374,13 +413,21 @@ export class PredictorDesk {
         error.textContent = check.reason;
         return;
       }
-      const nonce = hex(crypto.getRandomValues(new Uint8Array(32)));
       const side = this.seat.color;
-      const c = await commitment(this.id, check.ply, side, check.orders, nonce);
-      const line = `predictor-reveal v1 game=${this.id} ply=${check.ply} side=${side} nonce=${nonce} orders=${check.orders}`;
-      // Kept before it is sent: whatever happens next, this browser can still reveal.
-      localStorage.setItem(revealKey(this.id, check.ply, side), JSON.stringify({ line, commitment: c }));
-      await call('POST', `/api/games/${this.id}/commit`, { ply: check.ply, commitment: c }, this.seat.token);
+      const key = revealKey(this.id, check.ply, side);
+      // The same orders sealed before (a commit whose reply was lost): sent again as they were,
+      // which the server answers as the first time if it has them. Other orders get a new seal.
+      let seal = sealedLines(key).find(e => e.orders === check.orders);
+      if (!seal) {
+        const nonce = hex(crypto.getRandomValues(new Uint8Array(32)));
+        const c = await commitment(this.id, check.ply, side, check.orders, nonce);
+        const line = `predictor-reveal v1 game=${this.id} ply=${check.ply} side=${side} nonce=${nonce} orders=${check.orders}`;
+        seal = { line, commitment: c, orders: check.orders };
+        // Kept before it is sent, beside any earlier seal: whichever reaches the server, this
+        // browser can reveal it.
+        keepSeal(key, seal);
+      }
+      await call('POST', `/api/games/${this.id}/commit`, { ply: check.ply, commitment: seal.commitment }, this.seat.token);
     } catch (e) {
       error.textContent = e.message;
     } finally {
