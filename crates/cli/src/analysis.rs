@@ -739,7 +739,8 @@ fn parse_epd(v: &'static rules::Variant, line: &str, number: usize) -> Result<Ep
 /// `fairylab solve`: searches each EPD position for a fixed time; counts the solved ones.
 pub(crate) fn solve(a: &SolveArgs, out: &mut impl Write) -> Result<()> {
     let v = crate::in_turn(variant(&a.variant)?)?;
-    let text = std::fs::read_to_string(&a.epd).with_context(|| format!("cannot read {}", a.epd.display()))?;
+    let bytes = std::fs::read(&a.epd).with_context(|| format!("cannot read {}", a.epd.display()))?;
+    let text = crate::text_of(bytes, &a.epd.display().to_string());
     let mut cases = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();

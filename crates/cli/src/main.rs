@@ -343,10 +343,30 @@ fn baby_variant(a: &VariantArgs) -> Result<&'static Variant> {
 
 /// The text of a file named on the command line, or of stdin for `-`; `what` names it in errors.
 pub(crate) fn read_input(path: &std::path::Path, what: &str) -> Result<String> {
+    let mut bytes = Vec::new();
     if path.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin()).with_context(|| format!("reading {what} from stdin"))
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+            .with_context(|| format!("reading {what} from stdin"))?;
     } else {
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+        bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    }
+    let name = if path.as_os_str() == "-" { "stdin".to_string() } else { path.display().to_string() };
+    Ok(text_of(bytes, &name))
+}
+
+/// A text file's bytes as text: UTF-8, or else Latin-1 (ISO 8859-1), which older chess
+/// databases (ChessBase, SCID) write and every byte of which is a character; the fallback is
+/// said on stderr with the line of the first byte that is not UTF-8.
+pub(crate) fn text_of(bytes: Vec<u8>, name: &str) -> String {
+    match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+            eprintln!("note: {name} is not UTF-8 (line {line}); read as Latin-1");
+            bytes.iter().map(|&b| char::from(b)).collect()
+        }
     }
 }
 

@@ -5,6 +5,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use engine::review::{review, ReviewLimits};
 use engine::Limits;
+use rules::record::Annotation;
 use serde_json::Value;
 use std::io::Write;
 use std::path::PathBuf;
@@ -47,21 +48,49 @@ pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
         Some(p) => vec![rules::spec::load_variant_file(p).with_context(|| format!("reading {}", p.display()))?],
         None => Vec::new(),
     };
-    let records = if a.all {
-        rules::record::read_records_with(&text, &extra).context("reading the records")?
-    } else {
-        vec![rules::record::read_record_with(&text, &extra).context("reading the record")?]
-    };
-    if records.is_empty() {
-        bail!("the file holds no game");
-    }
-    for (i, rec) in records.iter().enumerate() {
-        let which = if a.all { format!("game {}: ", i + 1) } else { String::new() };
-        if rec.game.start().variant().simultaneous {
-            bail!("{which}Predictor chess games are not reviewed (both sides move at once)");
+    // With --all, a game that does not read (or cannot be reviewed) is skipped and said, as a
+    // database tool skips it; the others are reviewed. (Numbers count from 1 in the file.)
+    let mut records = Vec::new();
+    let mut skipped: Vec<(usize, String)> = Vec::new();
+    if a.all {
+        let each = rules::record::read_records_each(&text, &extra).context("reading the records")?;
+        for (i, r) in each.into_iter().enumerate() {
+            match r {
+                Ok(rec) => records.push((i + 1, rec)),
+                Err(e) => skipped.push((i + 1, e.to_string())),
+            }
         }
-        if rec.game.moves().is_empty() && !a.all {
+    } else {
+        records.push((1, rules::record::read_record_with(&text, &extra).context("reading the record")?));
+    }
+    if records.is_empty() {
+        match skipped.first() {
+            Some((n, e)) => bail!("no game of the file reads (game {n}: {e})"),
+            None => bail!("the file holds no game"),
+        }
+    }
+    let predictor = "Predictor chess games are not reviewed (both sides move at once)";
+    if !a.all {
+        let rec = &records[0].1;
+        if rec.game.start().variant().simultaneous {
+            bail!("{predictor}");
+        }
+        if rec.game.moves().is_empty() {
             bail!("the game has no moves to review");
+        }
+    }
+    records.retain(|(n, rec)| {
+        let keep = !rec.game.start().variant().simultaneous;
+        if !keep {
+            skipped.push((*n, predictor.to_string()));
+        }
+        keep
+    });
+    skipped.sort_by_key(|(n, _)| *n);
+    for (n, e) in &skipped {
+        eprintln!("game {n} skipped: {e}");
+        if a.json {
+            writeln!(out, "{}", serde_json::json!({ "game": n, "error": e }))?;
         }
     }
     let per_position = match a.movetime {
@@ -80,7 +109,8 @@ pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
     let mut reviewed = 0;
     let mut totals = Totals::default();
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    for (i, rec) in records.iter().enumerate() {
+    for (n, rec) in &records {
+        let i = n - 1;
         if rec.game.moves().is_empty() {
             continue;
         }
@@ -107,7 +137,9 @@ pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
             }
             writeln!(out, "{line}")?;
         } else if a.pgn {
-            let annotations = server::analysis::review_annotations(&json);
+            // The record's own NAGs and comments (a clock, a coach's words) are kept beside the
+            // review's, as lichess keeps `[%clk]` beside `[%eval]`.
+            let annotations = merge_annotations(&rec.annotations, server::analysis::review_annotations(&json));
             write!(out, "{}", rules::record::write_pgn_annotated(&rec.game, &rec.tags, &annotations))?;
             if a.all {
                 writeln!(out)?;
@@ -123,8 +155,11 @@ pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
             }
         }
     }
-    let took =
+    let mut took =
         format!("{reviewed} game{} in {:.1} s", if reviewed == 1 { "" } else { "s" }, started.elapsed().as_secs_f64());
+    if !skipped.is_empty() {
+        took.push_str(&format!("; {} skipped (said above)", skipped.len()));
+    }
     if terminal {
         eprintln!(" ({took})");
     } else {
@@ -134,6 +169,30 @@ pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
         totals.write(out)?;
     }
     Ok(())
+}
+
+/// The review's annotation of each move with the record's own: the record's NAGs first (the
+/// review's judgement only where the record judged the move with none of `$1` to `$6`), the
+/// review's comment (`[%eval ...]` and its words) then the record's.
+fn merge_annotations(own: &[Annotation], review: Vec<Annotation>) -> Vec<Annotation> {
+    let n = own.len().max(review.len());
+    let mut review = review.into_iter();
+    (0..n)
+        .map(|ply| {
+            let mine = own.get(ply).cloned().unwrap_or_default();
+            let theirs = review.next().unwrap_or_default();
+            let judged = mine.nags.iter().any(|n| (1..=6).contains(n));
+            let mut nags = mine.nags;
+            if !judged {
+                nags.extend(theirs.nags);
+            }
+            let comment = match (theirs.comment, mine.comment) {
+                (Some(a), Some(b)) => Some(format!("{a} {b}")),
+                (a, b) => a.or(b),
+            };
+            Annotation { nags, comment }
+        })
+        .collect()
 }
 
 /// What `--all` sums over its games, for the summary after them.

@@ -604,6 +604,24 @@ fn review_judges_a_game_as_lichess_does() {
     assert_ok(&o);
     let last = stdout(&o).lines().last().unwrap_or_default().to_string();
     assert!(last.starts_with("3 games: accuracy White ") && last.contains(" of 2 decided games"), "{last}");
+    // A game that does not read is skipped and said (on stderr, and as a JSON line with its
+    // number); the others are reviewed, as a database tool reads past one bad game.
+    let mixed = temp_file(
+        "review-mixed.pgn",
+        "[Event \"a\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n[Event \"b\"]\n\n1. e4 e5 2. Ke3 *\n\n\
+         [Event \"c\"]\n\n1. d4 d5 2. c4 e6 *\n",
+    );
+    let o = fairylab(&["review", &mixed, "--all", "--nodes", "3000", "--json"]);
+    assert_ok(&o);
+    let lines: Vec<serde_json::Value> =
+        stdout(&o).lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    let numbers: Vec<_> = lines.iter().map(|g| (g["game"].as_u64(), g["error"].is_string())).collect();
+    assert_eq!(numbers, [(Some(2), true), (Some(1), false), (Some(3), false)], "{}", stdout(&o));
+    assert!(lines[0]["error"].as_str().is_some_and(|e| e.contains("Ke3")), "{}", lines[0]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("game 2 skipped: ") && err.contains("1 skipped"), "{err}");
+    let only_bad = temp_file("review-only-bad.pgn", "1. e4 e5 2. Ke3 *\n\n1. Nf3 Nf6 3. Kf7 *\n");
+    assert_bad_input(&["review", &only_bad, "--all"], "no game of the file reads (game 1");
     // Bad input.
     let (missing, empty, bad) = (
         data("no-such-file.pgn"),
@@ -649,4 +667,30 @@ fn output_paths_and_servers_are_checked_first() {
     let db = std::env::temp_dir().join(format!("fairylab-serve-port-{}.sqlite3", std::process::id()));
     let url = format!("sqlite://{}", db.display());
     assert_bad_input(&["serve", "--listen", &addr, "--database-url", &url], &format!("cannot listen on {addr}"));
+}
+
+/// A record file in Latin-1 (as ChessBase and SCID write them) is read, its names right, with a
+/// note saying so; a UTF-8 file gets no note.
+#[test]
+fn a_latin1_record_file_is_read_with_a_note() {
+    let path = common::temp_path("cli-test", "latin1.pgn");
+    let mut bytes = b"[Event \"Club\"]\n[White \"M".to_vec();
+    bytes.push(0xFC); // ü in Latin-1
+    bytes.extend_from_slice(
+        b"ller\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+    );
+    std::fs::write(&path, &bytes).expect("write");
+    let file = path.display().to_string();
+    let o = fairylab(&["review", &file, "--all", "--nodes", "2000", "--json"]);
+    assert_ok(&o);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    assert_eq!(v["tags"]["White"], "M\u{fc}ller");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not UTF-8 (line 2); read as Latin-1"), "{o:?}");
+    let o = fairylab(&["openings", &file]);
+    assert_ok(&o);
+    assert!(stdout(&o).contains("e4"), "{}", stdout(&o));
+    let utf8 = temp_file("utf8.pgn", "[White \"M\u{fc}ller\"]\n\n1. e4 e5 *\n");
+    let o = fairylab(&["openings", &utf8]);
+    assert_ok(&o);
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("Latin-1"));
 }

@@ -3417,25 +3417,26 @@ fn predictor_captains_agree_a_draw() {
     assert!(record.contains("[Termination \"agreement\"]") && record.contains("1/2-1/2"), "{record}");
 }
 
-/// A record whose moves go on after the game ended (here a threefold repetition, which the
-/// record's reader does not see) is refused naming the move, as a line's `play` is: on the
-/// analysis board and in a game's import.
+/// A record whose moves go on after a draw a player must claim under FIDE's rules (a threefold
+/// repetition here) is read whole, as a game played elsewhere may have gone on: on the analysis
+/// board and in a game's import; one that ends in the repetition is drawn. Moves after an end
+/// that is final at once (a dead position here) are refused naming the move.
 #[test]
-fn a_record_that_goes_on_after_the_end_is_refused() {
+fn a_record_goes_on_after_an_unclaimed_draw_but_not_after_the_end() {
     let s = Server::start(&sqlite_url("serve-after-end"));
     let shuffle = "g1f3,g8f6,f3g1,f6g8,g1f3,g8f6,f3g1,f6g8";
-    assert_refused(
-        s.call("GET", &format!("/api/position?variant=chess&play={shuffle},e2e4"), None, None),
-        400,
-        "move 9 of play, 'e2e4': the game is over (repetition)",
-    );
+    let v = s.ok("GET", &format!("/api/position?variant=chess&play={shuffle}"), None, None);
+    // The repetition: said, and the line may still go on.
+    assert_eq!((v["reason"].as_str(), v["legal_moves"].as_array().map(Vec::len)), (Some("repetition"), Some(20)));
+    let v = s.ok("GET", &format!("/api/position?variant=chess&play={shuffle},e2e4,e7e5"), None, None);
+    assert_eq!((v["result"].clone(), v["moves"].as_array().map(Vec::len)), (Value::Null, Some(10)));
     let pgn = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 e5";
-    let said = "move 9 of the record, 'e4': the game is over (repetition)";
     let record = format!("[Variant \"chess\"]\n\n{pgn} *");
-    assert_refused(s.call("POST", "/api/position", None, Some(json!({ "pgn": record }))), 400, said);
+    let v = s.ok("POST", "/api/position", None, Some(json!({ "pgn": record })));
+    assert_eq!((v["result"].clone(), v["moves"].as_array().map(Vec::len)), (Value::Null, Some(10)));
     for text in [pgn.to_string(), record] {
-        let body = json!({ "variant": "chess", "white": "me", "black": "me", "pgn": text });
-        assert_refused(s.call("POST", "/api/games", None, Some(body)), 400, said);
+        let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me", "pgn": text }));
+        assert_eq!((g["state"]["ply"].as_u64(), g["state"]["status"].as_str()), (Some(10), Some("active")));
     }
     // A record that ends with the repetition is a finished game.
     let g = create(
@@ -3443,8 +3444,18 @@ fn a_record_that_goes_on_after_the_end_is_refused() {
         json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8" }),
     );
     assert_eq!((g["state"]["ply"].as_u64(), g["state"]["reason"].as_str()), (Some(8), Some("repetition")));
-    let v = s.ok("POST", "/api/position", None, Some(json!({ "pgn": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8" })));
-    assert_eq!(v["reason"], "repetition");
+    // After a dead position (king against king), nothing goes on.
+    let fen = "7k/8/8/8/8/2r5/1K6/8 w - - 0 1";
+    assert_refused(
+        s.call("GET", &format!("/api/position?variant=chess&fen={}&play=b2c3,h8g8", urlencode(fen)), None, None),
+        400,
+        "move 2 of play, 'h8g8': the game is over (insufficientmaterial)",
+    );
+    let record = format!("[Variant \"chess\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n1. Kxc3 Kg8 *");
+    let said = "1... Kg8 (ply 2) of the record comes after the end of the game (insufficientmaterial)";
+    assert_refused(s.call("POST", "/api/position", None, Some(json!({ "pgn": record }))), 400, said);
+    let body = json!({ "variant": "chess", "white": "me", "black": "me", "fen": fen, "pgn": "1. Kxc3 Kg8" });
+    assert_refused(s.call("POST", "/api/games", None, Some(body)), 400, said);
 }
 
 /// A second server on the SQLite file a server uses is refused at once, naming the file: it

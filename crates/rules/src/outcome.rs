@@ -66,6 +66,13 @@ impl Outcome {
             Outcome::Draw { .. } => "1/2-1/2",
         }
     }
+
+    /// Why the game ended.
+    pub fn reason(&self) -> EndReason {
+        match *self {
+            Outcome::Decisive { reason, .. } | Outcome::Draw { reason } => reason,
+        }
+    }
 }
 
 impl EndReason {

@@ -247,6 +247,12 @@ pub struct Record {
     pub tags: Vec<(String, String)>,
     /// The game.
     pub game: Game,
+    /// What the record says of each move beyond the rules (`annotations[ply]`): its NAGs (`$1`,
+    /// and `!`, `?`, `!!`, `??`, `!?`, `?!` as `$1` to `$6`) and the free text of its comments,
+    /// commands such as `[%clk 0:03:00]` included; SnowFall's holdings and gifts and
+    /// Probabilistic chess's rolls are the game's own, not here. Variations and a comment before
+    /// the first move are not kept.
+    pub annotations: Vec<Annotation>,
 }
 
 impl Record {
@@ -309,12 +315,13 @@ pub fn write_pgn(game: &Game, tags: &[(String, String)]) -> String {
     write_pgn_annotated(game, tags, &[])
 }
 
-/// What a review adds to a move in a record: a NAG (`$2` a mistake, `$4` a blunder, `$6` an
-/// inaccuracy) and a comment (lichess writes `[%eval 0.25] Inaccuracy. Nf3 was best.`).
+/// What a record says of a move beyond the rules: NAGs (a review's `$2` a mistake, `$4` a
+/// blunder, `$6` an inaccuracy) and a comment (lichess writes `[%eval 0.25] Inaccuracy. Nf3 was
+/// best.`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Annotation {
-    /// The NAG number, written `$n` after the move.
-    pub nag: Option<u8>,
+    /// The NAG numbers, written `$n` after the move.
+    pub nags: Vec<u8>,
     /// The comment, written after the move's own notes (holdings, gift, roll); it may not
     /// begin with a note's word (`H:`, `gift`, `failed`, `N%:`), which the reader would take
     /// for one. Braces are dropped.
@@ -391,7 +398,7 @@ pub fn write_pgn_annotated(game: &Game, tags: &[(String, String)], annotations: 
         }
         tokens.push(san);
         let note = annotations.get(ply);
-        if let Some(nag) = note.and_then(|a| a.nag) {
+        for nag in note.map_or(&[][..], |a| &a.nags[..]) {
             tokens.push(format!("${nag}"));
         }
         let mut notes = Vec::new();
@@ -424,9 +431,20 @@ pub fn write_pgn_annotated(game: &Game, tags: &[(String, String)], annotations: 
 }
 
 /// Movetext tokens joined by spaces into lines of at most `width` columns (a longer token
-/// stands alone), each line ended by a newline.
+/// stands alone, but a comment longer than a line is broken between its words, a `[%...]`
+/// command kept whole), each line ended by a newline.
 pub fn wrap(tokens: impl IntoIterator<Item = String>, width: usize) -> String {
     let (mut out, mut line) = (String::new(), String::new());
+    let tokens =
+        tokens.into_iter().flat_map(
+            |t| {
+                if t.len() > width && t.starts_with('{') {
+                    comment_pieces(&t)
+                } else {
+                    vec![t]
+                }
+            },
+        );
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > width {
             out.push_str(&line);
@@ -441,6 +459,29 @@ pub fn wrap(tokens: impl IntoIterator<Item = String>, width: usize) -> String {
     out.push_str(&line);
     out.push('\n');
     out
+}
+
+/// A comment token cut into the pieces a line may break between: its words, each `[%...]`
+/// command one piece.
+fn comment_pieces(comment: &str) -> Vec<String> {
+    let mut pieces: Vec<String> = Vec::new();
+    let mut in_command = false;
+    for w in comment.split(' ').filter(|w| !w.is_empty()) {
+        match pieces.last_mut() {
+            Some(last) if in_command => {
+                last.push(' ');
+                last.push_str(w);
+            }
+            _ => pieces.push(w.to_string()),
+        }
+        if w.contains("[%") {
+            in_command = true;
+        }
+        if w.contains(']') {
+            in_command = false;
+        }
+    }
+    pieces
 }
 
 pub(crate) fn is_tag_name(name: &str) -> bool {
@@ -913,6 +954,8 @@ struct Pending {
     text: String,
     line: usize,
     notes: Notes,
+    /// Its NAGs and free comments.
+    annotation: Annotation,
 }
 
 /// Turns a game's tokens into a record: the variant and start from the tags, then the moves.
@@ -982,10 +1025,13 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
         None => variants::by_name("chess").ok_or(RecordError::UnknownVariant { line: 0, name: "chess".into() })?,
         Some((name, line)) => {
             let name = name.trim();
+            // The names other programs write, as python-chess reads them: lichess's "From
+            // Position" is standard chess from the record's FEN.
             let lookup = match name.to_ascii_lowercase().as_str() {
-                "standard" => "chess",
+                "standard" | "normal" | "classical" | "from position" => "chess",
                 // WinBoard's and some servers' names for Chess960.
-                "fischerandom" | "fischer random" | "frc" => "chess960",
+                "fischerandom" | "fischerrandom" | "fischer random" | "frc" | "chess 960" => "chess960",
+                "crazy house" | "house" | "zh" => "crazyhouse",
                 _ => name,
             };
             match extra.iter().find(|v| v.name == name) {
@@ -1034,6 +1080,7 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
 
     // Step 4. The movetext: each move is played once the comments after it are read.
     let mut game = Game::new(start);
+    let mut annotations = Vec::new();
     let mut pending: Option<Pending> = None;
     let mut terminator: Option<String> = None;
     for (token, line) in raw.movetext {
@@ -1041,7 +1088,19 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
             Token::Tag(..) => {}
             Token::Comment(text) => {
                 if let Some(p) = pending.as_mut() {
-                    read_notes(variant, &text, line, p)?;
+                    // Commands (`[%clk 0:03:00]`) may stand before the notes: kept as free text.
+                    let (commands, rest) = split_commands(&text);
+                    // Whitespace is not meaningful in a comment (a writer breaks long ones).
+                    let free = read_notes(variant, &rest, line, p)?.split_whitespace().collect::<Vec<_>>().join(" ");
+                    let kept: Vec<&str> =
+                        commands.iter().map(String::as_str).chain([free.as_str()]).filter(|t| !t.is_empty()).collect();
+                    if !kept.is_empty() {
+                        let c = p.annotation.comment.get_or_insert_with(String::new);
+                        if !c.is_empty() {
+                            c.push(' ');
+                        }
+                        c.push_str(&kept.join(" "));
+                    }
                 }
             }
             Token::Word(w) => {
@@ -1049,8 +1108,14 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
                     terminator = Some(w);
                     break;
                 }
-                let Some(text) = move_text(&w) else { continue };
+                let Some(text) = move_text(&w) else {
+                    if let (Some(p), Some(nag)) = (pending.as_mut(), nag_of(&w)) {
+                        p.annotation.nags.push(nag);
+                    }
+                    continue;
+                };
                 if let Some(p) = pending.take() {
+                    annotations.push(p.annotation.clone());
                     commit(&mut game, p)?;
                 }
                 let pos = game.position();
@@ -1062,11 +1127,17 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
                     reason,
                     fen: pos.fen(),
                 })?;
-                pending = Some(Pending { m, at, text: text.to_string(), line, notes: Notes::default() });
+                let mut annotation = Annotation::default();
+                // A glyph written on the move (`Nf3!?`).
+                let glyph = text.trim_end_matches(['+', '#']);
+                let glyph = &glyph[glyph.trim_end_matches(['!', '?']).len()..];
+                annotation.nags.extend(nag_of(glyph));
+                pending = Some(Pending { m, at, text: text.to_string(), line, notes: Notes::default(), annotation });
             }
         }
     }
     if let Some(p) = pending.take() {
+        annotations.push(p.annotation.clone());
         commit(&mut game, p)?;
     }
     // Step 5. The result: the Result tag, or the movetext's terminator without one; the two
@@ -1082,7 +1153,36 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
     if let (None, Some(t)) = (tags.iter().find(|(n, _)| n == "Result"), terminator) {
         tags.push(("Result".into(), t));
     }
-    Ok(Record { tags, game })
+    Ok(Record { tags, game, annotations })
+}
+
+/// A NAG word (`$14`) or a move glyph (`!`, `?`, `!!`, `??`, `!?`, `?!`: `$1` to `$6`).
+fn nag_of(word: &str) -> Option<u8> {
+    match word {
+        "!" => Some(1),
+        "?" => Some(2),
+        "!!" => Some(3),
+        "??" => Some(4),
+        "!?" => Some(5),
+        "?!" => Some(6),
+        _ => word.strip_prefix('$').and_then(|d| d.parse().ok()),
+    }
+}
+
+/// A comment's commands (`[%clk 0:03:00]`, `[%eval 0.25]`) wherever they stand, and the text
+/// without them.
+fn split_commands(text: &str) -> (Vec<String>, String) {
+    let (mut commands, mut rest) = (Vec::new(), String::new());
+    let mut tail = text;
+    while let Some(at) = tail.find("[%") {
+        let Some(len) = tail[at..].find(']') else { break };
+        rest.push_str(&tail[..at]);
+        rest.push(' ');
+        commands.push(tail[at..at + len + 1].split_whitespace().collect::<Vec<_>>().join(" "));
+        tail = &tail[at + len + 1..];
+    }
+    rest.push_str(tail);
+    (commands, rest)
 }
 
 /// The start position with the map of the `Probabilities` tag `text` (on `line`): set on the standard start,
@@ -1161,7 +1261,7 @@ fn illegal(pos: &Position, text: &str) -> String {
 }
 
 /// Reads the annotations at the start of a comment into the pending move's notes.
-fn read_notes(v: &Variant, text: &str, line: usize, p: &mut Pending) -> Result<(), RecordError> {
+fn read_notes<'t>(v: &Variant, text: &'t str, line: usize, p: &mut Pending) -> Result<&'t str, RecordError> {
     let (at, san) = (p.at, p.text.clone());
     let mut words = text.split_whitespace().peekable();
     while let Some(&w) = words.peek() {
@@ -1179,7 +1279,8 @@ fn read_notes(v: &Variant, text: &str, line: usize, p: &mut Pending) -> Result<(
             }
             let hands = parse_holdings(v, letters).map_err(bad)?;
             p.notes.holdings = Some((letters.to_string(), hands, line));
-        } else if w == "gift" {
+        } else if w == "gift" && words.clone().nth(1).is_some_and(|n| n.starts_with("W:")) {
+            // `gift W:.. B:..`; a comment such as "gift of a pawn" is free text.
             words.next();
             let (white, black) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
             let written = format!("gift {white} {black}").trim_end().to_string();
@@ -1200,7 +1301,10 @@ fn read_notes(v: &Variant, text: &str, line: usize, p: &mut Pending) -> Result<(
                 return Err(bad("a part is not letters of Q R B N P or '-'"));
             };
             p.notes.gift = Some((Gifts { white, black }, written.clone(), line));
-        } else if w == "failed" {
+        } else if w == "failed"
+            && !matches!(v.chance, crate::chance::ChanceRule::None | crate::chance::ChanceRule::Gifts { .. })
+        {
+            // Only where a move can fail; elsewhere ("failed to see the fork") free text.
             words.next();
             p.notes.failed = Some(line);
         } else if let Some((digits, rest)) = w.split_once("%:") {
@@ -1223,11 +1327,12 @@ fn read_notes(v: &Variant, text: &str, line: usize, p: &mut Pending) -> Result<(
             };
             p.notes.roll = Some(Roll { percent, ok, text: text.clone(), line });
         } else {
-            // Free text.
-            break;
+            // Free text, to the end of the comment.
+            let start = w.as_ptr() as usize - text.as_ptr() as usize;
+            return Ok(text[start..].trim_end());
         }
     }
-    Ok(())
+    Ok("")
 }
 
 /// The result of a pending move's roll: `Some(failed)` in Probabilistic chess (a pass without a roll

@@ -639,7 +639,7 @@ fn annotated_records_read_back_into_the_same_game() {
     for (i, game) in games.iter().enumerate() {
         let notes: Vec<Annotation> = (0..game.moves().len())
             .map(|ply| Annotation {
-                nag: [None, Some(6), Some(2), Some(4)][ply % 4],
+                nags: [None, Some(6), Some(2), Some(4)][ply % 4].into_iter().collect(),
                 comment: (ply % 3 != 0).then(|| format!("[%eval {}.25] Mistake {{sic}}. Nf3 was best.", ply % 7)),
             })
             .collect();
@@ -648,6 +648,16 @@ fn annotated_records_read_back_into_the_same_game() {
         let read = read_pgn(&pgn).unwrap_or_else(|e| panic!("game {i}: {e}\n{pgn}"));
         assert_same_game(&read, game, &format!("annotated game {i}"));
         assert_wrapped(&pgn, &format!("annotated game {i}"));
+        // The annotations read back beside the game's own notes (the braces dropped).
+        let back = read_record(&pgn).expect("reads").annotations;
+        let expected: Vec<Annotation> = notes
+            .iter()
+            .map(|a| Annotation {
+                nags: a.nags.clone(),
+                comment: a.comment.as_ref().map(|c| c.replace(['{', '}'], "")),
+            })
+            .collect();
+        assert_eq!(back, expected, "annotated game {i}");
         // Without annotations the record is the plain one.
         assert_eq!(write_pgn_annotated(game, &[], &[]), write_pgn(game, &[]));
     }
@@ -664,4 +674,68 @@ fn a_predictor_record_is_not_read_as_moves_in_turn() {
         }
         other => panic!("expected a Simultaneous error, got {other:?}"),
     }
+}
+
+/// The `Variant` names other programs write are read as python-chess reads them: lichess's
+/// "From Position" (standard chess from the record's FEN), "Normal", "Chess 960", "ZH".
+#[test]
+fn other_programs_variant_names_are_read() {
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let from = format!("[Variant \"From Position\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n3. Bb5 a6 *\n");
+    let g = read_pgn(&from).expect("From Position reads");
+    assert_eq!((g.start().variant().name.as_str(), g.start().fen()), ("chess", fen.to_string()));
+    assert_eq!(g.moves().len(), 2);
+    for (name, variant) in [
+        ("Normal", "chess"),
+        ("classical", "chess"),
+        ("Standard", "chess"),
+        ("Chess 960", "chess960"),
+        ("fischerrandom", "chess960"),
+        ("FRC", "chess960"),
+        ("ZH", "crazyhouse"),
+        ("Crazy House", "crazyhouse"),
+    ] {
+        let g = read_pgn(&format!("[Variant \"{name}\"]\n\n1. e4 e5 *\n")).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(g.start().variant().name, variant, "{name}");
+    }
+    assert!(matches!(read_pgn("[Variant \"Atomic\"]\n\n1. e4 *\n"), Err(RecordError::UnknownVariant { .. })));
+}
+
+/// A record's own NAGs, glyphs and comments (a clock, a coach's words) are read beside its moves,
+/// commands before SnowFall's holdings included; words that only look like notes in a variant
+/// without them ("failed to see", "gift of a pawn") are free text, not a failed move or a gift;
+/// a comment longer than a line is written broken between its words, commands whole.
+#[test]
+fn a_records_own_annotations_are_read_and_written_back() {
+    use rules::record::{write_pgn_annotated, Annotation};
+    let text = "[Event \"x\"]\n\n1. e4! {failed to see [%clk 0:03:00] it} e5 $2 $14 {[%clk 0:02:59]} \
+                2. Nf3?! {gift of a pawn} Nc6 3. Bb5!! *\n";
+    let rec = read_record(text).expect("reads");
+    assert_eq!(rec.game.moves().len(), 5);
+    assert!(rec.game.events().iter().all(|e| *e == Event::Success), "{:?}", rec.game.events());
+    let a =
+        |nags: &[u8], comment: Option<&str>| Annotation { nags: nags.to_vec(), comment: comment.map(str::to_string) };
+    assert_eq!(
+        rec.annotations,
+        [
+            a(&[1], Some("[%clk 0:03:00] failed to see it")),
+            a(&[2, 14], Some("[%clk 0:02:59]")),
+            a(&[6], Some("gift of a pawn")),
+            a(&[], None),
+            a(&[3], None),
+        ]
+    );
+    // SnowFall: the clock before the holdings.
+    let snow = "[Variant \"SnowFall\"]\n[SnowFall \"17\"]\n\n1. e4 {[%clk 0:03:00] H: good} e5 {H:} *\n";
+    let rec = read_record(snow).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(rec.annotations[0].comment.as_deref(), Some("[%clk 0:03:00] good"));
+    // Written back with them; a long comment is broken between words, within 80 columns.
+    let mut notes = rec.annotations.clone();
+    // (Commands come first in a comment read back, as they do here.)
+    notes[1].comment = Some(format!("[%eval 0.25] [%clk 0:02:58] {}", "a long remark ".repeat(12).trim_end()));
+    let pgn = write_pgn_annotated(&rec.game, &rec.tags, &notes);
+    assert!(pgn.lines().all(|l| l.len() <= 80), "{pgn}");
+    assert!(pgn.contains("[%clk 0:02:58]") && pgn.contains("[%clk 0:03:00]"), "{pgn}");
+    let again = read_record(&pgn).expect("reads back");
+    assert_eq!(again.annotations, notes);
 }

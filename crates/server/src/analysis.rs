@@ -321,7 +321,10 @@ pub fn review_annotations(review: &Value) -> Vec<rules::record::Annotation> {
             }
             let nag = m["nag"].as_u64().and_then(|n| u8::try_from(n).ok());
             let comment = comment.trim().to_string();
-            rules::record::Annotation { nag, comment: (!comment.is_empty()).then_some(comment) }
+            rules::record::Annotation {
+                nags: nag.into_iter().collect(),
+                comment: (!comment.is_empty()).then_some(comment),
+            }
         })
         .collect()
 }

@@ -1155,11 +1155,13 @@ async fn new_game(app: &AppState, c: CreateGame) -> Result<Value, ApiError> {
     };
     // Imported moves are played as moves are (stored, then the game ends if they end it); a
     // record with a result ends with it (lichess's imported games are finished games).
-    for &m in imported.as_ref().map_or(&[][..], |r| r.game.moves()) {
+    let moves = imported.as_ref().map_or(&[][..], |r| r.game.moves());
+    for (i, &m) in moves.iter().enumerate() {
         if live.row.status != "active" {
             break;
         }
-        commit_move(app, &mut live, m).await?;
+        // An unclaimed repetition or fifty moves before the last imported move ends nothing.
+        commit_move_as(app, &mut live, m, i + 1 == moves.len()).await?;
     }
     let result = imported.as_ref().and_then(|r| r.tag("Result")).filter(|r| ["1-0", "0-1", "1/2-1/2"].contains(r));
     if let Some(result) = result.filter(|_| live.row.status == "active") {
@@ -1625,6 +1627,17 @@ async fn make_move(
 /// Stores a legal move with its chance outcome (drawn from the game's seed), then applies it,
 /// publishes it, and finishes the game if it ended. The reply is the move's public record.
 async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Result<Value, ApiError> {
+    commit_move_as(app, live, mv, true).await
+}
+
+/// [`commit_move`]; with `claimed` false a draw a player must claim (threefold repetition,
+/// fifty moves) does not end the game: an imported game played elsewhere may have gone on.
+async fn commit_move_as(
+    app: &AppState,
+    live: &mut LiveGame,
+    mv: rules::Move,
+    claimed: bool,
+) -> Result<Value, ApiError> {
     let pos = live.game.position().clone();
     if !pos.is_legal(mv) {
         return Err(ApiError::bad("illegal move"));
@@ -1652,9 +1665,10 @@ async fn commit_move(app: &AppState, live: &mut LiveGame, mv: rules::Move) -> Re
         reply["clock"] = live.clock_state(now);
     }
     // The event is the reply: `status` says whether the move ended the game.
-    reply["status"] = json!(if live.game.outcome().is_some() { "finished" } else { "active" });
+    let outcome = if claimed { live.game.outcome() } else { crate::line::final_outcome(&live.game) };
+    reply["status"] = json!(if outcome.is_some() { "finished" } else { "active" });
     announce(app, live, "move", reply.clone()).await;
-    if let Some(o) = live.game.outcome() {
+    if let Some(o) = outcome {
         let (result, reason) = outcome_text(o);
         finish(app, live, &result, &reason).await?;
         reply["result"] = json!(result);

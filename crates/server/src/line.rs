@@ -37,13 +37,13 @@ pub enum LineError {
     /// A record that does not read.
     #[error("the record does not read: {0}")]
     Record(String),
-    /// A record with a move after the game was over (the reader plays on after a draw the
-    /// game's history decides, such as a threefold repetition).
-    #[error("move {index} of the record, '{text}': the game is over ({reason})")]
+    /// A record with a move after the game was over by a rule that ends it at once (a king
+    /// captured, a dead position, a variant's ply limit).
+    #[error("{text} (ply {index}) of the record comes after the end of the game ({reason})")]
     AfterEnd {
         /// 1 for the first.
         index: usize,
-        /// The move as SAN.
+        /// The move as a record numbers it (`5. e4`, `5... e5`).
         text: String,
         /// Why the game was over.
         reason: String,
@@ -93,7 +93,7 @@ pub fn line_in(v: &'static Variant, fen: Option<&str>, play: Option<&str>) -> Re
         if text.is_empty() {
             return Err(refuse("an empty move (two commas in a row, or one at an end)".into()));
         }
-        if let Some(o) = game.outcome() {
+        if let Some(o) = final_outcome(&game) {
             return Err(refuse(format!("the game is over ({})", crate::live::outcome_text(o).1)));
         }
         let m =
@@ -163,15 +163,26 @@ pub fn line_of_pgn(text: &str) -> Result<Game, LineError> {
     Ok(rec.game)
 }
 
+/// The end of a line's game that no later move can follow: any but the draws a player must
+/// claim under FIDE's rules (a threefold repetition, fifty moves), after which a game played
+/// elsewhere may well have gone on. At the end of a line those still end it (the server's games
+/// draw them at once, as lichess's do).
+pub fn final_outcome(game: &Game) -> Option<rules::Outcome> {
+    game.outcome().filter(|o| !matches!(o.reason(), rules::EndReason::Repetition | rules::EndReason::FiftyMoves))
+}
+
 /// The first move of `game` played after the game was over ([`LineError::AfterEnd`]), if any.
 /// A record's reader refuses a move where the position has none (after a mate), but not one
-/// after an end that the game's history decides (a threefold repetition): both are refused,
-/// as `play` refuses them in a line.
+/// after an end such as a king captured or a dead position: those are refused too, as `play`
+/// refuses them in a line. Moves after an unclaimed threefold repetition or fifty moves are
+/// kept ([`final_outcome`]).
 pub fn move_after_end(game: &Game) -> Option<LineError> {
     let mut replay = Game::new(game.start().clone());
     for (i, (&m, &e)) in game.moves().iter().zip(game.events()).enumerate() {
-        if let Some(o) = replay.outcome() {
-            let text = rules::san::to_san_event(replay.position(), m, e);
+        if let Some(o) = final_outcome(&replay) {
+            let p = replay.position();
+            let number = if p.turn() == rules::Color::White { "." } else { "..." };
+            let text = format!("{}{number} {}", p.fullmoves(), rules::san::to_san_event(p, m, e));
             return Some(LineError::AfterEnd { index: i + 1, text, reason: crate::live::outcome_text(o).1 });
         }
         replay.play_event(m, e).ok()?;
@@ -181,13 +192,15 @@ pub fn move_after_end(game: &Game) -> Option<LineError> {
 
 /// A line as the analysis board shows it: `{variant, start_fen, fen, turn, moves, legal_moves,
 /// result, reason, tablebase, pgn}`; `moves` as the game state lists them (`live::moves_json`),
-/// `legal_moves` the UCI moves of the last position (none once the game is over), `result` and
-/// `reason` the outcome there (threefold repetition included) or null, `tablebase` the tables'
+/// `legal_moves` the UCI moves of the last position (none once the game is over; some after a
+/// threefold repetition or fifty moves, which a line may go on from), `result` and `reason` the
+/// outcome there (threefold repetition included) or null, `tablebase` the tables'
 /// verdict on it, `pgn` the line as a record.
 pub fn line_json(game: &Game) -> Value {
     let pos = game.position();
     let outcome = game.outcome().map(crate::live::outcome_text);
-    let legal: Vec<String> = match outcome {
+    // After a draw a player could claim (threefold, fifty moves) the line may go on.
+    let legal: Vec<String> = match final_outcome(game) {
         Some(_) => Vec::new(),
         None => pos.legal_moves().iter().map(|&m| rules::uci::to_uci(pos, m)).collect(),
     };

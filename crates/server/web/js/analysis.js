@@ -155,7 +155,10 @@ export async function analysisBoard(main) {
     select.value = here.variant;
     const fenInput = document.getElementById('fen');
     if (document.activeElement !== fenInput) fenInput.value = start;
-    const over = here.result !== null;
+    // A draw a player could claim (threefold, fifty moves) ends a game on the server, but the
+    // line may go on: the position still has its legal moves.
+    const ended = here.result !== null;
+    const over = ended && here.legal_moves.length === 0;
     const best = report && !report.error && report.key === key() && report.bestmove ? report.bestmove : null;
     const last = shown ? line[shown - 1] : null;
     board.update({
@@ -171,14 +174,16 @@ export async function analysisBoard(main) {
     });
     document.getElementById('status').textContent = over
       ? `${here.variant}: the game is over here, ${here.result} (${here.reason}).`
-      : `${here.variant}: ${here.turn} to move.`;
+      : ended
+        ? `${here.variant}: ${here.turn} to move; a draw could be claimed here (${here.reason}), which ends a game on this server.`
+        : `${here.variant}: ${here.turn} to move.`;
     document.getElementById('moves').innerHTML = panels.moveList(full, shown, null) + variationList();
     document.getElementById('fen-out').value = here.fen;
     document.getElementById('pgn-out').value = full.pgn;
     const chance = /^(probabilistic|snowfall)/.test(here.variant);
     document.getElementById('analysis').innerHTML = panels.analysis(here.tablebase, report && report.key === key() ? report : null, analysing, chance);
     document.getElementById('analyse').disabled = analysing || over;
-    for (const b of ['play-ai', 'play-friend']) document.getElementById(b).disabled = over;
+    for (const b of ['play-ai', 'play-friend']) document.getElementById(b).disabled = ended;
     renderOdds();
     document.getElementById('explorer').innerHTML = panels.explorer(explored && explored.key === exploreKey() ? explored : null, line[shown] || null, true);
   };
