@@ -1677,3 +1677,35 @@ test('predictor: a commitment whose reply was lost is sent again as it was, and 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("a stream that dies without a close (a network switch) is found by the page's ping and replaced: the AI's reply still shows", async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  await context.addInitScript(() => {
+    window.fairylabPingMs = 1000;
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', e => errors.push(e.message));
+  // Every game stream passes through here; `silent` ones forward nothing either way, as a
+  // connection that died unseen.
+  const streams = [];
+  await page.routeWebSocket(/\/api\/games\/[0-9a-f]+\/ws$/, ws => {
+    const server = ws.connectToServer();
+    const s = { silent: false };
+    streams.push(s);
+    ws.onMessage(m => { if (!s.silent) server.send(m); });
+    server.onMessage(m => { if (!s.silent) ws.send(m); });
+  });
+  const id = await newGame(page, { variant: 'chess', movetime: 20 });
+  await page.waitForSelector('#status:has-text("your move")');
+  await until(async () => streams.length >= 1, 'the stream');
+  for (const s of streams) s.silent = true;
+  const before = streams.length;
+  await clickMove(page, 'e2e4');
+  // The AI's reply comes on a new stream, opened once the silent one answered no ping.
+  await page.waitForFunction(() => document.querySelectorAll('ol.moves li').length >= 2, null, { timeout: 10000 });
+  assert.ok(streams.length > before, `${streams.length} streams`);
+  assert.equal((await stateOf(page, id)).ply, 2);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1829,6 +1829,13 @@ fn the_live_stream_sends_state_and_moves() {
         tungstenite::Message::Pong(p) => assert_eq!(p.as_ref(), b"hi"),
         other => panic!("a pong, not {other:?}"),
     }
+    // The page's own ping, the text `ping`, is answered `pong`, as often as it comes (never
+    // counted against a read-only stream).
+    for _ in 0..30 {
+        socket.send(tungstenite::Message::Text("ping".into())).expect("ping");
+        let pong: Value = serde_json::from_str(socket.read().expect("pong").to_text().expect("text")).expect("json");
+        assert_eq!(pong, json!({ "type": "pong" }));
+    }
     s.ok("POST", &format!("/api/games/{id}/moves"), token(&g, "black").as_deref(), Some(json!({ "move": "d7d5" })));
     let next: Value = serde_json::from_str(socket.read().expect("move").to_text().expect("text")).expect("json");
     assert_eq!(next["data"]["uci"], "d7d5", "no error note came before the move: {next}");

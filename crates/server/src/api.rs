@@ -2484,6 +2484,13 @@ async fn forward_as(
                 }
                 // Pings are answered by the socket itself; pongs need nothing.
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                // A page's own ping (a browser cannot see the protocol's): a stream that stops
+                // answering it has died unseen, and the page opens a new one.
+                Some(Ok(Message::Text(t))) if t.trim() == "ping" => {
+                    if socket.send(Message::Text(json!({ "type": "pong" }).to_string().into())).await.is_err() {
+                        return;
+                    }
+                }
                 Some(Ok(_)) => {
                     // Told once a message or so; a client that goes on sending is closed (1008).
                     written += 1;

@@ -114,36 +114,81 @@ export function followLobby(onChange) {
   return stream('/api/lobby/ws', e => e.type === 'lobby' && onChange(e.data || {}), () => {});
 }
 
+/** How often a stream is checked (ms), and how long its answer may take: a test may set
+ * `window.fairylabPingMs` before the page loads. */
+const PING_MS = Number(globalThis.fairylabPingMs) || 15000;
+const PONG_MS = Math.min(10000, PING_MS);
+
 /** A WebSocket at `path` whose JSON messages go to `onEvent` and whose state goes to
- * `onStatus(open)`, reopened after a growing pause when it closes, until stopped. */
+ * `onStatus(open)`, reopened after a growing pause when it closes, until stopped. A stream that
+ * died without a close (a network switch: the browser may keep it "open" for minutes) is found
+ * by the page's own ping, which the server answers `pong`, and replaced at once: the new
+ * stream's first message is the whole state. The check also runs when the page comes back into
+ * view or the browser back online. */
 function stream(path, onEvent, onStatus) {
   let socket = null;
   let pause = 250;
   let stopped = false;
+  let heard = 0;
   const open = () => {
     if (stopped) return;
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    socket = new WebSocket(`${scheme}://${location.host}${at(path)}`);
-    socket.onopen = () => {
+    const s = new WebSocket(`${scheme}://${location.host}${at(path)}`);
+    socket = s;
+    s.onopen = () => {
       pause = 250;
+      heard = Date.now();
       onStatus(true);
     };
-    socket.onmessage = m => {
+    s.onmessage = m => {
+      heard = Date.now();
+      let message;
       try {
-        onEvent(JSON.parse(m.data));
+        message = JSON.parse(m.data);
       } catch {
-        /* not JSON: ignored */
+        return; /* not JSON: ignored */
       }
+      if (message.type !== 'pong') onEvent(message);
     };
-    socket.onclose = () => {
+    s.onclose = () => {
+      if (socket !== s) return;
       onStatus(false);
       if (!stopped) setTimeout(open, pause);
       pause = Math.min(pause * 2, 4000);
     };
   };
+  const check = () => {
+    const s = socket;
+    if (stopped || !s || s.readyState !== WebSocket.OPEN) return;
+    const sent = Date.now();
+    try {
+      s.send('ping');
+    } catch {
+      /* closing: onclose reopens */
+    }
+    setTimeout(() => {
+      if (stopped || socket !== s || heard >= sent) return;
+      // Nothing heard since the ping: this stream is gone. A new one now, without waiting
+      // for the dead one's close.
+      s.onclose = null;
+      s.onmessage = null;
+      s.close();
+      onStatus(false);
+      open();
+    }, PONG_MS);
+  };
+  const timer = setInterval(check, PING_MS);
+  const visible = () => {
+    if (!document.hidden) check();
+  };
+  document.addEventListener('visibilitychange', visible);
+  window.addEventListener('online', check);
   open();
   return () => {
     stopped = true;
+    clearInterval(timer);
+    document.removeEventListener('visibilitychange', visible);
+    window.removeEventListener('online', check);
     if (socket) socket.close();
   };
 }
