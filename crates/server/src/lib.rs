@@ -183,8 +183,10 @@ pub async fn app(config: &Config, url: &str) -> Result<(axum::Router, api::AppSt
         tokio::spawn(owner::heartbeat_loop(state.clone()));
         return Ok((api::router(state.clone()), state));
     }
-    // A process alone on its database: the time since its clean stop counts on no clock.
+    // A process alone on its database: the time since its clean stop (or since its last
+    // heartbeat before a crash) counts on no clock.
     crate::pause::set(store.resume(live::now_ms()).await?);
+    tokio::spawn(alive_loop(store.clone()));
     for id in store.active().await? {
         match state.games.get(&id).await {
             Ok(Some(g)) => {
@@ -196,6 +198,22 @@ pub async fn app(config: &Config, url: &str) -> Result<(axum::Router, api::AppSt
         }
     }
     Ok((api::router(state.clone()), state))
+}
+
+/// How often a process alone on its store records that it runs ([`store::Store::alive`]): at
+/// most this much of a crash's downtime is not given back.
+const ALIVE_MS: u64 = 1000;
+
+/// Records the process's heartbeat every [`ALIVE_MS`] for its life.
+async fn alive_loop(store: std::sync::Arc<dyn store::Store>) {
+    let mut tick = tokio::time::interval(std::time::Duration::from_millis(ALIVE_MS));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if let Err(e) = store.alive(live::now_ms()).await {
+            tracing::warn!("heartbeat: {e}");
+        }
+    }
 }
 
 /// Runs the server until Ctrl-C, printing the address it listens on. On a shared store the

@@ -5,8 +5,9 @@
 //! start, closes it into a pause (`Store::resume`); the pauses are then held here for the
 //! process's life. Clocks subtract the paused time within each move's interval
 //! ([`between`]); deadlines (a flag, a first move, a Predictor ply) move later by the pauses
-//! after their start ([`after`]). A crash records no stop, so its downtime counts; processes
-//! sharing PostgreSQL take each other's games over instead.
+//! after their start ([`after`]). A crash records no stop: its pause runs from the process's
+//! last heartbeat (`Store::alive`, every second) to the next start. Processes sharing
+//! PostgreSQL take each other's games over instead.
 
 use std::sync::RwLock;
 

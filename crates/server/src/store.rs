@@ -333,9 +333,12 @@ pub trait Store: Send + Sync + 'static {
     async fn release(&self, server: &str) -> Result<(), StoreError>;
     /// Records a clean stop at `at` (Unix ms), for [`Store::resume`].
     async fn record_stop(&self, at: i64) -> Result<(), StoreError>;
-    /// Closes the last clean stop into a pause ending at `now` and returns every pause
+    /// Closes the last clean stop into a pause ending at `now`, or after a crash (no stop
+    /// recorded) the time since the last heartbeat ([`Store::alive`]), and returns every pause
     /// (`[stopped, resumed)`, oldest first).
     async fn resume(&self, now: i64) -> Result<Vec<(i64, i64)>, StoreError>;
+    /// Records that the single process serving the store runs at `at` (Unix ms).
+    async fn alive(&self, at: i64) -> Result<(), StoreError>;
     /// Whether other server processes share this store (their moves must be read back and
     /// their events relayed).
     fn shared(&self) -> bool {
@@ -1187,14 +1190,36 @@ macro_rules! sql_store {
             }
 
             async fn resume(&self, now: i64) -> Result<Vec<(i64, i64)>, StoreError> {
-                sqlx::query("UPDATE pauses SET resumed_at = $1 WHERE resumed_at IS NULL AND stopped_at <= $1")
+                let closed = sqlx::query("UPDATE pauses SET resumed_at = $1 WHERE resumed_at IS NULL AND stopped_at <= $1")
                     .bind(now)
                     .execute(&self.pool)
-                    .await?;
+                    .await?
+                    .rows_affected();
+                if closed == 0 {
+                    // No clean stop: a crash (or a first start). Its downtime, from the last
+                    // heartbeat on, is a pause too.
+                    let last = sqlx::query("SELECT at FROM alive WHERE id = 1").fetch_optional(&self.pool).await?;
+                    if let Some(at) = last.map(|r| r.try_get::<i64, _>("at")).transpose()?.filter(|&at| at < now) {
+                        sqlx::query("INSERT INTO pauses (stopped_at, resumed_at) VALUES ($1, $2)")
+                            .bind(at)
+                            .bind(now)
+                            .execute(&self.pool)
+                            .await?;
+                    }
+                }
+                self.alive(now).await?;
                 let rows = sqlx::query("SELECT stopped_at, resumed_at FROM pauses WHERE resumed_at IS NOT NULL ORDER BY stopped_at")
                     .fetch_all(&self.pool)
                     .await?;
                 rows.iter().map(|r| Ok((r.try_get::<i64, _>("stopped_at")?, r.try_get::<i64, _>("resumed_at")?))).collect()
+            }
+
+            async fn alive(&self, at: i64) -> Result<(), StoreError> {
+                sqlx::query("INSERT INTO alive (id, at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET at = excluded.at")
+                    .bind(at)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
             }
 
             async fn release(&self, server: &str) -> Result<(), StoreError> {
