@@ -873,6 +873,14 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
     refused("GET", "/api/position?variant=chess&fen=8/8/8", None, 400, "invalid FEN");
     let long = vec!["g1f3,g8f6,f3g1,f6g8"; 151].join(",");
     refused("GET", &format!("/api/position?variant=chess&play={long}"), None, 400, "more than 600");
+    let shuffle = "Nf3 Nf6 Ng1 Ng8 ".repeat(151);
+    refused(
+        "POST",
+        "/api/position",
+        Some(json!({ "pgn": format!("{shuffle}*") })),
+        400,
+        "the record has 604 plies, more than",
+    );
     let analyse =
         |body: Value, status: u16, mention: &str| refused("POST", "/api/analyse", Some(body), status, mention);
     analyse(json!({ "variant": "chess", "play": "f2f3,e7e5,g2g4,d8h4" }), 409, "over");

@@ -1156,8 +1156,27 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
     Ok(Record { tags, game, annotations })
 }
 
-/// A NAG word (`$14`) or a move glyph (`!`, `?`, `!!`, `??`, `!?`, `?!`: `$1` to `$6`).
+/// A position glyph (`+/-` White wins: `$18`; `=` equal: `$10`; ...), as ChessBase writes them.
+fn position_nag(word: &str) -> Option<u8> {
+    match word {
+        "=" => Some(10),
+        "∞" => Some(13),
+        "+=" | "⩲" => Some(14),
+        "=+" | "⩱" => Some(15),
+        "+/-" | "±" => Some(16),
+        "-/+" | "∓" => Some(17),
+        "+-" => Some(18),
+        "-+" => Some(19),
+        _ => None,
+    }
+}
+
+/// A NAG word (`$14`), a move glyph (`!`, `?`, `!!`, `??`, `!?`, `?!`: `$1` to `$6`) or a
+/// position glyph ([`position_nag`]).
 fn nag_of(word: &str) -> Option<u8> {
+    if let Some(n) = position_nag(word) {
+        return Some(n);
+    }
     match word {
         "!" => Some(1),
         "?" => Some(2),
@@ -1211,10 +1230,21 @@ fn with_map(mut start: Position, from_fen: bool, text: &str, line: usize) -> Res
 
 /// The move in a movetext word, or `None` for a move number alone, a NAG or an annotation glyph.
 fn move_text(word: &str) -> Option<&str> {
-    // `exd6 e.p.`: the en-passant mark written apart says nothing the move does not.
-    if word.starts_with('$') || word.chars().all(|c| c == '!' || c == '?') || matches!(word, "e.p." | "ep") {
+    // `exd6 e.p.`: the en-passant mark written apart says nothing the move does not. A number
+    // or dots standing alone (`2 . Nf3`, `1. ... e5`) are move numbers.
+    if word.starts_with('$')
+        || word.chars().all(|c| c == '!' || c == '?')
+        || word.chars().all(|c| c.is_ascii_digit() || c == '.')
+        || matches!(word, "e.p." | "ep")
+        || position_nag(word).is_some()
+    {
         return None;
     }
+    // A position glyph written on the move (`Bb5+/-`) says nothing of the move.
+    let word = ["+/-", "-/+", "+=", "=+", "+-", "-+", "±", "∓"]
+        .iter()
+        .find_map(|g| word.strip_suffix(g).filter(|w| w.len() >= 2))
+        .unwrap_or(word);
     // `12.`, `12...` and `12.e4`; `0-0` is castling, not a number.
     let digits = word.trim_start_matches(|c: char| c.is_ascii_digit());
     if digits.len() < word.len() && digits.starts_with('.') {

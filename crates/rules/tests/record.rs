@@ -739,3 +739,32 @@ fn a_records_own_annotations_are_read_and_written_back() {
     let again = read_record(&pgn).expect("reads back");
     assert_eq!(again.annotations, notes);
 }
+
+/// Move numbers and glyphs as other programs write them: a number apart from its dot
+/// (`2 . Nf3`), Black's move numbered after White's (`1. e4 1. ... e5`), position glyphs apart or
+/// on the move (`+/-`, `Bb5+/-`, `=`).
+#[test]
+fn other_programs_move_numbers_and_glyphs_are_read() {
+    for text in [
+        "1. e4 1. ... e5 2 . Nf3 Nc6 3. Bb5+/- a6 =",
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 +/- a6 $10",
+        "1.e4 1...e5 2.Nf3 2...Nc6 3.Bb5 ± 3...a6",
+    ] {
+        let rec = read_record(&format!("{text} *\n")).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let ucis: Vec<String> = {
+            let mut p = rec.game.start().clone();
+            rec.game
+                .moves()
+                .iter()
+                .map(|&m| {
+                    let u = rules::uci::to_uci(&p, m);
+                    p.play(m);
+                    u
+                })
+                .collect()
+        };
+        assert_eq!(ucis, ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"], "{text}");
+    }
+    let rec = read_record("1. e4 e5 2. Nf3 Nc6 3. Bb5 +/- a6 = *\n").expect("reads");
+    assert_eq!((rec.annotations[4].nags.clone(), rec.annotations[5].nags.clone()), (vec![16], vec![10]));
+}

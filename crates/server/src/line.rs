@@ -31,9 +31,12 @@ pub enum LineError {
         /// Why it is refused.
         reason: String,
     },
-    /// Too many moves.
+    /// Too many moves in `play`.
     #[error("play has more than {MAX_PLIES} moves")]
     TooLong,
+    /// Too many moves in a record.
+    #[error("the record has {0} plies, more than the analysis board's {MAX_PLIES}")]
+    RecordTooLong(usize),
     /// A record that does not read.
     #[error("the record does not read: {0}")]
     Record(String),
@@ -139,7 +142,7 @@ pub fn line_of_pgn(text: &str) -> Result<Game, LineError> {
         )));
     }
     if rec.game.moves().len() > MAX_PLIES {
-        return Err(LineError::TooLong);
+        return Err(LineError::RecordTooLong(rec.game.moves().len()));
     }
     let chance = rec.game.events().iter().enumerate().find_map(|(i, e)| match e {
         Event::Success => None,
