@@ -758,7 +758,7 @@ fn other_programs_move_numbers_and_glyphs_are_read() {
                 .iter()
                 .map(|&m| {
                     let u = rules::uci::to_uci(&p, m);
-                    p.play(m);
+                    p.play(m).expect("legal");
                     u
                 })
                 .collect()
