@@ -563,6 +563,8 @@ fn the_openapi_file_describes_what_the_server_answers() {
     let (g1, w1, b1, _) = api.create(json!({ "variant": "chess", "white": "me", "black": "me" }));
     let moves = "/api/games/{id}/moves";
     api.post(moves, &g1, Some(&w1), json!({ "move": "e2e4", "ply": 0 }), 200);
+    let again = api.post(moves, &g1, Some(&w1), json!({ "move": "e2e4", "ply": 0 }), 200);
+    assert_eq!(again["repeated"], true, "{again}");
     api.post(moves, &g1, Some(&w1), json!({ "move": "d2d4" }), 409);
     api.post(moves, &g1, Some(&b1), json!({ "move": "e7e4" }), 400);
     api.post(moves, &g1, Some(&b1), json!({ "move": "e7e5", "ply": 0 }), 409);

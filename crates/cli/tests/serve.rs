@@ -1841,6 +1841,28 @@ fn the_live_stream_sends_state_and_moves() {
         tungstenite::Message::Pong(p) => assert_eq!(p.as_ref(), b"hi"),
         other => panic!("a pong, not {other:?}"),
     }
+    // The same move sent again for its ply (a retry whose reply was lost) is answered as it was,
+    // and changes nothing; another move for that ply, or the other side's, is refused.
+    let again = s.ok(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        token(&g, "white").as_deref(),
+        Some(json!({ "move": "d4", "ply": 0 })),
+    );
+    assert_eq!(
+        (again["ply"].clone(), again["uci"].clone(), again["repeated"].clone()),
+        (json!(0), json!("d2d4"), json!(true))
+    );
+    assert_eq!(state(&s, &id)["ply"], 1);
+    for (seat, mv) in [("white", "e2e4"), ("black", "d2d4")] {
+        let (status, _) = s.call(
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            token(&g, seat).as_deref(),
+            Some(json!({ "move": mv, "ply": 0 })),
+        );
+        assert_eq!(status, 409, "{seat} {mv}");
+    }
     // The page's own ping, the text `ping`, is answered `pong`, as often as it comes (never
     // counted against a read-only stream).
     for _ in 0..30 {

@@ -1570,6 +1570,12 @@ async fn make_move(
             ));
         }
         let color = seat_of(&live, &token, "move")?;
+        // A retry of a move that was stored (its reply lost): answered as the move was.
+        if let Some(p) = req.ply.filter(|&p| p < live.game.moves().len() as u64) {
+            if let Some(reply) = repeated_move(&live, p as usize, color, &req.mv) {
+                return Ok(Json(reply));
+            }
+        }
         let Some(turn) = live.to_move() else {
             return Err(ApiError::conflict(format!(
                 "the game is over ({})",
@@ -1622,6 +1628,40 @@ async fn make_move(
     schedule_ai(&app, &g).await;
     schedule_deadline(&app, &g).await;
     Ok(Json(reply))
+}
+
+/// The reply to a move sent again for a ply it was already played at, by the same side (a
+/// retry whose first reply was lost), with `"repeated": true`; `None` if the ply holds another
+/// move or another side's, which is then refused as a stale move.
+fn repeated_move(live: &LiveGame, ply: usize, color: Color, text: &str) -> Option<Value> {
+    let game = &live.game;
+    let mut before = game.start().clone();
+    for (&m, &e) in game.moves().iter().zip(game.events()).take(ply) {
+        before.play_event(m, e);
+    }
+    let (m, e) = (*game.moves().get(ply)?, *game.events().get(ply)?);
+    if before.turn() != color || text.len() > 32 {
+        return None;
+    }
+    let text = text.trim();
+    let sent =
+        rules::uci::parse_uci(&before, text).or_else(|_| rules::san::parse_san(&before, text).map_err(|_| ())).ok()?;
+    if sent != m {
+        return None;
+    }
+    let mut after = before.clone();
+    after.play_event(m, e);
+    let mut reply = json!({
+        "ply": ply, "uci": rules::uci::to_uci(&before, m), "san": rules::san::to_san_event(&before, m, e),
+        "event": event_text(e), "percent": crate::live::roll_percent(&before, m), "fen": after.fen(),
+        "at": live.times.get(ply).copied().unwrap_or_default(), "status": live.row.status, "repeated": true,
+    });
+    if ply + 1 == game.moves().len() && game.outcome().is_some() {
+        if let Some(r) = &live.row.result {
+            reply["result"] = json!(r);
+        }
+    }
+    Some(reply)
 }
 
 /// Stores a legal move with its chance outcome (drawn from the game's seed), then applies it,
