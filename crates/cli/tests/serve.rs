@@ -1853,7 +1853,7 @@ fn the_live_stream_sends_state_and_moves() {
         (again["ply"].clone(), again["uci"].clone(), again["repeated"].clone()),
         (json!(0), json!("d2d4"), json!(true))
     );
-    assert_eq!(state(&s, &id)["ply"], 1);
+    assert_eq!(state(&s, id)["ply"], 1);
     for (seat, mv) in [("white", "e2e4"), ("black", "d2d4")] {
         let (status, _) = s.call(
             "POST",
