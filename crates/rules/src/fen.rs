@@ -231,6 +231,17 @@ pub fn parse_setup(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
                         };
                         (2 * color.index() + usize::from(file < king), Some(file))
                     }
+                    // Shredder-FEN in a variant with fixed castling (python-chess reads it):
+                    // the corner rooks' files, `HAha` for `KQkq`.
+                    'A'..='H' | 'a'..='h' if variant.castling.is_some() => {
+                        let color = Color::from_case(ch);
+                        let file = ch.to_ascii_lowercase() as u8 - b'a';
+                        match file {
+                            0 => (2 * color.index() + 1, None),
+                            f if f + 1 == g.files() => (2 * color.index(), None),
+                            _ => return Err(FenError::Castling(c.into())),
+                        }
+                    }
                     _ => return Err(FenError::Castling(c.into())),
                 };
                 if setup.castling[i] {

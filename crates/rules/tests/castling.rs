@@ -57,3 +57,17 @@ fn four_files_have_no_castling() {
     let v = spec::load_variant_str(&inherited).expect("castling dropped");
     assert!(v.rules().castling.is_none());
 }
+
+/// Shredder-FEN's castling letters in standard chess (python-chess reads them): the corner
+/// rooks' files stand for `KQkq`, and the FEN is written back with those; another file is
+/// refused, since standard castling has no other rook.
+#[test]
+fn shredder_letters_name_the_corner_rooks_in_standard_chess() {
+    let v = rules::variants::by_name("chess").expect("chess");
+    let p = rules::Position::from_fen(v, "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1").expect("Shredder-FEN");
+    assert_eq!(p.fen(), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    let p = rules::Position::from_fen(v, "r3k2r/8/8/8/8/8/8/R3K2R w Ha - 0 1").expect("Shredder-FEN");
+    assert_eq!(p.fen(), "r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1");
+    assert!(rules::Position::from_fen(v, "r3k2r/8/8/8/8/8/8/R3K2R w Bb - 0 1").is_err());
+    assert!(rules::Position::from_fen(v, "r3k2r/8/8/8/8/8/8/R3K2R w HK - 0 1").is_err(), "the same right twice");
+}
