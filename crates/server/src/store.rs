@@ -500,6 +500,10 @@ fn owned_here(game: &str, server: &str) -> String {
 /// A write and where its result goes (`true`: a row changed).
 type WriteJob = (Write, tokio::sync::oneshot::Sender<Result<bool, StoreError>>);
 
+/// Moves the heartbeat (`alive`) to `$1` unless it is later already.
+const ALIVE_AT_LEAST: &str = "INSERT INTO alive (id, at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET \
+     at = CASE WHEN excluded.at > alive.at THEN excluded.at ELSE alive.at END";
+
 /// The most writes one transaction takes.
 const BATCH: usize = 256;
 
@@ -700,6 +704,10 @@ macro_rules! run_batch {
             for (i, id, m) in &moves {
                 changed[*i] = inserted.remove(&((*id).clone(), m.ply));
             }
+            // The heartbeat is never older than a stored move: a crash's pause (`Store::resume`)
+            // then starts after every move, and no move's time is given back.
+            let latest = moves.iter().map(|(_, _, m)| m.created_at).max().unwrap_or_default();
+            sqlx::query(ALIVE_AT_LEAST).bind(latest).execute(&mut **$t).await?;
         }
         if !notes.is_empty() {
             let mut q = sqlx::QueryBuilder::new(format!("SELECT pg_notify('{CHANNEL}', p) FROM ("));
@@ -1215,10 +1223,7 @@ macro_rules! sql_store {
             }
 
             async fn alive(&self, at: i64) -> Result<(), StoreError> {
-                sqlx::query("INSERT INTO alive (id, at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET at = excluded.at")
-                    .bind(at)
-                    .execute(&self.pool)
-                    .await?;
+                sqlx::query(ALIVE_AT_LEAST).bind(at).execute(&self.pool).await?;
                 Ok(())
             }
 
