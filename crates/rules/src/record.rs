@@ -1114,8 +1114,8 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
                     }
                     continue;
                 };
-                if let Some(p) = pending.take() {
-                    annotations.push(p.annotation.clone());
+                if let Some(mut p) = pending.take() {
+                    annotations.push(std::mem::take(&mut p.annotation));
                     commit(&mut game, p)?;
                 }
                 let pos = game.position();
@@ -1136,8 +1136,8 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
             }
         }
     }
-    if let Some(p) = pending.take() {
-        annotations.push(p.annotation.clone());
+    if let Some(mut p) = pending.take() {
+        annotations.push(std::mem::take(&mut p.annotation));
         commit(&mut game, p)?;
     }
     // Step 5. The result: the Result tag, or the movetext's terminator without one; the two

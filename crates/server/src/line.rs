@@ -155,15 +155,19 @@ pub fn line_of_pgn(text: &str) -> Result<Game, LineError> {
         for (&m, &e) in rec.game.moves().iter().zip(rec.game.events()).take(i) {
             p.play_event(m, e);
         }
-        let number = if p.turn() == rules::Color::White { "." } else { "..." };
-        let san = rules::san::to_san_event(&p, rec.game.moves()[i], rec.game.events()[i]);
-        let mv = format!("{}{number} {san}", p.fullmoves());
+        let mv = numbered(&p, rec.game.moves()[i], rec.game.events()[i]);
         return Err(LineError::Chance { index: i + 1, mv, outcome });
     }
     if let Some(e) = move_after_end(&rec.game) {
         return Err(e);
     }
     Ok(rec.game)
+}
+
+/// A move as a record numbers it in `pos`, before it: `5. e4`, `5... e5`.
+fn numbered(pos: &Position, m: rules::Move, e: Event) -> String {
+    let number = if pos.turn() == rules::Color::White { "." } else { "..." };
+    format!("{}{number} {}", pos.fullmoves(), rules::san::to_san_event(pos, m, e))
 }
 
 /// The end of a line's game that no later move can follow: any but the draws a player must
@@ -183,9 +187,7 @@ pub fn move_after_end(game: &Game) -> Option<LineError> {
     let mut replay = Game::new(game.start().clone());
     for (i, (&m, &e)) in game.moves().iter().zip(game.events()).enumerate() {
         if let Some(o) = final_outcome(&replay) {
-            let p = replay.position();
-            let number = if p.turn() == rules::Color::White { "." } else { "..." };
-            let text = format!("{}{number} {}", p.fullmoves(), rules::san::to_san_event(p, m, e));
+            let text = numbered(replay.position(), m, e);
             return Some(LineError::AfterEnd { index: i + 1, text, reason: crate::live::outcome_text(o).1 });
         }
         replay.play_event(m, e).ok()?;
