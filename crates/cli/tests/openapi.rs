@@ -828,6 +828,11 @@ fn the_openapi_file_describes_what_the_server_answers() {
     api.get(position, "", "?variant=predictor", None, 400);
     api.get(position, "", "?variant=chess&depth=3", None, 400);
     api.post(position, "", None, json!({ "pgn": "[Variant \"crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 *" }), 200);
+    let lines = api.post(position, "", None, json!({ "pgn": "1. e4 e5 (1... c5 2. Nf3) (1... e6 2. Kxe8) *" }), 200);
+    assert_eq!(
+        (lines["variations"][0]["parts"].as_u64(), lines["unread_variations"].as_array().map(Vec::len)),
+        (Some(1), Some(1))
+    );
     api.post(position, "", None, json!({ "pgn": "1. e4 e9 *" }), 400);
     api.post(position, "", None, json!({ "pgn": "1. f3 e5 2. g4 Qh4# 3. a3" }), 400);
     api.post(position, "", None, json!({ "pgn": 5 }), 422);

@@ -843,6 +843,29 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
     let v =
         s.ok("POST", "/api/position", None, Some(json!({ "pgn": "[variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 *" })));
     assert_eq!(v["variant"], "crazyhouse", "{v}");
+    // A record's variations: each a whole line (a repeated one once), with where it leaves the
+    // main line; a side line that does not read is named, not the record's error.
+    let pgn = "1. e4 e5 (1... c5 2. Nf3 (2. c3 d5) 2... d6) (1... c5 2. Nf3 d6) (1... e6 2. Qh5 Kxe4)\n\
+               2. Nf3 (2. Qh5 Ke7?? (2... Nc6 3. Bc4 Nf6?? 4. Qxf7#) 3. Qxe5+) *";
+    let v = s.ok("POST", "/api/position", None, Some(json!({ "pgn": pgn })));
+    assert_eq!(sans(&v), ["e4", "e5", "Nf3"]);
+    let lines: Vec<(String, u64)> = v["variations"]
+        .as_array()
+        .expect("variations")
+        .iter()
+        .map(|l| {
+            let san: Vec<&str> = l["san"].as_array().expect("san").iter().filter_map(Value::as_str).collect();
+            assert_eq!(l["uci"].as_array().map(Vec::len), Some(san.len()), "{l}");
+            (san.join(" "), l["parts"].as_u64().expect("parts"))
+        })
+        .collect();
+    let expected =
+        [("e4 c5 Nf3 d6", 1), ("e4 c5 c3 d5", 1), ("e4 e5 Qh5 Ke7 Qxe5#", 2), ("e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#", 2)];
+    assert_eq!(lines, expected.map(|(l, p)| (l.to_string(), p)), "{v}");
+    assert_eq!(v["variations"][0]["uci"][1], "c7c5");
+    let unread = v["unread_variations"].as_array().expect("unread");
+    assert_eq!(unread.len(), 1, "{v}");
+    assert!(unread[0].as_str().is_some_and(|e| e.contains("line 1: move 2... Kxe4: illegal")), "{v}");
     let (status, v) = s.call("GET", "/api/position?variant=chess&play=e2e4,,e7e5", None, None);
     assert!(
         status == 400 && v["error"].as_str().is_some_and(|e| e.contains("move 2 of play, '': an empty move")),

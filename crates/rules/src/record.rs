@@ -250,9 +250,27 @@ pub struct Record {
     /// What the record says of each move beyond the rules (`annotations[ply]`): its NAGs (`$1`,
     /// and `!`, `?`, `!!`, `??`, `!?`, `?!` as `$1` to `$6`) and the free text of its comments,
     /// commands such as `[%clk 0:03:00]` included; SnowFall's holdings and gifts and
-    /// Probabilistic chess's rolls are the game's own, not here. Variations and a comment before
-    /// the first move are not kept.
+    /// Probabilistic chess's rolls are the game's own, not here. A comment before the first
+    /// move is not kept, nor a variation's comments and NAGs.
     pub annotations: Vec<Annotation>,
+    /// The variations (PGN's `( ... )`), nested ones too, in the order written, each as a whole
+    /// line from the game's start. Read in variants without chance only: a SnowFall or
+    /// Probabilistic variation would need its gifts or rolls ([`Record::unread_variations`]).
+    pub variations: Vec<Variation>,
+    /// Why a variation was not kept: an illegal or unreadable move in it (the main line's moves
+    /// are errors of the record; a side line's are only its own), or a variant with chance.
+    pub unread_variations: Vec<RecordError>,
+}
+
+/// A variation of a record: another line from a point of the main line or of another
+/// variation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Variation {
+    /// The whole line from the game's start: the moves of the line it leaves, then its own.
+    pub line: Vec<Move>,
+    /// Where it parts: `line[..parts]` are the moves before it, `line[parts]` the move it
+    /// plays instead of that line's.
+    pub parts: usize,
 }
 
 impl Record {
@@ -662,8 +680,8 @@ fn possible_gift(after: &Position, gifts: Gifts) -> Result<(), String> {
 /// `ProbabilisticOptions`, the start map from `Probabilities`, which is required), absent or
 /// `Standard`/`chess` (chess), or a built-in variant's name; `FEN` (with `SetUp "1"`) for another start.
 /// Movetext: move numbers (`1.`, `1...`, also `1.e4`), SAN (UCI tolerated), suffixes `!?`, NAGs `$1`,
-/// comments in braces and after `;`, variations in parentheses (skipped), the result. See the module
-/// documentation for the comments that carry holdings, gifts, failures and rolls.
+/// comments in braces and after `;`, variations in parentheses ([`Record::variations`]), the result.
+/// See the module documentation for the comments that carry holdings, gifts, failures and rolls.
 ///
 /// ```
 /// use rules::chance::Event;
@@ -737,9 +755,15 @@ enum Token {
     Tag(String, String),
     Comment(String),
     Word(String),
+    /// A variation's tokens, between `(` and `)` (the reader nests them).
+    Variation(Vec<(Token, usize)>),
 }
 
-/// One game's tokens (variations already skipped), each with its line.
+/// How deep variations may nest (a variation in a variation is 2); deeper is refused, as no
+/// record written by a person or a program goes near it.
+const MAX_NESTING: usize = 64;
+
+/// One game's tokens (each variation one token holding its own), each with its line.
 #[derive(Default)]
 struct RawGame {
     tags: Vec<(String, String, usize)>,
@@ -879,8 +903,8 @@ impl<'a> Reader<'a> {
     /// The next game: its tags, then movetext up to a result, the next tag section or the end.
     fn next_game(&mut self) -> Result<Option<RawGame>, RecordError> {
         let mut game = RawGame::default();
-        let mut depth = 0usize;
-        let mut opened = 0usize;
+        // The variations open, innermost last: each one's tokens so far and its `(`'s line.
+        let mut open: Vec<(Vec<(Token, usize)>, usize)> = Vec::new();
         loop {
             let next = match self.lookahead.take() {
                 Some(t) => Some(t),
@@ -888,8 +912,8 @@ impl<'a> Reader<'a> {
             };
             let Some((token, line)) = next else { break };
             match token {
-                Token::Tag(..) if depth > 0 => {
-                    return Err(Reader::syntax(opened, "unterminated variation '('"));
+                Token::Tag(..) if !open.is_empty() => {
+                    return Err(Reader::syntax(open[0].1, "unterminated variation '('"));
                 }
                 Token::Tag(name, value) => {
                     if !game.movetext.is_empty() {
@@ -899,18 +923,22 @@ impl<'a> Reader<'a> {
                     game.tags.push((name, value, line));
                 }
                 Token::Word(w) if w == "(" => {
-                    if depth == 0 {
-                        opened = line;
+                    if open.len() == MAX_NESTING {
+                        return Err(Reader::syntax(line, format!("variations nested more than {MAX_NESTING} deep")));
                     }
-                    depth += 1;
+                    open.push((Vec::new(), line));
                 }
                 Token::Word(w) if w == ")" => {
-                    if depth == 0 {
+                    let Some((tokens, opened)) = open.pop() else {
                         return Err(Reader::syntax(line, "unmatched ')'"));
+                    };
+                    let variation = (Token::Variation(tokens), opened);
+                    match open.last_mut() {
+                        Some((outer, _)) => outer.push(variation),
+                        None => game.movetext.push(variation),
                     }
-                    depth -= 1;
                 }
-                _ if depth > 0 => {}
+                t if !open.is_empty() => open.last_mut().map_or((), |(tokens, _)| tokens.push((t, line))),
                 Token::Word(w) if RESULTS.contains(&w.as_str()) => {
                     game.movetext.push((Token::Word(w), line));
                     break;
@@ -918,8 +946,8 @@ impl<'a> Reader<'a> {
                 t => game.movetext.push((t, line)),
             }
         }
-        if depth > 0 {
-            return Err(Reader::syntax(opened, "unterminated variation '('"));
+        if let Some((_, opened)) = open.first() {
+            return Err(Reader::syntax(*opened, "unterminated variation '('"));
         }
         Ok((!game.tags.is_empty() || !game.movetext.is_empty()).then_some(game))
     }
@@ -1083,9 +1111,28 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
     let mut annotations = Vec::new();
     let mut pending: Option<Pending> = None;
     let mut terminator: Option<String> = None;
+    let (mut variations, mut unread_variations) = (Vec::new(), Vec::new());
     for (token, line) in raw.movetext {
         match token {
             Token::Tag(..) => {}
+            // Another line instead of the move just read (still pending: the position is the one
+            // before it).
+            Token::Variation(tokens) => match &pending {
+                _ if tokens.is_empty() => {}
+                _ if variant.chance != ChanceRule::None => {
+                    let message = format!(
+                        "variations are not read in {} records (their moves would need their {})",
+                        variant.name,
+                        if snowfall::percent(variant).is_some() { "gifts" } else { "chance outcomes" }
+                    );
+                    unread_variations.push(RecordError::Syntax { line, message });
+                }
+                Some(_) => {
+                    read_variation(game.position(), game.moves(), tokens, &mut variations, &mut unread_variations)
+                }
+                None => unread_variations
+                    .push(RecordError::Syntax { line, message: "a variation before the first move".into() }),
+            },
             Token::Comment(text) => {
                 if let Some(p) = pending.as_mut() {
                     // Commands (`[%clk 0:03:00]`) may stand before the notes: kept as free text.
@@ -1153,7 +1200,58 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
     if let (None, Some(t)) = (tags.iter().find(|(n, _)| n == "Result"), terminator) {
         tags.push(("Result".into(), t));
     }
-    Ok(Record { tags, game, annotations })
+    Ok(Record { tags, game, annotations, variations, unread_variations })
+}
+
+/// Reads a variation's `tokens` from `start` (reached by `before`): its line into `out` if every
+/// move reads, then its own variations; else why not into `unread`.
+fn read_variation(
+    start: &Position,
+    before: &[Move],
+    tokens: Vec<(Token, usize)>,
+    out: &mut Vec<Variation>,
+    unread: &mut Vec<RecordError>,
+) {
+    let mut pos = start.clone();
+    let mut line = before.to_vec();
+    // The position before the variation's last move, where a variation inside it starts.
+    let mut last: Option<Position> = None;
+    let mut inner = Vec::new();
+    for (token, at_line) in tokens {
+        match token {
+            Token::Variation(tokens) => match &last {
+                _ if tokens.is_empty() => {}
+                Some(p) => inner.push((p.clone(), line[..line.len() - 1].to_vec(), tokens)),
+                None => unread.push(RecordError::Syntax {
+                    line: at_line,
+                    message: "a variation before its line's first move".into(),
+                }),
+            },
+            Token::Word(w) => {
+                let Some(text) = move_text(&w).filter(|_| !RESULTS.contains(&w.as_str())) else { continue };
+                let at = MoveNumber { number: pos.fullmoves(), color: pos.turn() };
+                match parse_move(&pos, text) {
+                    Ok(m) => {
+                        last = Some(pos.clone());
+                        pos.play_unchecked(m);
+                        line.push(m);
+                    }
+                    Err(reason) => {
+                        let (text, fen) = (text.to_string(), pos.fen());
+                        unread.push(RecordError::IllegalMove { line: at_line, at, text, reason, fen });
+                        return;
+                    }
+                }
+            }
+            Token::Tag(..) | Token::Comment(_) => {}
+        }
+    }
+    if line.len() > before.len() {
+        out.push(Variation { line, parts: before.len() });
+    }
+    for (p, before, tokens) in inner {
+        read_variation(&p, &before, tokens, out, unread);
+    }
 }
 
 /// A position glyph (`+/-` White wins: `$18`; `=` equal: `$10`; ...), as ChessBase writes them.

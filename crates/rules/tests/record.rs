@@ -768,3 +768,95 @@ fn other_programs_move_numbers_and_glyphs_are_read() {
     let rec = read_record("1. e4 e5 2. Nf3 Nc6 3. Bb5 +/- a6 = *\n").expect("reads");
     assert_eq!((rec.annotations[4].nags.clone(), rec.annotations[5].nags.clone()), (vec![16], vec![10]));
 }
+
+/// A line of moves from `start` in UCI.
+fn uci_line(start: &Position, moves: &[rules::Move]) -> Vec<String> {
+    let mut p = start.clone();
+    moves
+        .iter()
+        .map(|&m| {
+            let text = rules::uci::to_uci(&p, m);
+            p.play(m).expect("a line's move is legal");
+            text
+        })
+        .collect()
+}
+
+/// A variation as the expected file gives it: its whole line in UCI and where it parts.
+type Line = (Vec<String>, usize);
+
+#[test]
+fn variations_are_read_as_python_chess_reads_them() {
+    let records = read_records(&read_data("variations.pgn")).expect("the record reads");
+    // The expected file: `game N`, `main m1,m2,...`, then `var PARTS m1,m2,...` per variation.
+    let mut expected: Vec<(Vec<String>, Vec<Line>)> = Vec::new();
+    for line in read_data("variations.expected").lines().filter(|l| !l.starts_with('#')) {
+        let split = |s: &str| s.split(',').filter(|m| !m.is_empty()).map(str::to_string).collect::<Vec<_>>();
+        match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+            ["game", _] => expected.push((Vec::new(), Vec::new())),
+            ["main", moves] => expected.last_mut().expect("a game").0 = split(moves),
+            ["var", parts, moves] => {
+                expected.last_mut().expect("a game").1.push((split(moves), parts.parse().expect("a ply")))
+            }
+            other => panic!("unexpected line {other:?}"),
+        }
+    }
+    assert_eq!(records.len(), expected.len(), "one record per game");
+    assert_eq!(expected.iter().map(|(_, v)| v.len()).sum::<usize>(), 19, "the file's variations");
+    for (i, (record, (main, lines))) in records.iter().zip(&expected).enumerate() {
+        assert!(record.unread_variations.is_empty(), "game {}: {:?}", i + 1, record.unread_variations);
+        let start = record.game.start();
+        assert_eq!(&uci_line(start, record.game.moves()), main, "game {}: the main line", i + 1);
+        let mut read: Vec<Line> = record.variations.iter().map(|v| (uci_line(start, &v.line), v.parts)).collect();
+        // In the order written: each variation after the one it leaves (when that is one).
+        for (k, v) in record.variations.iter().enumerate() {
+            let leaves = record.variations[..k].iter().any(|w| w.line.starts_with(&v.line[..v.parts]));
+            assert!(v.parts == 0 || leaves || record.game.moves().starts_with(&v.line[..v.parts]));
+        }
+        read.sort();
+        let mut lines = lines.clone();
+        lines.sort();
+        assert_eq!(read, lines, "game {}: the variations", i + 1);
+    }
+}
+
+#[test]
+fn a_side_line_that_does_not_read_is_named_and_the_game_still_reads() {
+    let pgn = "[Event \"side lines\"]\n\n1. d4 d5 2. c4 (2. Bf4 Nf6 3. Nf3 (3. Bxh7 Rxh7) 3... e6)\n\
+               (2. Nf3 Bxh7) () 2... e6 *";
+    let record = read_record(pgn).expect("the main line reads");
+    assert_eq!(uci_line(record.game.start(), record.game.moves()), ["d2d4", "d7d5", "c2c4", "e7e6"]);
+    // The good line is kept (its bad inner line is not), each bad one named by its line and move.
+    assert_eq!(record.variations.len(), 1);
+    assert_eq!(record.variations[0].parts, 2);
+    assert_eq!(uci_line(record.game.start(), &record.variations[0].line)[2..], ["c1f4", "g8f6", "g1f3", "e7e6"]);
+    let unread: Vec<String> = record.unread_variations.iter().map(ToString::to_string).collect();
+    assert_eq!(unread.len(), 2, "{unread:?}");
+    assert!(unread[0].starts_with("line 3: move 3. Bxh7: illegal in "), "{}", unread[0]);
+    assert!(unread[1].starts_with("line 4: move 2... Bxh7: illegal in "), "{}", unread[1]);
+    // A variation before any move has no move to replace.
+    let early = read_record("(1. d4) 1. e4 *").expect("reads");
+    assert!(early.variations.is_empty());
+    assert_eq!(early.unread_variations[0].to_string(), "line 1: a variation before the first move");
+    // SnowFall: a side line would need its gifts; it is said, and the game reads.
+    let sf = read_record("[Variant \"SnowFall\"]\n\n1. e4 {H:} (1. d4 {H:}) 1... e5 {H:} *").expect("reads");
+    assert_eq!(sf.game.moves().len(), 2);
+    assert!(sf.variations.is_empty());
+    assert!(sf.unread_variations[0].to_string().contains("variations are not read in snowfall records"));
+    // Nesting is bounded; structure errors stay errors of the record.
+    let deep = format!("1. e4 {} e5 {} *", "(1. d4 ".repeat(65), ")".repeat(65));
+    assert!(matches!(read_record(&deep), Err(RecordError::Syntax { .. })), "65 deep");
+    let ok = format!("1. e4 {} e5 {} *", "(1. d4 ".repeat(64), ")".repeat(64));
+    let record = read_record(&ok).expect("64 deep reads");
+    // Each inner `1. d4` replaces the `1. d4` before it: the same line 64 times, as written,
+    // the innermost going on with `1... e5`.
+    assert_eq!(record.variations.len(), 64);
+    assert!(record.unread_variations.is_empty(), "{:?}", record.unread_variations);
+    assert!(record.variations.iter().all(|v| v.parts == 0));
+    let lengths: Vec<usize> = record.variations.iter().map(|v| v.line.len()).collect();
+    assert_eq!(lengths.iter().filter(|&&n| n == 1).count(), 63);
+    assert_eq!(lengths[63], 2, "the innermost comes last");
+    for bad in ["1. e4 (1. d4 e5", "1. e4 (1. d4)) e5"] {
+        assert!(matches!(read_record(bad), Err(RecordError::Syntax { .. })), "{bad}");
+    }
+}

@@ -639,11 +639,11 @@ struct RecordLine {
     pgn: String,
 }
 
-/// `POST /api/position`: the line of a PGN record (`crate::line::line_of_pgn`), as `GET`
-/// answers for a line.
+/// `POST /api/position`: the line of a PGN record (`crate::line::lines_of_pgn`), as `GET`
+/// answers for a line, with the record's variations.
 async fn position_of_record(body: Result<JsonBody<RecordLine>, ApiError>) -> Result<Json<Value>, ApiError> {
     let JsonBody(req) = body?;
-    let line = blocking("the record", move || crate::line::line_of_pgn(&req.pgn).map(|g| crate::line::line_json(&g)))
+    let line = blocking("the record", move || crate::line::lines_of_pgn(&req.pgn).map(|l| l.to_json()))
         .await?
         .map_err(|e| ApiError::bad(e.to_string()))?;
     Ok(Json(line))

@@ -125,10 +125,81 @@ pub fn promotion_of(pos: &Position, text: &str) -> Option<String> {
     full.iter().find(|u| u.ends_with('q')).or(full.first()).cloned()
 }
 
-/// The line of a PGN record (its first game, of a built-in variant): its start and moves,
-/// which must have had no chance outcome (a gift or a failed roll cannot be replayed as a line).
-pub fn line_of_pgn(text: &str) -> Result<Game, LineError> {
+/// The most variations of a record the analysis board takes.
+pub const MAX_VARIATIONS: usize = 500;
+
+/// A PGN record as the analysis board loads it: its main line and its variations.
+pub struct RecordLines {
+    /// The main line.
+    pub game: Game,
+    /// The variations that are lines of the board too, each once, in the order written.
+    pub variations: Vec<Game>,
+    /// Why the others were not taken ([`rules::record::Record::unread_variations`], a line too
+    /// long or going on after the end, beyond [`MAX_VARIATIONS`]).
+    pub unread: Vec<String>,
+}
+
+impl RecordLines {
+    /// The main line as [`line_json`] gives it, with `variations` (`{uci, san, parts}` each: the
+    /// whole line from the start in UCI and SAN, `parts` the ply where it leaves the main line)
+    /// and `unread_variations` (messages).
+    pub fn to_json(&self) -> Value {
+        let mut out = line_json(&self.game);
+        let variations: Vec<Value> = self
+            .variations
+            .iter()
+            .map(|g| {
+                let moves = crate::live::moves_json(g);
+                let parts = g.moves().iter().zip(self.game.moves()).take_while(|(a, b)| a == b).count();
+                json!({
+                    "uci": moves.iter().map(|m| m["uci"].clone()).collect::<Vec<_>>(),
+                    "san": moves.iter().map(|m| m["san"].clone()).collect::<Vec<_>>(),
+                    "parts": parts,
+                })
+            })
+            .collect();
+        out["variations"] = json!(variations);
+        out["unread_variations"] = json!(self.unread);
+        out
+    }
+}
+
+/// A PGN record's main line ([`main_line`]) and its variations: each a line of the board
+/// (at most [`MAX_PLIES`] moves, none after the end), the same line kept once.
+pub fn lines_of_pgn(text: &str) -> Result<RecordLines, LineError> {
     let rec = rules::record::read_record(text).map_err(|e| LineError::Record(e.to_string()))?;
+    let mut unread: Vec<String> = rec.unread_variations.iter().map(ToString::to_string).collect();
+    let mut variations: Vec<Game> = Vec::new();
+    for v in &rec.variations {
+        if v.line.len() > MAX_PLIES {
+            unread.push(format!("a variation of {} plies, more than the analysis board's {MAX_PLIES}", v.line.len()));
+            continue;
+        }
+        let mut game = Game::new(rec.game.start().clone());
+        for &m in &v.line {
+            // Legal: the reader played the line.
+            let _ = game.play(m);
+        }
+        if let Some(e) = move_after_end(&game) {
+            unread.push(format!("a variation: {e}"));
+            continue;
+        }
+        if game.moves() == rec.game.moves() || variations.iter().any(|g| g.moves() == game.moves()) {
+            continue;
+        }
+        if variations.len() == MAX_VARIATIONS {
+            unread.push(format!("the variations after the first {MAX_VARIATIONS}"));
+            break;
+        }
+        variations.push(game);
+    }
+    let game = main_line(rec)?;
+    Ok(RecordLines { game, variations, unread })
+}
+
+/// The main line of a record (its first game, of a built-in variant): its start and moves,
+/// which must have had no chance outcome (a gift or a failed roll cannot be replayed as a line).
+fn main_line(rec: rules::record::Record) -> Result<Game, LineError> {
     let v = rec.game.start().variant();
     if v.simultaneous {
         return Err(LineError::Variant(format!("{} has no analysis board (both sides move at once)", v.name)));

@@ -307,7 +307,7 @@ export async function analysisBoard(main) {
   document.getElementById('play-ai').onclick = () => playFrom('ai');
   document.getElementById('play-friend').onclick = () => playFrom('invite');
   // A pasted record: its variant, its start (kept out of the URL when it is the variant's) and
-  // its moves, shown at its end.
+  // its moves, shown at its end, with its variations; a side line that does not read is said.
   document.getElementById('import').addEventListener('submit', async ev => {
     ev.preventDefault();
     error.textContent = '';
@@ -317,10 +317,14 @@ export async function analysisBoard(main) {
       variant = r.variant;
       start = r.start_fen === usual.start_fen ? '' : r.start_fen;
       line = r.moves.map(m => m.uci);
-      variations = [];
+      variations = (r.variations || []).map(v => ({ uci: v.uci, san: v.san }));
       shown = line.length;
       full = null;
-      load();
+      const unread = r.unread_variations || [];
+      if (unread.length) {
+        error.textContent = `${unread.length === 1 ? 'A variation was' : `${unread.length} variations were`} not loaded: ${unread.join('; ')}`;
+      }
+      load(unread.length > 0);
     } catch (e) {
       error.textContent = e.message;
     }
