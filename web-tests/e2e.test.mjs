@@ -745,7 +745,8 @@ test('the analysis board: moves tried on the board, a new continuation, the engi
   await page.waitForSelector('ol.moves button[data-ply="3"]:has-text("Nc3")');
   assert.equal(await page.locator('#link').getAttribute('href'), '/analysis?variant=chess&play=e2e4%2Cc7c5%2Cb1c3');
   assert.equal(await page.locator('#fen-out').inputValue(), 'rnbqkbnr/pp1ppppp/8/2p5/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 2');
-  assert.match(await page.locator('#pgn-out').inputValue(), /\n1\. e4 c5 2\. Nc3 \*/);
+  // (The variation tried, 1... e5, in it.)
+  await page.waitForFunction(() => document.getElementById('pgn-out').value.includes('\n1. e4 c5 (1... e5) 2. Nc3 *\n'));
   // A variation shown: the line it leaves becomes one; replaying a variation's move goes back to it, whole.
   await page.click('ul.variations button:has-text("1… e5")');
   await page.waitForSelector('ol.moves button[data-ply="2"][aria-current="true"]:has-text("e5")');
@@ -807,6 +808,9 @@ test('the analysis board: moves tried on the board, a new continuation, the engi
   assert.match(page.url(), /play=e2e4%2Cc7c5%2Cc2c3%2Cd7d5$/);
   // The line left is a variation now, and the other side line parts from this one at 2. Nf3.
   assert.deepEqual(await page.locator('ul.variations button').allInnerTexts(), ['2. Nf3 d6', '1… e5 2. Nf3']);
+  // The PGN to copy has them all, in parentheses where they leave the line.
+  await page.waitForFunction(() => document.getElementById('pgn-out').value.includes('('));
+  assert.match(await page.locator('#pgn-out').inputValue(), /\n1\. e4 c5 \(1\.\.\. e5 2\. Nf3\) 2\. c3 \(2\. Nf3 d6\) 2\.\.\. d5 \*\n$/);
   await page.fill('#pgn-in', '[Variant "SnowFall"]\n\n1. e4 {H:Qq gift W:Q B:Q} e5 *');
   await page.click('#import button[type=submit]');
   await page.waitForSelector('#error:has-text("1. e4 (ply 1) of the record brought gifts")');

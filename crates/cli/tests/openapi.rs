@@ -106,6 +106,14 @@ fn check(spec: &Value, schema: &Value, v: &Value, at: &str, errs: &mut Vec<Strin
                     }
                 }
             }
+            "minItems" | "maxItems" => {
+                if let (Some(items), Some(bound)) = (v.as_array(), arg.as_u64()) {
+                    let n = items.len() as u64;
+                    if (key == "minItems" && n < bound) || (key == "maxItems" && n > bound) {
+                        errs.push(format!("{at}: an array of {n} items is beyond the {key} {bound}"));
+                    }
+                }
+            }
             "required" => {
                 if let Some(o) = v.as_object() {
                     for name in arg.as_array().into_iter().flatten().filter_map(Value::as_str) {
@@ -213,7 +221,7 @@ fn the_validator_checks_what_it_claims() {
                 "n": { "type": "integer", "minimum": 1 },
                 "side": { "$ref": "#/components/schemas/Side" },
                 "maybe": { "type": ["string", "null"], "maxLength": 3 },
-                "list": { "type": "array", "items": { "type": "boolean" } },
+                "list": { "type": "array", "items": { "type": "boolean" }, "maxItems": 2 },
                 "one": { "oneOf": [{ "type": "integer" }, { "type": "number" }] }
             },
             "required": ["n"],
@@ -231,6 +239,7 @@ fn the_validator_checks_what_it_claims() {
         json!({ "n": 1, "maybe": "long" }),
         json!({ "n": 1, "maybe": 3 }),
         json!({ "n": 1, "list": [1] }),
+        json!({ "n": 1, "list": [true, true, true] }),
         json!({ "n": 1, "extra": true }),
         json!({ "n": 1, "one": 2 }),
         json!([]),
@@ -833,6 +842,29 @@ fn the_openapi_file_describes_what_the_server_answers() {
         (lines["variations"][0]["parts"].as_u64(), lines["unread_variations"].as_array().map(Vec::len)),
         (Some(1), Some(1))
     );
+    let pgn = "/api/position/pgn";
+    let sides = json!([{ "parts": 1, "play": "e7e5,g1f3" }, { "parts": 3, "play": "b8c6" }]);
+    let written = api.post(
+        pgn,
+        "",
+        None,
+        json!({ "variant": "chess", "fen": null, "play": "e2e4,c7c5,g1f3,d7d6", "variations": sides }),
+        200,
+    );
+    assert!(
+        written["pgn"].as_str().is_some_and(|t| t.contains("1. e4 c5 (1... e5 2. Nf3) 2. Nf3 d6 (2... Nc6) *")),
+        "{written}"
+    );
+    api.post(pgn, "", None, json!({ "variant": "chess" }), 200);
+    api.post(
+        pgn,
+        "",
+        None,
+        json!({ "variant": "chess", "play": "e2e4", "variations": [{ "parts": 3, "play": "" }] }),
+        400,
+    );
+    api.post(pgn, "", None, json!({ "variant": "chess", "variations": [{ "parts": 0 }] }), 422);
+    api.bad_bodies(pgn, "", None);
     api.post(position, "", None, json!({ "pgn": "1. e4 e9 *" }), 400);
     api.post(position, "", None, json!({ "pgn": "1. f3 e5 2. g4 Qh4# 3. a3" }), 400);
     api.post(position, "", None, json!({ "pgn": 5 }), 422);

@@ -866,6 +866,44 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
     let unread = v["unread_variations"].as_array().expect("unread");
     assert_eq!(unread.len(), 1, "{v}");
     assert!(unread[0].as_str().is_some_and(|e| e.contains("line 1: move 2... Kxe4: illegal")), "{v}");
+    // The board's record of a line with its variations (each sent from where it leaves the
+    // line) reads back with the same variations.
+    let main: Vec<&str> = v["moves"].as_array().expect("moves").iter().filter_map(|m| m["uci"].as_str()).collect();
+    let sides: Vec<Value> = v["variations"]
+        .as_array()
+        .expect("variations")
+        .iter()
+        .map(|l| {
+            let parts = l["parts"].as_u64().expect("parts") as usize;
+            let uci: Vec<&str> = l["uci"].as_array().expect("uci").iter().filter_map(Value::as_str).collect();
+            json!({ "parts": parts, "play": uci[parts..].join(",") })
+        })
+        .collect();
+    let body = json!({ "variant": "chess", "play": main.join(","), "variations": sides });
+    let written = s.ok("POST", "/api/position/pgn", None, Some(body));
+    let text = written["pgn"].as_str().expect("pgn");
+    assert!(text.ends_with("\n1. e4 e5 (1... c5 2. Nf3 (2. c3 d5) 2... d6) 2. Nf3 (2. Qh5 Ke7 (2... Nc6 3. Bc4\nNf6 4. Qxf7#) 3. Qxe5#) *\n"), "{text}");
+    let back = s.ok("POST", "/api/position", None, Some(json!({ "pgn": text })));
+    assert_eq!((&back["variations"], back["unread_variations"].as_array().map(Vec::len)), (&v["variations"], Some(0)));
+    let refused_pgn = |body: Value, said: &str| {
+        let (status, v) = s.call("POST", "/api/position/pgn", None, Some(body));
+        assert!(status == 400 && v["error"].as_str().is_some_and(|e| e.contains(said)), "{said}: {status} {v}");
+    };
+    refused_pgn(
+        json!({ "variant": "chess", "play": "e2e4", "variations": [{ "parts": 2, "play": "" }] }),
+        "variation 1: parts 2 is past the line's 1 moves",
+    );
+    refused_pgn(
+        json!({ "variant": "chess", "play": "e2e4,e7e5", "variations": [{ "parts": 0, "play": "d2d4" }, { "parts": 1, "play": "c7c5,e1e3" }] }),
+        "variation 2: move 2 of play, 'e1e3': illegal",
+    );
+    refused_pgn(
+        json!({ "variant": "snowfall", "play": "e2e4", "variations": [{ "parts": 0, "play": "d2d4" }] }),
+        "snowfall records have no variations",
+    );
+    refused_pgn(json!({ "variant": "nosuch", "play": "e2e4" }), "no variant 'nosuch'");
+    let many: Vec<Value> = (0..501).map(|_| json!({ "parts": 0, "play": "d2d4" })).collect();
+    refused_pgn(json!({ "variant": "chess", "variations": many }), "variation 501: more than 500");
     let (status, v) = s.call("GET", "/api/position?variant=chess&play=e2e4,,e7e5", None, None);
     assert!(
         status == 400 && v["error"].as_str().is_some_and(|e| e.contains("move 2 of play, '': an empty move")),

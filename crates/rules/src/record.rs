@@ -349,6 +349,21 @@ pub struct Annotation {
 /// [`write_pgn`] with an annotation for each move (`annotations[ply]`; missing ones are none).
 /// The record reads back into the same game: NAGs and free comments are skipped by the reader.
 pub fn write_pgn_annotated(game: &Game, tags: &[(String, String)], annotations: &[Annotation]) -> String {
+    write_pgn_with(game, tags, annotations, &[])
+}
+
+/// [`write_pgn_annotated`] with variations, written in parentheses after the move each replaces
+/// (`1. e4 e5 (1... c5 2. Nf3 (2. c3)) 2. Nf3`), as [`read_record`] reads them back. Each is a
+/// whole line from the game's start ([`Variation::line`], its `parts` not needed: a line is
+/// placed where it leaves the lines before it); a line that is the start of another, or that
+/// does not play from the start, adds nothing. Variations are written in variants without
+/// chance only (a side line of SnowFall or Probabilistic chess would need its gifts or rolls).
+pub fn write_pgn_with(
+    game: &Game,
+    tags: &[(String, String)],
+    annotations: &[Annotation],
+    variations: &[Variation],
+) -> String {
     let start = game.start();
     let v = start.variant();
     let given = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, value)| value.as_str());
@@ -397,11 +412,14 @@ pub fn write_pgn_annotated(game: &Game, tags: &[(String, String)], annotations: 
     }
     out.push('\n');
 
-    // Step 1. Tokens: move numbers, moves with their check marks, comments, the result.
+    // Step 1. Tokens: move numbers, moves with their check marks, comments, variations, the result.
     let mut tokens = Vec::with_capacity(game.moves().len() * 3 + 1);
     let mut pos = start.clone();
     let mut number_black = true;
+    // The variations as a tree over the main line: `tree[ply]` the lines that leave it there.
+    let side = if v.chance == ChanceRule::None { Tree::of(game.moves(), variations, start) } else { Tree::default() };
     for (ply, (&m, &event)) in game.moves().iter().zip(game.events()).enumerate() {
+        let before = pos.clone();
         // The move number and its move are one token, so that no line ends between them.
         let mut san = match pos.turn() {
             Color::White => format!("{}. ", pos.fullmoves()),
@@ -440,11 +458,146 @@ pub fn write_pgn_annotated(game: &Game, tags: &[(String, String)], annotations: 
         if let Some(c) = comment {
             tokens.push(format!("{{{c}}}"));
         }
+        let alternatives = side.at(ply);
+        for alt in &alternatives {
+            side_line(&before, alt, &mut tokens);
+        }
+        number_black |= !alternatives.is_empty();
     }
     tokens.push(result.to_string());
+    let tokens = join_parentheses(tokens);
 
     // Step 2. Lines of at most LINE_WIDTH columns, broken between tokens.
     out.push_str(&wrap(tokens, LINE_WIDTH));
+    out
+}
+
+/// A move of a variation and the lines that go on from it: `next[0]` continues it, the others
+/// are variations of that continuation.
+#[derive(Debug, Default)]
+struct Branch {
+    m: Option<Move>,
+    next: Vec<Branch>,
+}
+
+/// The variations of a main line, by the ply where they leave it.
+#[derive(Debug, Default)]
+struct Tree {
+    /// `(ply, branch)`: a line that plays `branch.m` instead of the main line's move `ply`.
+    leaving: Vec<(usize, Branch)>,
+}
+
+impl Tree {
+    /// The tree of `variations` (whole lines from `start`) over the main line `main`: each line
+    /// joins the branch it shares its longest start with. Lines that do not play from `start`
+    /// are left out.
+    fn of(main: &[Move], variations: &[Variation], start: &Position) -> Tree {
+        let mut tree = Tree::default();
+        for v in variations {
+            if !plays_from(start, &v.line) {
+                continue;
+            }
+            let parts = v.line.iter().zip(main).take_while(|(a, b)| a == b).count();
+            if parts == v.line.len() {
+                continue;
+            }
+            let rest = &v.line[parts..];
+            match tree.leaving.iter_mut().find(|(p, b)| *p == parts && b.m == Some(rest[0])) {
+                Some((_, b)) => b.insert(&rest[1..]),
+                None => {
+                    let mut b = Branch { m: Some(rest[0]), next: Vec::new() };
+                    b.insert(&rest[1..]);
+                    tree.leaving.push((parts, b));
+                }
+            }
+        }
+        tree
+    }
+
+    /// The lines that leave the main line instead of its move `ply`.
+    fn at(&self, ply: usize) -> Vec<&Branch> {
+        self.leaving.iter().filter(|(p, _)| *p == ply).map(|(_, b)| b).collect()
+    }
+}
+
+impl Branch {
+    /// Adds the moves `rest`, which follow this branch's move.
+    fn insert(&mut self, rest: &[Move]) {
+        let Some((&first, more)) = rest.split_first() else { return };
+        match self.next.iter_mut().find(|b| b.m == Some(first)) {
+            Some(b) => b.insert(more),
+            None => {
+                let mut b = Branch { m: Some(first), next: Vec::new() };
+                b.insert(more);
+                self.next.push(b);
+            }
+        }
+    }
+}
+
+/// Whether every move of `line` is legal in turn from `start`.
+fn plays_from(start: &Position, line: &[Move]) -> bool {
+    let mut pos = start.clone();
+    line.iter().all(|&m| {
+        let legal = pos.legal_moves().contains(&m);
+        if legal {
+            pos.play_unchecked(m);
+        }
+        legal
+    })
+}
+
+/// The tokens of the variation `branch` from `pos`, in parentheses.
+fn side_line(pos: &Position, branch: &Branch, tokens: &mut Vec<String>) {
+    tokens.push("(".into());
+    go_on(pos, std::slice::from_ref(branch), tokens);
+    tokens.push(")".into());
+}
+
+/// The tokens of the line that goes on from `pos` with `next[0]`, the others of `next` (and of
+/// every later branching) in parentheses after the move they replace. The first move is
+/// numbered (Black's as `1...`), as is Black's move after a comment or a variation.
+fn go_on(pos: &Position, next: &[Branch], tokens: &mut Vec<String>) {
+    let (mut pos, mut next, mut number_black) = (pos.clone(), next, true);
+    while let Some((main, others)) = next.split_first() {
+        let Some(m) = main.m else { break };
+        let before = pos.clone();
+        let mut san = match pos.turn() {
+            Color::White => format!("{}. ", pos.fullmoves()),
+            Color::Black if number_black => format!("{}... ", pos.fullmoves()),
+            Color::Black => String::new(),
+        };
+        san.push_str(&to_san_plain(&pos, m));
+        pos.play_unchecked(m);
+        san.push_str(crate::san::check_mark(&pos));
+        tokens.push(san);
+        let v = pos.variant();
+        if v.drops {
+            tokens.push(format!("{{H:{}}}", holdings_text(v, &hands(&pos))));
+        }
+        number_black = v.drops || !others.is_empty();
+        for other in others {
+            side_line(&before, other, tokens);
+        }
+        next = &main.next;
+    }
+}
+
+/// Parentheses joined to the move after `(` and the token before `)`, as PGN writers print
+/// them (`(1... c5 2. Nf3)`).
+fn join_parentheses(tokens: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(tokens.len());
+    let mut open = String::new();
+    for t in tokens {
+        match t.as_str() {
+            "(" => open.push('('),
+            ")" => match out.last_mut() {
+                Some(last) => last.push(')'),
+                None => out.push(t),
+            },
+            _ => out.push(std::mem::take(&mut open) + &t),
+        }
+    }
     out
 }
 

@@ -860,3 +860,39 @@ fn a_side_line_that_does_not_read_is_named_and_the_game_still_reads() {
         assert!(matches!(read_record(bad), Err(RecordError::Syntax { .. })), "{bad}");
     }
 }
+
+#[test]
+fn variations_are_written_as_they_are_read() {
+    use rules::record::{write_pgn_with, Variation};
+    let lines_of = |r: &rules::record::Record| -> Vec<Line> {
+        let mut v: Vec<Line> = r.variations.iter().map(|v| (uci_line(r.game.start(), &v.line), v.parts)).collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    for record in read_records(&read_data("variations.pgn")).expect("reads") {
+        let text = write_pgn_with(&record.game, &record.tags, &record.annotations, &record.variations);
+        let back = read_record(&text).unwrap_or_else(|e| panic!("{e}:\n{text}"));
+        assert!(back.unread_variations.is_empty(), "{:?}\n{text}", back.unread_variations);
+        assert_eq!(back.game.moves(), record.game.moves(), "{text}");
+        assert_eq!(lines_of(&back), lines_of(&record), "{text}");
+        assert!(text.lines().all(|l| l.len() <= 80), "{text}");
+    }
+    // As PGN writers print them: the parentheses on the moves, Black's move numbered after a
+    // variation; a line that is the start of another, or that is not legal, adds nothing.
+    let record = read_record("1. e4 e5 (1... c5 2. Nf3 (2. c3) d6) 2. Nf3 *").expect("reads");
+    let mut variations = record.variations.clone();
+    variations.push(Variation { line: record.variations[0].line[..2].to_vec(), parts: 1 });
+    variations.push(Variation { line: vec![record.game.moves()[1]], parts: 0 });
+    let text = write_pgn_with(&record.game, &[], &[], &variations);
+    assert!(text.ends_with("\n1. e4 e5 (1... c5 2. Nf3 (2. c3) 2... d6) 2. Nf3 *\n"), "{text}");
+    // Crazyhouse lines keep their holdings; SnowFall writes none (its side lines need gifts).
+    let zh = read_record("[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 (2... Nf6 3. P@e5) 3. Nc3 *").expect("zh");
+    let text = write_pgn_with(&zh.game, &[], &[], &zh.variations);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("2... Qxd5 {H:Pp} (2... Nf6 {H:P} 3. P@e5 {H:}) 3. Nc3 {H:Pp}"), "{text}");
+    let sf = read_record("[Variant \"SnowFall\"]\n\n1. e4 {H:} e5 {H:} *").expect("sf");
+    let line = vec![sf.game.moves()[0]];
+    let text = write_pgn_with(&sf.game, &[], &[], &[Variation { line, parts: 0 }]);
+    assert!(!text.contains('('), "{text}");
+}

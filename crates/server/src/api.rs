@@ -405,6 +405,7 @@ fn site(state: AppState) -> Router {
         .route("/api/lobby/ws", get(lobby_stream))
         .route("/api/explorer", get(explorer))
         .route("/api/position", get(position).post(position_of_record))
+        .route("/api/position/pgn", post(position_pgn))
         .route("/api/analyse", post(analyse_line))
         .route("/api/odds", get(odds_of_position))
         .route("/analysis", get(crate::web::page))
@@ -571,6 +572,7 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     ("get", "/api/explorer"),
     ("get", "/api/position"),
     ("post", "/api/position"),
+    ("post", "/api/position/pgn"),
     ("post", "/api/analyse"),
     ("get", "/api/odds"),
     ("post", "/api/admin/games/{id}/end"),
@@ -647,6 +649,44 @@ async fn position_of_record(body: Result<JsonBody<RecordLine>, ApiError>) -> Res
         .await?
         .map_err(|e| ApiError::bad(e.to_string()))?;
     Ok(Json(line))
+}
+
+/// The body of `POST /api/position/pgn`: a line and its variations.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LinesRequest {
+    /// As in [`LineQuery`].
+    variant: String,
+    /// As in [`LineQuery`].
+    fen: Option<String>,
+    /// As in [`LineQuery`].
+    play: Option<String>,
+    /// The variations, each leaving the line after its first `parts` moves.
+    variations: Option<Vec<SideLine>>,
+}
+
+/// A variation of `POST /api/position/pgn`: the line's first `parts` moves, then `play`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SideLine {
+    /// How many of the line's moves it keeps.
+    parts: usize,
+    /// Its own UCI moves after them, comma-separated.
+    play: String,
+}
+
+/// `POST /api/position/pgn`: a line with its variations as a PGN record
+/// (`crate::line::pgn_of_lines`), for the analysis board's "PGN of the line".
+async fn position_pgn(body: Result<JsonBody<LinesRequest>, ApiError>) -> Result<Json<Value>, ApiError> {
+    let JsonBody(req) = body?;
+    let v = crate::line::variant_of(&req.variant).map_err(|e| ApiError::bad(e.to_string()))?;
+    let side: Vec<(usize, String)> =
+        req.variations.unwrap_or_default().into_iter().map(|s| (s.parts, s.play)).collect();
+    let pgn =
+        blocking("the record", move || crate::line::pgn_of_lines(v, req.fen.as_deref(), req.play.as_deref(), &side))
+            .await?
+            .map_err(|e| ApiError::bad(e.to_string()))?;
+    Ok(Json(json!({ "pgn": pgn })))
 }
 
 /// The body of `POST /api/analyse`: a line and the search wanted.

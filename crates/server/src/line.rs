@@ -34,6 +34,14 @@ pub enum LineError {
     /// Too many moves in `play`.
     #[error("play has more than {MAX_PLIES} moves")]
     TooLong,
+    /// A variation sent with a line that is not one (`index` 1 for the first).
+    #[error("variation {index}: {reason}")]
+    Variation {
+        /// 1 for the first.
+        index: usize,
+        /// Why.
+        reason: String,
+    },
     /// Too many moves in a record.
     #[error("the record has {0} plies, more than the analysis board's {MAX_PLIES}")]
     RecordTooLong(usize),
@@ -66,12 +74,16 @@ pub enum LineError {
 /// The line a request names: `fen` (the variant's start if absent, or blank) and the UCI moves
 /// of `play` (comma-separated) played from it, as a game (its history sees repetitions).
 pub fn line_of(variant: &str, fen: Option<&str>, play: Option<&str>) -> Result<Game, LineError> {
-    let v: &'static Variant = rules::variants::by_name(variant).ok_or_else(|| {
+    line_in(variant_of(variant)?, fen, play)
+}
+
+/// The built-in variant of that name, or an error naming the known ones.
+pub fn variant_of(variant: &str) -> Result<&'static Variant, LineError> {
+    rules::variants::by_name(variant).ok_or_else(|| {
         let known: Vec<&str> =
             rules::variants::all().iter().filter(|v| !v.simultaneous).map(|v| v.name.as_str()).collect();
         LineError::Variant(format!("no variant '{}' (known: {})", crate::api::clip(variant), known.join(", ")))
-    })?;
-    line_in(v, fen, play)
+    })
 }
 
 /// [`line_of`] in a variant at hand (a built-in one or one loaded from a file).
@@ -162,6 +174,48 @@ impl RecordLines {
         out["unread_variations"] = json!(self.unread);
         out
     }
+}
+
+/// A line of variant `v` and its variations as a PGN record (`POST /api/position/pgn`): each
+/// variation `(parts, play)` is the line's first `parts` moves, then the UCI moves of `play`
+/// (comma-separated), a line of the board as the main line is ([`line_in`]); at most
+/// [`MAX_VARIATIONS`].
+pub fn pgn_of_lines(
+    v: &'static Variant,
+    fen: Option<&str>,
+    play: Option<&str>,
+    side: &[(usize, String)],
+) -> Result<String, LineError> {
+    let main = line_in(v, fen, play)?;
+    if side.len() > MAX_VARIATIONS {
+        return Err(LineError::Variation { index: MAX_VARIATIONS + 1, reason: format!("more than {MAX_VARIATIONS}") });
+    }
+    if !side.is_empty() && v.chance != rules::chance::ChanceRule::None {
+        let reason = format!("{} records have no variations (a side line would need its chance outcomes)", v.name);
+        return Err(LineError::Variation { index: 1, reason });
+    }
+    let uci = crate::live::moves_json(&main);
+    let mut variations = Vec::with_capacity(side.len());
+    for (i, (parts, rest)) in side.iter().enumerate() {
+        let refuse = |reason: String| LineError::Variation { index: i + 1, reason };
+        if *parts > main.moves().len() {
+            return Err(refuse(format!("parts {parts} is past the line's {} moves", main.moves().len())));
+        }
+        let before: Vec<&str> = uci[..*parts].iter().filter_map(|m| m["uci"].as_str()).collect();
+        let rest = rest.trim();
+        let whole = if rest.is_empty() { before.join(",") } else { [before.join(","), rest.to_string()].join(",") };
+        let whole = whole.trim_start_matches(',');
+        let game = line_in(v, fen, Some(whole)).map_err(|e| match e {
+            // Its moves are numbered from the variation's start, as sent.
+            LineError::Play { index, text, reason } if index > *parts => {
+                refuse(format!("move {} of play, '{text}': {reason}", index - parts))
+            }
+            e => refuse(e.to_string()),
+        })?;
+        variations.push(rules::record::Variation { line: game.moves().to_vec(), parts: *parts });
+    }
+    let tags = [("Event".to_string(), "fairylab analysis board".to_string())];
+    Ok(rules::record::write_pgn_with(&main, &tags, &[], &variations))
 }
 
 /// A PGN record's main line ([`main_line`]) and its variations: each a line of the board

@@ -179,13 +179,45 @@ export async function analysisBoard(main) {
         : `${here.variant}: ${here.turn} to move.`;
     document.getElementById('moves').innerHTML = panels.moveList(full, shown, null) + variationList();
     document.getElementById('fen-out').value = here.fen;
-    document.getElementById('pgn-out').value = full.pgn;
+    renderPgn();
     const chance = /^(probabilistic|snowfall)/.test(here.variant);
     document.getElementById('analysis').innerHTML = panels.analysis(here.tablebase, report && report.key === key() ? report : null, analysing, chance);
     document.getElementById('analyse').disabled = analysing || over;
     for (const b of ['play-ai', 'play-friend']) document.getElementById(b).disabled = ended;
     renderOdds();
     document.getElementById('explorer').innerHTML = panels.explorer(explored && explored.key === exploreKey() ? explored : null, line[shown] || null, true);
+  };
+
+  // The line's record with the variations tried (POST /api/position/pgn), asked once per set
+  // of lines; until it comes, and in a variant with chance (no side lines), the line's own.
+  let exported = null;
+  const pgnKey = () => JSON.stringify([variant, start, line, variations.map(v => v.uci)]);
+  const renderPgn = async () => {
+    const out = document.getElementById('pgn-out');
+    const k = pgnKey();
+    if (!variations.length || /^(probabilistic|snowfall)/.test(variant)) {
+      out.value = full.pgn;
+      return;
+    }
+    if (exported && exported.key === k) {
+      out.value = exported.pgn;
+      return;
+    }
+    out.value = full.pgn;
+    if (exported && exported.pending === k) return;
+    exported = { pending: k };
+    try {
+      const sides = variations.map(v => {
+        const parts = parting(v.uci, line);
+        return { parts, play: v.uci.slice(parts).join(',') };
+      });
+      const r = await call('POST', '/api/position/pgn', { variant, fen: start || null, play: line.join(','), variations: sides });
+      exported = { key: k, pgn: r.pgn };
+      if (pgnKey() === k) out.value = r.pgn;
+    } catch (e) {
+      // The line's own record stays; the variations are still on the board.
+      exported = null;
+    }
   };
 
   const oddsKey = () => `${here.fen}|${document.getElementById('sf-percent').value}`;
