@@ -354,7 +354,8 @@ export async function analysisBoard(main) {
       full = null;
       const unread = r.unread_variations || [];
       if (unread.length) {
-        error.textContent = `${unread.length === 1 ? 'A variation was' : `${unread.length} variations were`} not loaded: ${unread.join('; ')}`;
+        const more = unread.length > 3 ? `; and ${unread.length - 3} more` : '';
+        error.textContent = `${unread.length === 1 ? 'A variation was' : `${unread.length} variations were`} not loaded: ${unread.slice(0, 3).join('; ')}${more}`;
       }
       load(unread.length > 0);
     } catch (e) {
