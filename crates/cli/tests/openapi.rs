@@ -533,6 +533,15 @@ fn the_openapi_file_describes_what_the_server_answers() {
     let (mated, _, _, _) =
         api.create(json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. f3 e5 2. g4 Qh4# 0-1" }));
     api.create(json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. e4 e5 0-1" }));
+    // A finished record's own tags, kept in the state's options.
+    let (.., archived) = api.create(
+        json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "[Event \"Club\"]\n[WhiteElo \"1500\"]\n\n1. e4 e5 1-0" }),
+    );
+    assert_eq!(
+        archived["state"]["options"]["import_tags"],
+        json!([["Event", "Club"], ["WhiteElo", "1500"]]),
+        "{archived}"
+    );
     let toml =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/variants/losalamos.toml"))
             .expect("the Los Alamos file");

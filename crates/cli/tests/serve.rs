@@ -1374,8 +1374,32 @@ fn hostile_requests(url: &str) {
     );
     refuse(422, "POST", &moves, Some(&b), Some(json!({ "move": "e7e5", "extra": 1 })), "unknown field");
     // A struct is not read from an array by position.
-    refuse(422, "POST", &moves, Some(&b), Some(json!(["e7e5", 1])), "it must be an object");
+    refuse(422, "POST", &moves, Some(&b), Some(json!(["e7e5", 1])), "it must be a JSON object");
     refuse(422, "POST", &moves, Some(&b), Some(json!({ "move": 5 })), "invalid type");
+    // Whole numbers written as floats (`3.0`, as Python writes them) are whole numbers; others
+    // are refused in the API's words, not Rust's.
+    refuse(409, "POST", &moves, Some(&b), Some(json!({ "move": "d7d5", "ply": 0.0 })), "stale");
+    refuse(
+        422,
+        "POST",
+        &moves,
+        Some(&b),
+        Some(json!({ "move": "d7d5", "ply": 1.5 })),
+        "expected a whole number from 0 up",
+    );
+    refuse(
+        422,
+        "POST",
+        &moves,
+        Some(&b),
+        Some(json!({ "move": "d7d5", "ply": 1e300 })),
+        "expected a whole number from 0 up",
+    );
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "ai", "movetime_ms": 50.0 }));
+    assert_eq!(g["state"]["movetime_ms"], 50, "{g}");
+    // A text's length is counted in characters, as the API documents it (a move of 20 'é' is
+    // 40 bytes, within 32 characters: read, and refused as no move, not as too long).
+    refuse(400, "POST", &moves, Some(&b), Some(json!({ "move": "é".repeat(20) })), "neither UCI");
     // A method an endpoint does not serve: a JSON refusal too.
     refuse(405, "DELETE", "/api/games", None, None, "DELETE is not served here");
     refuse(400, "GET", "/api/games?foo=1", None, None, "invalid query");
@@ -1420,7 +1444,8 @@ fn hostile_requests(url: &str) {
     assert_eq!(st["ply"], 1);
     assert_eq!(st["moves"][0]["uci"], "e2e4");
     s.ok("POST", &moves, Some(&b), Some(json!({ "move": "e7e5", "ply": 1 })));
-    assert_eq!(s.ok("GET", "/api/games", None, None)["games"].as_array().map(Vec::len), Some(1));
+    // (This game and the one made with `movetime_ms` 50.0.)
+    assert_eq!(s.ok("GET", "/api/games", None, None)["games"].as_array().map(Vec::len), Some(2));
     // Resigning for the other side is impossible; after the end nothing moves.
     s.ok("POST", &format!("/api/games/{id}/resign"), Some(&b), None);
     assert_eq!(state(&s, &id)["result"], "1-0");
@@ -1718,6 +1743,11 @@ fn one_client_cannot_hog_the_server() {
     let (status, v) =
         s.call("POST", "/api/games", None, Some(json!({ "variant": "chess", "white": "me", "black": "me" })));
     assert_refused((status, v), 429, "7 games in the last hour");
+    // With when to try again: when the first of the seven leaves the hour.
+    let again = ureq::post(&s.url("/api/games")).send_json(json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let Err(ureq::Error::Status(429, resp)) = again else { panic!("an eighth game was made") };
+    let wait: u64 = resp.header("retry-after").and_then(|t| t.parse().ok()).expect("Retry-After in seconds");
+    assert!((3500..=3600).contains(&wait), "{wait}");
     let other = ureq::post(&s.url("/api/games"))
         .set("X-Forwarded-For", "198.51.100.7")
         .send_json(json!({ "variant": "chess", "white": "me", "black": "me" }))
@@ -4014,6 +4044,11 @@ fn the_site_is_served_under_a_base_path() {
     assert!(s.base.ends_with("/club/chess"), "{}", s.base);
     let root = s.base.trim_end_matches("/club/chess").to_string();
     assert_eq!(s.ok("GET", "/api/health", None, None)["status"], "ok");
+    // The API's description names the base as its server, for clients generated from it.
+    assert_eq!(
+        s.ok("GET", "/api/openapi.json", None, None)["servers"],
+        json!([{ "url": "/club/chess", "description": "this server's base path" }])
+    );
     // The page, at the base with or without its slash and at a game's address, points below it.
     for path in ["", "/", "/game/abc", "/analysis"] {
         let page = ureq::get(&s.url(path)).call().expect("the page").into_string().expect("html");

@@ -120,10 +120,12 @@ fn count_new_game(app: &AppState, ip: Option<std::net::IpAddr>) -> Result<(), Ap
     }
     let times = all.entry(ip).or_default();
     if times.count() >= n {
-        return Err(ApiError::new(
+        let mut e = ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             format!("this address has created {n} games in the last hour, the most this server allows"),
-        ));
+        );
+        e.retry_after = Some(times.seconds_to_room());
+        return Err(e);
     }
     times.record();
     Ok(())
@@ -201,7 +203,42 @@ impl From<crate::live::LoadError> for ApiError {
 
 impl From<QueryRejection> for ApiError {
     fn from(e: QueryRejection) -> ApiError {
-        ApiError::bad(format!("invalid query: {}", e.body_text()))
+        let text = e.body_text();
+        let text = text.strip_prefix("Failed to deserialize query string: ").unwrap_or(&text);
+        ApiError::bad(format!("invalid query: {}", plain_types(text)))
+    }
+}
+
+/// A deserializer's message in the API's words: `expected u64` is a whole number from 0 up.
+fn plain_types(message: &str) -> String {
+    const TYPES: [(&str, &str); 9] = [
+        ("expected u8", "expected a whole number from 0 to 255"),
+        ("expected u16", "expected a whole number from 0 to 65535"),
+        ("expected u32", "expected a whole number from 0 to 4294967295"),
+        ("expected u64", "expected a whole number from 0 up"),
+        ("expected usize", "expected a whole number from 0 up"),
+        ("expected i32", "expected a whole number"),
+        ("expected i64", "expected a whole number"),
+        ("expected f64", "expected a number"),
+        ("number too large to fit in target type", "the number is too large"),
+    ];
+    TYPES.iter().fold(message.to_string(), |m, (rust, said)| m.replace(rust, said))
+}
+
+/// Numbers written with a fraction of zero (`500.0`, as Python writes a float) are the whole
+/// numbers they equal, as JSON Schema's `integer` reads them.
+fn whole_numbers(v: &mut Value) {
+    match v {
+        Value::Number(n) => {
+            // Exact below 2^53; larger ones stay as written (and are refused as too large).
+            if let Some(f) = n.as_f64().filter(|f| n.is_f64() && f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0)
+            {
+                *v = json!(f as i64);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(whole_numbers),
+        Value::Object(fields) => fields.values_mut().for_each(whole_numbers),
+        _ => {}
     }
 }
 
@@ -228,16 +265,17 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequest<
     type Rejection = ApiError;
 
     async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
-        let Json(v) = Json::<Value>::from_request(req, state).await?;
+        let Json(mut v) = Json::<Value>::from_request(req, state).await?;
         if !v.is_object() {
-            return Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "invalid JSON body: it must be an object {...}",
-            ));
+            return Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid JSON body: it must be a JSON object"));
         }
-        serde_json::from_value(v)
-            .map(JsonBody)
-            .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, format!("invalid JSON body: {e}")))
+        whole_numbers(&mut v);
+        serde_json::from_value(v).map(JsonBody).map_err(|e| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("invalid JSON body: {}", plain_types(&e.to_string())),
+            )
+        })
     }
 }
 
@@ -534,8 +572,15 @@ async fn api_doc() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/markdown; charset=utf-8")], include_str!("../../../docs/API.md"))
 }
 
-async fn openapi() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "application/json")], OPENAPI)
+/// `GET /api/openapi.json`: [`OPENAPI`]; under a base path (`serve --base-path /chess`) with
+/// `servers: [{"url": "/chess"}]`, so that a client generated from it calls `/chess/api/...`.
+async fn openapi(State(app): State<AppState>) -> Response {
+    if app.base.is_empty() {
+        return ([(header::CONTENT_TYPE, "application/json")], OPENAPI).into_response();
+    }
+    let mut spec: Value = serde_json::from_str(OPENAPI).unwrap_or_default();
+    spec["servers"] = json!([{ "url": &*app.base, "description": "this server's base path" }]);
+    ([(header::CONTENT_TYPE, "application/json")], spec.to_string()).into_response()
 }
 
 /// The OpenAPI description of the HTTP endpoints (`docs/openapi.json`).
@@ -865,9 +910,15 @@ fn no_chess960_start(v: &rules::Variant) -> ApiError {
 
 /// Reads the moves a new game imports (`pgn`): the record's start position and moves. Its
 /// variant must be the game's (movetext alone is read as the game's variant from `fen`).
-/// A start position a client sent: at most [`MAX_FIELD`] bytes, a FEN of `v`.
+/// Whether a client's text is longer than `max` characters (Unicode scalar values, as JSON
+/// Schema's `maxLength` counts them), blanks at its ends included.
+fn too_long(text: &str, max: usize) -> bool {
+    text.len() > max && text.chars().nth(max).is_some()
+}
+
+/// A start position a client sent: at most [`MAX_FIELD`] characters, a FEN of `v`.
 fn client_fen(v: &'static rules::Variant, f: &str) -> Result<Position, ApiError> {
-    if f.len() > MAX_FIELD {
+    if too_long(f, MAX_FIELD) {
         return Err(ApiError::bad("the FEN is too long"));
     }
     Position::from_fen(v, f).map_err(|e| ApiError::bad(format!("invalid FEN: {e}")))
@@ -969,9 +1020,12 @@ async fn create_game(
 /// its id, seats and state.
 async fn new_game(app: &AppState, c: CreateGame) -> Result<Value, ApiError> {
     for (name, text) in [("variant", &c.variant), ("white", &c.white), ("black", &c.black)] {
-        if text.len() > MAX_FIELD {
-            return Err(ApiError::bad(format!("{name} is longer than {MAX_FIELD} bytes")));
+        if too_long(text, MAX_FIELD) {
+            return Err(ApiError::bad(format!("{name} is longer than {MAX_FIELD} characters")));
         }
+    }
+    if c.fen.as_deref().is_some_and(|f| too_long(f, MAX_FIELD)) {
+        return Err(ApiError::bad("the FEN is too long"));
     }
     let custom = match &c.variant_toml {
         Some(text) => {
@@ -1036,7 +1090,6 @@ async fn new_game(app: &AppState, c: CreateGame) -> Result<Value, ApiError> {
     };
     let start = match (&imported, fen, rules::variants::probabilistic::options(v)) {
         (Some(r), _, _) => r.game.start().clone(),
-        (None, Some(f), _) if f.len() > MAX_FIELD => return Err(ApiError::bad("the FEN is too long")),
         // A Probabilistic position without its map (six fields) gets one drawn from the seed,
         // for where its kings stand.
         (None, Some(f), Some(_)) if f.split_whitespace().count() == 6 => {
@@ -1498,7 +1551,10 @@ fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
         .map(|_| &text[7..])
         .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "use Authorization: Bearer <token>"))?;
     if token.len() > 128 {
-        return Err(ApiError::new(StatusCode::UNAUTHORIZED, "the token is not valid for this game"));
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "the token is longer than any token (at most 128 characters)",
+        ));
     }
     Ok(token.trim().to_string())
 }
@@ -1645,7 +1701,7 @@ async fn make_move(
                 app.first_move_ms / 1000
             )));
         }
-        if req.mv.len() > 32 {
+        if too_long(&req.mv, 32) {
             return Err(ApiError::bad("the move text is too long"));
         }
         let pos = live.game.position();
@@ -1680,7 +1736,7 @@ fn repeated_move(live: &LiveGame, ply: usize, color: Color, text: &str) -> Optio
         before.play_event(m, e);
     }
     let (m, e) = (*game.moves().get(ply)?, *game.events().get(ply)?);
-    if before.turn() != color || text.len() > 32 {
+    if before.turn() != color || too_long(text, 32) {
         return None;
     }
     let text = text.trim();
@@ -2775,7 +2831,7 @@ async fn check_orders(
 ) -> Result<Json<Value>, ApiError> {
     let token = bearer(&headers)?;
     let JsonBody(req) = body?;
-    if req.orders.len() > 256 {
+    if too_long(&req.orders, 256) {
         return Err(ApiError::bad("the orders are too long"));
     }
     let g = game(&app, &id).await?;
@@ -2809,7 +2865,7 @@ async fn reveal_orders(
 ) -> Result<Json<Value>, ApiError> {
     let token = bearer(&headers)?;
     let JsonBody(req) = body?;
-    if req.reveal.len() > 1024 {
+    if too_long(&req.reveal, 1024) {
         return Err(ApiError::bad("the reveal is too long"));
     }
     let g = game(&app, &id).await?;
@@ -3193,12 +3249,17 @@ mod tests {
     fn the_openapi_file_describes_every_endpoint() {
         let spec: Value = serde_json::from_str(OPENAPI).expect("docs/openapi.json is JSON");
         assert_eq!(spec["openapi"], "3.1.0");
-        let mut described = Vec::new();
+        let (mut described, mut ids) = (Vec::new(), Vec::new());
         for (path, ops) in spec["paths"].as_object().expect("paths") {
-            for method in ops.as_object().expect("operations").keys() {
+            for (method, op) in ops.as_object().expect("operations") {
                 described.push((method.clone(), path.clone()));
+                // Client generators name their methods by it.
+                let id = op["operationId"].as_str().unwrap_or_else(|| panic!("{method} {path}: no operationId"));
+                ids.push(id.to_string());
             }
         }
+        let unique: std::collections::HashSet<&String> = ids.iter().collect();
+        assert_eq!(unique.len(), ids.len(), "operationIds are unique: {ids:?}");
         described.sort();
         let mut served: Vec<(String, String)> = ENDPOINTS.iter().map(|(m, p)| (m.to_string(), p.to_string())).collect();
         served.sort();

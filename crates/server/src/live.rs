@@ -118,6 +118,12 @@ impl LastHour {
     pub fn record(&mut self) {
         self.0.push(std::time::Instant::now());
     }
+
+    /// Seconds until the oldest event of the last hour leaves it (at least 1).
+    pub fn seconds_to_room(&mut self) -> u64 {
+        let hour = std::time::Duration::from_secs(3600);
+        self.0.iter().map(|t| hour.saturating_sub(t.elapsed()).as_secs() + 1).min().unwrap_or(1)
+    }
 }
 
 /// The custom variants built, by the SHA-256 of their text.

@@ -79,7 +79,7 @@ pub enum RefereeError {
         chosen: String,
     },
     /// A reveal for another game, ply or side than the desk's.
-    #[error("the reveal is for game {game} ply {ply} ({side}), not for this desk's game {want_game} ply {want_ply} ({want_side})")]
+    #[error("the reveal is for game {game} ply {ply} ({side}), not for game {want_game} ply {want_ply} ({want_side}), where it was sent")]
     WrongReveal {
         /// The reveal's game.
         game: String,
