@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -16,11 +16,14 @@ import { chromium } from 'playwright-core';
 const BIN = process.env.FAIRYLAB_BIN || '../target/debug/fairylab';
 const SHOTS = process.env.FAIRYLAB_SCREENSHOTS || '../target/web-screenshots';
 const MAX_MOVES = Number(process.env.FAIRYLAB_E2E_MAX_MOVES || 60);
-let server, base, browser, database, tables;
+let server, base, browser, database, tables, adminFile;
+/** The operator's token of the test's server (`serve --admin-token-file`). */
+const OPERATOR = 'e2e-operator-token-0123456789';
 
 /** Starts `fairylab serve` on `listen` and the test's database; resolves to its base URL. */
 function startServer(listen) {
-  server = spawn(BIN, ['serve', '--listen', listen, '--database-url', database, '--tables', tables], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = ['serve', '--listen', listen, '--database-url', database, '--tables', tables, '--admin-token-file', adminFile];
+  server = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     server.stdout.on('data', d => {
       const m = String(d).match(/http:\/\/[0-9.:]+/);
@@ -34,6 +37,8 @@ before(async () => {
   mkdirSync(SHOTS, { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), 'fairylab-e2e-'));
   database = `sqlite://${dir}/games.sqlite3`;
+  adminFile = join(dir, 'admin-token');
+  writeFileSync(adminFile, `${OPERATOR}\n`, { mode: 0o600 });
   // A KR.K endgame table for the server (`serve --tables`): its verdict on the game page.
   tables = join(dir, 'KR.K.egt');
   const gen = spawnSync(BIN, ['egt', 'KR.K', '--out', tables], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -1729,6 +1734,27 @@ test("a stream that dies without a close (a network switch) is found by the page
   await page.waitForFunction(() => document.querySelectorAll('ol.moves li').length >= 2, null, { timeout: 10000 });
   assert.ok(streams.length > before, `${streams.length} streams`);
   assert.equal((await stateOf(page, id)).ply, 2);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a game the operator deletes: its page says so at once, without the game's controls", async () => {
+  const { context, page, errors } = await desktopPage();
+  await page.goto(`${base}/`);
+  // A game between two people, aborted (never counted by the explorer).
+  const g = await page.evaluate(async () => {
+    const r = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ variant: 'gardner', white: 'me', black: 'me' }) });
+    return r.json();
+  });
+  await page.goto(`${base}/game/${g.id}`);
+  await page.waitForSelector('#status');
+  const del = () => fetch(`${base}/api/admin/games/${g.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${OPERATOR}` } });
+  assert.equal((await del()).status, 409, 'a game being played is not deleted');
+  const abort = await fetch(`${base}/api/games/${g.id}/abort`, { method: 'POST', headers: { authorization: `Bearer ${g.white.token}` } });
+  assert.equal(abort.status, 200);
+  assert.equal((await del()).status, 200);
+  await page.waitForSelector('#error:has-text("This game was deleted by the server\'s operator.")');
+  assert.equal(await page.locator('.board-wrap').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -678,6 +678,17 @@ fn the_openapi_file_describes_what_the_server_answers() {
     let st = api.post(end, &g4, Some(OPERATOR), json!({ "result": "1/2-1/2" }), 200);
     assert_eq!((st["result"].as_str(), st["reason"].as_str()), (Some("1/2-1/2"), Some("adjudication")), "{st}");
     api.post(end, &g4, Some(OPERATOR), json!({ "result": "*" }), 409);
+    // The operator deletes a game once it is over.
+    let (g5, w5, _, _) = api.create(json!({ "variant": "chess", "white": "me", "black": "invite" }));
+    let delete = "/api/admin/games/{id}";
+    api.call("DELETE", delete, &g5, Some(OPERATOR), Body::None, 409);
+    api.call("DELETE", delete, &g5, None, Body::None, 401);
+    api.call("DELETE", delete, &g5, Some(&w5), Body::None, 403);
+    api.post(end, &g5, Some(OPERATOR), json!({ "result": "*" }), 200);
+    api.call("DELETE", delete, &g5, Some(OPERATOR), Body::Raw("application/json", "{\"x\": 1}".into()), 400);
+    let gone = api.call("DELETE", delete, &g5, Some(OPERATOR), Body::None, 200);
+    assert_eq!(gone["deleted"], json!(g5), "{gone}");
+    api.call("DELETE", delete, &g5, Some(OPERATOR), Body::None, 404);
     // Its rematch: offered, declined, offered again, accepted; each player's seat in it.
     let rematch = "/api/games/{id}/rematch";
     api.post(rematch, &g2, Some(&w2), json!({ "action": "accept" }), 409);

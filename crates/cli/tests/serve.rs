@@ -3983,6 +3983,72 @@ fn the_operator_ends_an_abandoned_game() {
     assert_refused(r, 403, "this server has no operator token");
 }
 
+/// The operator deletes a game that is not being played (`DELETE /api/admin/games/{id}`):
+/// everything of it goes, its watchers are told, the explorer of its variant is counted again
+/// without it; a game being played, no game, no token are refused.
+#[test]
+fn the_operator_deletes_a_finished_game() {
+    for url in databases("serve-delete") {
+        operator_deletes(&url);
+    }
+}
+
+fn operator_deletes(url: &str) {
+    let file = temp_path("serve-delete", "admin-token");
+    let secret = "0123456789abcdef0123456789abcdef";
+    std::fs::write(&file, format!("{secret}\n")).expect("the token file");
+    let s = Server::start_with(url, &["--admin-token-file", file.to_str().expect("a path")]);
+    let chess = json!({ "variant": "chess", "white": "me", "black": "me" });
+    let gone = game_ended(&s, chess.clone(), &["e4", "e5"], "white resigns");
+    let kept = game_ended(&s, chess.clone(), &["d4", "d5"], "black resigns");
+    let start = counted(&s, "chess", 2);
+    assert_eq!(start["moves"].as_array().map(Vec::len), Some(2), "{start}");
+    let playing = create(&s, chess.clone());
+    let playing = playing["id"].as_str().expect("id").to_string();
+    // A watcher of the game to delete.
+    let ws_url = s.url(&format!("/api/games/{gone}/ws")).replace("http://", "ws://");
+    let (mut socket, _) = tungstenite::connect(ws_url).expect("websocket");
+    socket.read().expect("state");
+    let delete = |id: &str, token: Option<&str>| s.call("DELETE", &format!("/api/admin/games/{id}"), token, None);
+    assert_refused(delete(&gone, None), 401, "this needs your game token");
+    assert_refused(delete(&gone, Some("not-the-operator-token")), 403, "not the operator's token");
+    assert_refused(delete(&playing, Some(secret)), 409, "the game is being played: end it first");
+    assert_refused(delete("0123abcd", Some(secret)), 404, "no game");
+    let v = s.ok("DELETE", &format!("/api/admin/games/{gone}"), Some(secret), None);
+    assert_eq!((&v["deleted"], &v["explorer_recounted"]), (&json!(gone), &json!(true)), "{v}");
+    let event = loop {
+        let text = socket.read().expect("an event").into_text().expect("text").to_string();
+        if text.contains("deleted") {
+            break text;
+        }
+    };
+    assert!(event.contains(r#""type":"deleted""#), "{event}");
+    for path in ["", "/record", "/review"] {
+        assert_refused(s.call("GET", &format!("/api/games/{gone}{path}"), None, None), 404, "no game");
+    }
+    assert_refused(delete(&gone, Some(secret)), 404, "no game");
+    let listed = s.ok("GET", "/api/games", None, None);
+    let ids: Vec<&str> = listed["games"].as_array().expect("games").iter().filter_map(|g| g["id"].as_str()).collect();
+    assert!(!ids.contains(&gone.as_str()) && ids.contains(&kept.as_str()), "{listed}");
+    // The explorer counts the chess games again, without the deleted one.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let start = s.ok("GET", "/api/explorer?variant=chess", None, None);
+        let moves: Vec<&str> =
+            start["moves"].as_array().expect("moves").iter().filter_map(|m| m["uci"].as_str()).collect();
+        if moves == ["d2d4"] {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the explorer still shows {start}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // A game being played may be deleted once it is ended.
+    s.ok("POST", &format!("/api/admin/games/{playing}/end"), Some(secret), Some(json!({ "result": "*" })));
+    let v = s.ok("DELETE", &format!("/api/admin/games/{playing}"), Some(secret), None);
+    assert_eq!(v["explorer_recounted"], false, "an aborted game was never counted: {v}");
+    assert_eq!(state(&s, &kept)["status"], "finished");
+}
+
 /// A rematch offered before fairylab 0.3.1 (no seat recorded beside the offer) is still made
 /// on acceptance after an upgrade, the player who offered seated by the legacy token.
 #[test]

@@ -440,6 +440,7 @@ fn site(state: AppState) -> Router {
         .route("/api/games/{id}/chat", get(read_chat).post(write_chat))
         .route("/api/games/{id}/ws", get(stream))
         .route("/api/admin/games/{id}/end", post(admin_end))
+        .route("/api/admin/games/{id}", axum::routing::delete(admin_delete))
         .route("/api/lobby/ws", get(lobby_stream))
         .route("/api/explorer", get(explorer))
         .route("/api/position", get(position).post(position_of_record))
@@ -621,6 +622,7 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     ("post", "/api/analyse"),
     ("get", "/api/odds"),
     ("post", "/api/admin/games/{id}/end"),
+    ("delete", "/api/admin/games/{id}"),
 ];
 
 /// A line of the analysis board, as `GET /api/explorer` and `GET /api/position` take it
@@ -1853,14 +1855,7 @@ async fn admin_end(
     headers: HeaderMap,
     body: Result<JsonBody<AdminEnd>, ApiError>,
 ) -> Result<Json<Value>, ApiError> {
-    let Some(admin) = &app.admin else {
-        return Err(ApiError::forbidden("this server has no operator token (serve --admin-token-file)"));
-    };
-    let token = bearer(&headers)?;
-    if sha256_hex(&token) != *admin {
-        tracing::warn!(game = %clip(&id), "a request to end a game with a token not the operator's");
-        return Err(ApiError::forbidden("not the operator's token"));
-    }
+    operator(&app, &headers, &id, "end")?;
     let JsonBody(req) = body?;
     let reason = match req.result.as_str() {
         "1-0" | "0-1" | "1/2-1/2" => "adjudication",
@@ -1877,6 +1872,64 @@ async fn admin_end(
     live.ai_cancel.store(true, std::sync::atomic::Ordering::Relaxed);
     tracing::info!(game = %id, result = %req.result, "ended by the operator");
     Ok(Json(public_state(&app, &live)))
+}
+
+/// Refused (403) unless the request carries the operator's token (`serve --admin-token-file`).
+fn operator(app: &AppState, headers: &HeaderMap, id: &str, what: &str) -> Result<(), ApiError> {
+    let Some(admin) = &app.admin else {
+        return Err(ApiError::forbidden("this server has no operator token (serve --admin-token-file)"));
+    };
+    let token = bearer(headers)?;
+    if sha256_hex(&token) != *admin {
+        tracing::warn!(game = %clip(id), "a request to {what} a game with a token not the operator's");
+        return Err(ApiError::forbidden("not the operator's token"));
+    }
+    Ok(())
+}
+
+/// `DELETE /api/admin/games/{id}` with the operator's token: a game that is not being played is
+/// deleted with all that is stored of it (`Store::delete_game`; the explorer of its variant is
+/// rebuilt if it had counted it). Its watchers get a `deleted` event, other processes drop it
+/// from memory. 409 while the game is played (end it first), 404 for no such game.
+async fn admin_delete(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    operator(&app, &headers, &id, "delete")?;
+    no_body(&body)?;
+    if id.len() > 64 {
+        return Err(ApiError::not_found(&id));
+    }
+    let playing = || ApiError::conflict("the game is being played: end it first (POST /api/admin/games/{id}/end)");
+    // A game in memory is held meanwhile: nothing is written to it while it goes.
+    let cached = app.games.cached(&id);
+    let live = match &cached {
+        Some(g) => Some(g.lock().await),
+        None => None,
+    };
+    if live.as_ref().is_some_and(|l| l.row.status == "active") {
+        return Err(playing());
+    }
+    match app.games.store().delete_game(&id).await? {
+        crate::store::Deletion::NoGame => Err(ApiError::not_found(&id)),
+        crate::store::Deletion::Active => Err(playing()),
+        crate::store::Deletion::Deleted { recount } => {
+            let text = json!({ "type": "deleted", "game": id, "data": {} }).to_string();
+            if let Some(l) = &live {
+                let _ = l.events.send(text.clone());
+            }
+            drop(live);
+            app.games.forget(&id);
+            app.games.lobby_changed(&id, "deleted");
+            if let Err(e) = app.games.store().notify(&id, &text).await {
+                tracing::warn!("game {id}: the deletion was not relayed: {e}");
+            }
+            tracing::info!(game = %id, explorer_recounted = recount, "deleted by the operator");
+            Ok(Json(json!({ "deleted": id, "explorer_recounted": recount })))
+        }
+    }
 }
 
 async fn resign(

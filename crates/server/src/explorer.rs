@@ -173,7 +173,10 @@ pub fn spawn_indexer(games: Arc<Games>) {
             let ended = async {
                 loop {
                     match lobby.recv().await {
-                        Ok(text) if text.contains(r#""change":"end""#) => return,
+                        // A game over, or one deleted (its variant's counts are rebuilt).
+                        Ok(text) if text.contains(r#""change":"end""#) || text.contains(r#""change":"deleted""#) => {
+                            return
+                        }
                         Ok(_) => {}
                         Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => return,
                         Err(tokio::sync::broadcast::error::RecvError::Closed) => std::future::pending().await,

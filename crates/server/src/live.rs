@@ -668,7 +668,7 @@ pub struct Games {
 }
 
 /// The game events that change the lobby's list.
-pub const LOBBY_EVENTS: [&str; 3] = ["created", "joined", "end"];
+pub const LOBBY_EVENTS: [&str; 4] = ["created", "joined", "end", "deleted"];
 
 /// How long after its last stored heartbeat a process still acts as the owner of its games: a
 /// heartbeat period short of the expiry after which others may take them.
@@ -778,8 +778,14 @@ impl Games {
         before - live.len()
     }
 
-    fn cached(&self, id: &str) -> Option<Arc<Mutex<LiveGame>>> {
+    pub(crate) fn cached(&self, id: &str) -> Option<Arc<Mutex<LiveGame>>> {
         self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(id).cloned()
+    }
+
+    /// Drops a deleted game from memory (its watchers have been told).
+    pub fn forget(&self, id: &str) {
+        self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(id);
+        self.disown(id);
     }
 
     /// Puts a new game in play.
@@ -873,6 +879,11 @@ impl Games {
                     // A takeback is not applied here: the copy's takeback count then differs
                     // from the store's, and the next request reads the game back whole.
                     let _ = live.events.send(event);
+                    drop(live);
+                    // A game another process deleted leaves this one's memory too.
+                    if v["type"] == "deleted" {
+                        games.forget(&id);
+                    }
                 }
             }
         });

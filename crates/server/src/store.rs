@@ -9,6 +9,20 @@
 use async_trait::async_trait;
 use sqlx::Row;
 
+/// What [`Store::delete_game`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deletion {
+    /// The game is gone; `recount`: the explorer of its variant is counted again.
+    Deleted {
+        /// Whether the explorer had counted it (its variant's counts are rebuilt).
+        recount: bool,
+    },
+    /// No such game.
+    NoGame,
+    /// The game is being played: nothing deleted.
+    Active,
+}
+
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -302,6 +316,11 @@ pub trait Store: Send + Sync + 'static {
         -> Result<Option<i64>, StoreError>;
     /// A game's chat messages numbered above `after`, in order.
     async fn chat(&self, id: &str, after: i64) -> Result<Vec<ChatRow>, StoreError>;
+    /// Deletes a game that is not being played (finished or aborted) with all that is stored
+    /// of it (moves, Predictor rows, review, chat, owner), in one transaction; a game whose
+    /// rematch it was forgets the link. If the opening explorer had counted it, the explorer of
+    /// its variant is emptied and that variant's games are counted again by the indexer.
+    async fn delete_game(&self, id: &str) -> Result<Deletion, StoreError>;
     /// Finished games the opening explorer has not counted yet, the earliest ended first, at
     /// most `limit`.
     async fn unexplored(&self, limit: i64) -> Result<Vec<String>, StoreError>;
@@ -1030,6 +1049,50 @@ macro_rules! sql_store {
                 Ok(row.map(|r| r.try_get("seq")).transpose()?)
             }
 
+            async fn delete_game(&self, id: &str) -> Result<Deletion, StoreError> {
+                let mut t = self.pool.begin().await?;
+                // The row locked first (an indexer counting the game finishes before this reads
+                // whether it was counted).
+                let row = sqlx::query(
+                    "UPDATE games SET updated_at = updated_at WHERE id = $1 RETURNING status, explored, variant",
+                )
+                .bind(id)
+                .fetch_optional(&mut *t)
+                .await?;
+                let Some(row) = row else { return Ok(Deletion::NoGame) };
+                let (status, explored, variant): (String, i64, String) =
+                    (row.try_get("status")?, row.try_get("explored")?, row.try_get("variant")?);
+                if status == "active" {
+                    return Ok(Deletion::Active);
+                }
+                for table in [
+                    "moves",
+                    "predictor_members",
+                    "predictor_commits",
+                    "predictor_reveals",
+                    "predictor_secrets",
+                    "owners",
+                    "reviews",
+                    "chat",
+                ] {
+                    sqlx::query(&format!("DELETE FROM {table} WHERE game_id = $1")).bind(id).execute(&mut *t).await?;
+                }
+                sqlx::query("UPDATE games SET rematch = NULL WHERE rematch = $1").bind(id).execute(&mut *t).await?;
+                sqlx::query("DELETE FROM games WHERE id = $1").bind(id).execute(&mut *t).await?;
+                let recount = explored != 0;
+                if recount {
+                    // The games marked first: a count in flight finishes before, and its rows
+                    // go with the others; one that starts after adds its rows after.
+                    sqlx::query("UPDATE games SET explored = 0 WHERE variant = $1 AND explored <> 0")
+                        .bind(&variant)
+                        .execute(&mut *t)
+                        .await?;
+                    sqlx::query("DELETE FROM explorer WHERE variant = $1").bind(&variant).execute(&mut *t).await?;
+                }
+                t.commit().await?;
+                Ok(Deletion::Deleted { recount })
+            }
+
             async fn chat(&self, id: &str, after: i64) -> Result<Vec<ChatRow>, StoreError> {
                 let rows = sqlx::query(
                     "SELECT seq, side, text, created_at FROM chat WHERE game_id = $1 AND seq > $2 ORDER BY seq",
@@ -1696,6 +1759,45 @@ pub(crate) mod tests {
             black,
             last_game: game.into(),
             last_at: at,
+        }
+    }
+
+    /// A game not being played is deleted whole: its moves, review and chat go, the game whose
+    /// rematch it was forgets the link, a counted game's variant is counted again (other
+    /// variants' counts stay); a game being played, or none, is not deleted.
+    #[tokio::test]
+    async fn a_game_is_deleted_whole_and_its_variant_counted_again() {
+        for store in stores("delete").await {
+            for id in ["a", "b", "p"] {
+                store.create_game(&game(id)).await.expect("the game is stored");
+            }
+            store.create_game(&GameRow { variant: "chess960".into(), ..game("c") }).await.expect("stored");
+            store.append_move("a", &mv(0, "e2e4")).await.expect("a move");
+            for id in ["a", "b", "c"] {
+                store.finish(id, "1-0", "resignation", 10).await.expect("finished");
+            }
+            assert!(store.make_rematch("a", None, "b").await.expect("the rematch link"));
+            store.save_review("b", 100, "{}", 11).await.expect("a review");
+            store.add_chat("b", "white", "gg", 12, 10).await.expect("chat");
+            let start = "startpos";
+            assert!(store.explore("b", "chess", &[explorer_row(start, "e2e4", (1, 0, 0), "b", 10)]).await.expect("b"));
+            assert!(store
+                .explore("c", "chess960", &[explorer_row(start, "d2d4", (1, 0, 0), "c", 10)])
+                .await
+                .expect("c"));
+            assert_eq!(store.delete_game("p").await.expect("refused"), Deletion::Active);
+            assert_eq!(store.delete_game("zz").await.expect("none"), Deletion::NoGame);
+            assert_eq!(store.delete_game("b").await.expect("deleted"), Deletion::Deleted { recount: true });
+            assert!(store.game("b").await.expect("read").is_none());
+            assert!(
+                store.review("b").await.expect("read").is_none() && store.chat("b", 0).await.expect("read").is_empty()
+            );
+            assert_eq!(store.game("a").await.expect("read").expect("a").rematch, None, "the link to a deleted game");
+            assert!(store.explorer("chess", start).await.expect("read").is_empty(), "chess is counted again");
+            assert_eq!(store.explorer("chess960", start).await.expect("read").len(), 1, "chess960's counts stay");
+            assert_eq!(store.unexplored(10).await.expect("read"), vec!["a".to_string()], "a is counted again");
+            assert_eq!(store.delete_game("a").await.expect("deleted"), Deletion::Deleted { recount: false });
+            assert!(store.moves("a").await.expect("read").is_empty());
         }
     }
 

@@ -24,10 +24,10 @@ function route() {
   else lobby();
 }
 
-/** The page for a game that does not exist: said, without a game's controls. */
-function noSuchGame() {
+/** The page for a game that does not exist (or no longer: `said`): said, without a game's controls. */
+function noSuchGame(said = 'No such game.') {
   document.title = 'No such game — fairylab';
-  main.innerHTML = '<h1 class="sr-only">No such game</h1><p class="error" id="error" role="alert">No such game.</p><p><a href="' + esc(at('/')) + '">Back to the lobby</a></p>';
+  main.innerHTML = '<h1 class="sr-only">No such game</h1><p class="error" id="error" role="alert">' + esc(said) + '</p><p><a href="' + esc(at('/')) + '">Back to the lobby</a></p>';
 }
 
 // The skip link goes to the board (or the page's content) by moving the focus: a new fragment
@@ -1077,6 +1077,10 @@ async function gamePage(id) {
     id,
     e => {
       if (e.type === 'chat') return chat && chat.load();
+      if (e.type === 'deleted') {
+        stopFollowing();
+        return noSuchGame("This game was deleted by the server's operator.");
+      }
       // The rematch was accepted: its players go to it, as on lichess.
       if (e.type === 'rematch' && (mySeat || both)) return goToRematch(null).catch(() => refresh());
       refresh();
