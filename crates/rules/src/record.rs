@@ -416,17 +416,11 @@ pub fn write_pgn_with(
     let mut tokens = Vec::with_capacity(game.moves().len() * 3 + 1);
     let mut pos = start.clone();
     let mut number_black = true;
-    // The variations as a tree over the main line: `tree[ply]` the lines that leave it there.
+    // The variations as a tree over the main line (`side.at(ply)`: the lines that leave it there).
     let side = if v.chance == ChanceRule::None { Tree::of(game.moves(), variations, start) } else { Tree::default() };
     for (ply, (&m, &event)) in game.moves().iter().zip(game.events()).enumerate() {
         let before = pos.clone();
-        // The move number and its move are one token, so that no line ends between them.
-        let mut san = match pos.turn() {
-            Color::White => format!("{}. ", pos.fullmoves()),
-            Color::Black if number_black => format!("{}... ", pos.fullmoves()),
-            Color::Black => String::new(),
-        };
-        san.push_str(&to_san_plain(&pos, m));
+        let mut san = numbered_san(&pos, m, number_black);
         let percent = pos.success_percent(m);
         pos.play_event(m, event);
         if event != Event::Failure {
@@ -562,12 +556,7 @@ fn go_on(pos: &Position, next: &[Branch], tokens: &mut Vec<String>) {
     while let Some((main, others)) = next.split_first() {
         let Some(m) = main.m else { break };
         let before = pos.clone();
-        let mut san = match pos.turn() {
-            Color::White => format!("{}. ", pos.fullmoves()),
-            Color::Black if number_black => format!("{}... ", pos.fullmoves()),
-            Color::Black => String::new(),
-        };
-        san.push_str(&to_san_plain(&pos, m));
+        let mut san = numbered_san(&pos, m, number_black);
         pos.play_unchecked(m);
         san.push_str(crate::san::check_mark(&pos));
         tokens.push(san);
@@ -581,6 +570,18 @@ fn go_on(pos: &Position, next: &[Branch], tokens: &mut Vec<String>) {
         }
         next = &main.next;
     }
+}
+
+/// A move in SAN after its number (`12. e4`; Black's `12... e5` only if `number_black`), one
+/// token, so that no line ends between the two; without its check mark.
+fn numbered_san(pos: &Position, m: Move, number_black: bool) -> String {
+    let mut san = match pos.turn() {
+        Color::White => format!("{}. ", pos.fullmoves()),
+        Color::Black if number_black => format!("{}... ", pos.fullmoves()),
+        Color::Black => String::new(),
+    };
+    san.push_str(&to_san_plain(pos, m));
+    san
 }
 
 /// Parentheses joined to the move after `(` and the token before `)`, as PGN writers print
