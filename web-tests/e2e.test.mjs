@@ -750,8 +750,8 @@ test('the analysis board: moves tried on the board, a new continuation, the engi
   await page.waitForSelector('ol.moves button[data-ply="3"]:has-text("Nc3")');
   assert.equal(await page.locator('#link').getAttribute('href'), '/analysis?variant=chess&play=e2e4%2Cc7c5%2Cb1c3');
   assert.equal(await page.locator('#fen-out').inputValue(), 'rnbqkbnr/pp1ppppp/8/2p5/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 2');
-  // (The variation tried, 1... e5, in it.)
-  await page.waitForFunction(() => document.getElementById('pgn-out').value.includes('\n1. e4 c5 (1... e5) 2. Nc3 *\n'));
+  // (The first line, 1... e5, stays the main line, the one shown a variation of it, as lichess keeps it.)
+  await page.waitForFunction(() => document.getElementById('pgn-out').value.includes('\n1. e4 e5 (1... c5 2. Nc3) *\n'));
   // A variation shown: the line it leaves becomes one; replaying a variation's move goes back to it, whole.
   await page.click('ul.variations button:has-text("1… e5")');
   await page.waitForSelector('ol.moves button[data-ply="2"][aria-current="true"]:has-text("e5")');
@@ -800,22 +800,25 @@ test('the analysis board: moves tried on the board, a new continuation, the engi
   await page.click('#import button[type=submit]');
   await page.waitForSelector('ol.moves button[data-ply="2"][aria-current="true"]:has-text("e3")');
   assert.match(page.url(), /\/analysis\?variant=gardner&play=d2d3%2Ce4e3$/);
-  // A record with variations: listed, one played by a click; a side line that does not read is said.
+  // A record with variations: listed, one played by a click; a side line that does not read is
+  // said, and kept up to its bad move.
   await page.fill('#pgn-in', '1. e4 e5 (1... c5 2. Nf3 (2. c3 d5) d6) (1... e6 2. Qh5 Kxe4) 2. Nf3 *');
   await page.click('#import button[type=submit]');
   await page.waitForSelector('ol.moves button[data-ply="3"][aria-current="true"]:has-text("Nf3")');
   await page.waitForSelector('#error:has-text("A variation was not loaded: line 1: move 2... Kxe4: illegal")');
-  assert.deepEqual(await page.locator('ul.variations button').allInnerTexts(), ['1… c5 2. Nf3 d6', '1… c5 2. c3 d5']);
+  assert.deepEqual(await page.locator('ul.variations button').allInnerTexts(), ['1… c5 2. Nf3 d6', '1… c5 2. c3 d5', '1… e6 2. Qh5']);
   await page.click('ul.variations button:has-text("2. c3 d5")');
   // (Shown at the move where it parts, as a variation's first move.)
   await page.waitForSelector('ol.moves button[data-ply="2"][aria-current="true"]:has-text("c5")');
   await page.waitForSelector('ol.moves button[data-ply="4"]:has-text("d5")');
   assert.match(page.url(), /play=e2e4%2Cc7c5%2Cc2c3%2Cd7d5$/);
-  // The line left is a variation now, and the other side line parts from this one at 2. Nf3.
-  assert.deepEqual(await page.locator('ul.variations button').allInnerTexts(), ['2. Nf3 d6', '1… e5 2. Nf3']);
-  // The PGN to copy has them all, in parentheses where they leave the line.
+  // The line left is a variation now, named as the main line, and the other side line parts
+  // from this one at 2. Nf3.
+  assert.deepEqual(await page.locator('ul.variations button').allInnerTexts(), ['2. Nf3 d6', '1… e6 2. Qh5', 'Main line: 1… e5 2. Nf3']);
+  // The PGN to copy has them all, in parentheses where they leave the main line, which stays
+  // the record's.
   await page.waitForFunction(() => document.getElementById('pgn-out').value.includes('('));
-  assert.match(await page.locator('#pgn-out').inputValue(), /\n1\. e4 c5 \(1\.\.\. e5 2\. Nf3\) 2\. c3 \(2\. Nf3 d6\) 2\.\.\. d5 \*\n$/);
+  assert.match(await page.locator('#pgn-out').inputValue(), /\n1\. e4 e5 \(1\.\.\. c5 2\. c3 \(2\. Nf3 d6\) 2\.\.\. d5\)\n?\s*\(1\.\.\. e6 2\. Qh5\) 2\. Nf3 \*\n$/);
   await page.fill('#pgn-in', '[Variant "SnowFall"]\n\n1. e4 {H:Qq gift W:Q B:Q} e5 *');
   await page.click('#import button[type=submit]');
   await page.waitForSelector('#error:has-text("1. e4 (ply 1) of the record brought gifts")');

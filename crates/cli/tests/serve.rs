@@ -859,8 +859,13 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
             (san.join(" "), l["parts"].as_u64().expect("parts"))
         })
         .collect();
-    let expected =
-        [("e4 c5 Nf3 d6", 1), ("e4 c5 c3 d5", 1), ("e4 e5 Qh5 Ke7 Qxe5#", 2), ("e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#", 2)];
+    let expected = [
+        ("e4 c5 Nf3 d6", 1),
+        ("e4 c5 c3 d5", 1),
+        ("e4 e6 Qh5", 1),
+        ("e4 e5 Qh5 Ke7 Qxe5#", 2),
+        ("e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#", 2),
+    ];
     assert_eq!(lines, expected.map(|(l, p)| (l.to_string(), p)), "{v}");
     assert_eq!(v["variations"][0]["uci"][1], "c7c5");
     let unread = v["unread_variations"].as_array().expect("unread");
@@ -882,9 +887,24 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
     let body = json!({ "variant": "chess", "play": main.join(","), "variations": sides });
     let written = s.ok("POST", "/api/position/pgn", None, Some(body));
     let text = written["pgn"].as_str().expect("pgn");
-    assert!(text.ends_with("\n1. e4 e5 (1... c5 2. Nf3 (2. c3 d5) 2... d6) 2. Nf3 (2. Qh5 Ke7 (2... Nc6 3. Bc4\nNf6 4. Qxf7#) 3. Qxe5#) *\n"), "{text}");
+    assert!(
+        text.ends_with(
+            "\n1. e4 e5 (1... c5 2. Nf3 (2. c3 d5) 2... d6) (1... e6 2. Qh5) 2. Nf3 (2. Qh5 Ke7\n\
+             (2... Nc6 3. Bc4 Nf6 4. Qxf7#) 3. Qxe5#) *\n"
+        ),
+        "{text}"
+    );
     let back = s.ok("POST", "/api/position", None, Some(json!({ "pgn": text })));
     assert_eq!((&back["variations"], back["unread_variations"].as_array().map(Vec::len)), (&v["variations"], Some(0)));
+    // A variation may leave an earlier one (`of`): the tree is sent once, not line by line.
+    let body = json!({ "variant": "chess", "play": "e2e4,e7e5", "variations": [
+        { "parts": 1, "play": "c7c5,g1f3,d7d6" },
+        { "of": 0, "parts": 3, "play": "b8c6" },
+        { "of": 1, "parts": 2, "play": "c2c3" },
+    ] });
+    let written = s.ok("POST", "/api/position/pgn", None, Some(body));
+    let text = written["pgn"].as_str().expect("pgn");
+    assert!(text.ends_with("\n1. e4 e5 (1... c5 2. Nf3 (2. c3) 2... d6 (2... Nc6)) *\n"), "{text}");
     let refused_pgn = |body: Value, said: &str| {
         let (status, v) = s.call("POST", "/api/position/pgn", None, Some(body));
         assert!(status == 400 && v["error"].as_str().is_some_and(|e| e.contains(said)), "{said}: {status} {v}");
@@ -902,6 +922,14 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
         "snowfall records have no variations",
     );
     refused_pgn(json!({ "variant": "nosuch", "play": "e2e4" }), "no variant 'nosuch'");
+    refused_pgn(
+        json!({ "variant": "chess", "variations": [{ "of": 0, "parts": 0, "play": "d2d4" }] }),
+        "variation 1: of 0: a variation leaves the main line or an earlier one",
+    );
+    refused_pgn(
+        json!({ "variant": "chess", "variations": [{ "parts": 0, "play": "d2d4" }, { "of": 0, "parts": 2, "play": "" }] }),
+        "variation 2: parts 2 is past variation 1's 1 moves",
+    );
     let many: Vec<Value> = (0..501).map(|_| json!({ "parts": 0, "play": "d2d4" })).collect();
     refused_pgn(json!({ "variant": "chess", "variations": many }), "variation 501: more than 500");
     let (status, v) = s.call("GET", "/api/position?variant=chess&play=e2e4,,e7e5", None, None);

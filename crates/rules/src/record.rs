@@ -257,8 +257,9 @@ pub struct Record {
     /// line from the game's start. Read in variants without chance only: a SnowFall or
     /// Probabilistic variation would need its gifts or rolls ([`Record::unread_variations`]).
     pub variations: Vec<Variation>,
-    /// Why a variation was not kept: an illegal or unreadable move in it (the main line's moves
-    /// are errors of the record; a side line's are only its own), or a variant with chance.
+    /// Why a variation was not kept whole: a move in it that is illegal or does not read (it
+    /// ends the variation there: the moves before it are kept, with the variations that leave
+    /// them; the main line's moves are errors of the record), or a variant with chance.
     pub unread_variations: Vec<RecordError>,
 }
 
@@ -1357,8 +1358,9 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
     Ok(Record { tags, game, annotations, variations, unread_variations })
 }
 
-/// Reads a variation's `tokens` from `start` (reached by `before`): its line into `out` if every
-/// move reads, then its own variations; else why not into `unread`.
+/// Reads a variation's `tokens` from `start` (reached by `before`): its line into `out`, then its
+/// own variations. A move that does not read ends it there, said in `unread`: the moves before
+/// it are kept, with the variations that leave them (as python-chess keeps them).
 fn read_variation(
     start: &Position,
     before: &[Move],
@@ -1393,7 +1395,7 @@ fn read_variation(
                     Err(reason) => {
                         let (text, fen) = (text.to_string(), pos.fen());
                         unread.push(RecordError::IllegalMove { line: at_line, at, text, reason, fen });
-                        return;
+                        break;
                     }
                 }
             }

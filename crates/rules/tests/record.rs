@@ -826,14 +826,29 @@ fn a_side_line_that_does_not_read_is_named_and_the_game_still_reads() {
                (2. Nf3 Bxh7) () 2... e6 *";
     let record = read_record(pgn).expect("the main line reads");
     assert_eq!(uci_line(record.game.start(), record.game.moves()), ["d2d4", "d7d5", "c2c4", "e7e6"]);
-    // The good line is kept (its bad inner line is not), each bad one named by its line and move.
-    assert_eq!(record.variations.len(), 1);
-    assert_eq!(record.variations[0].parts, 2);
+    // The good line is kept (its inner line, bad from its first move, is not); a line is kept
+    // up to its bad move; each bad move named by its line and number.
+    assert_eq!(record.variations.len(), 2);
+    assert_eq!(record.variations.iter().map(|v| v.parts).collect::<Vec<_>>(), [2, 2]);
     assert_eq!(uci_line(record.game.start(), &record.variations[0].line)[2..], ["c1f4", "g8f6", "g1f3", "e7e6"]);
+    assert_eq!(uci_line(record.game.start(), &record.variations[1].line)[2..], ["g1f3"]);
     let unread: Vec<String> = record.unread_variations.iter().map(ToString::to_string).collect();
     assert_eq!(unread.len(), 2, "{unread:?}");
     assert!(unread[0].starts_with("line 3: move 3. Bxh7: illegal in "), "{}", unread[0]);
     assert!(unread[1].starts_with("line 4: move 2... Bxh7: illegal in "), "{}", unread[1]);
+    // The legal start of a line, and the lines that leave it there, are kept (as python-chess
+    // keeps them): `8. Qxe8` (the queen on d1 cannot reach e8) ends it.
+    let pgn = "1. e4 e5 2. Nf3 Nc6 (2... d6 3. d4 (3. Bc4 Be7 4. d4) 3... Nf6 4. Nc3 Nbd7 5. Bc4 Be7 \
+               6. Bxf7+ Kf8 7. Ng5 Qe8 8. Qxe8) 3. Bb5 *";
+    let record = read_record(pgn).expect("reads");
+    let lines: Vec<usize> = record.variations.iter().map(|v| v.line.len()).collect();
+    assert_eq!(lines, [14, 7], "the line up to 7... Qe8, then 3. Bc4 Be7 4. d4");
+    assert_eq!(record.unread_variations.len(), 1);
+    assert!(
+        record.unread_variations[0].to_string().contains("move 8. Qxe8: illegal"),
+        "{:?}",
+        record.unread_variations
+    );
     // A variation before any move has no move to replace.
     let early = read_record("(1. d4) 1. e4 *").expect("reads");
     assert!(early.variations.is_empty());

@@ -712,11 +712,13 @@ struct LinesRequest {
     variations: Option<Vec<SideLine>>,
 }
 
-/// A variation of `POST /api/position/pgn`: the line's first `parts` moves, then `play`.
+/// A variation of `POST /api/position/pgn` (`crate::line::SideLine`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SideLine {
-    /// How many of the line's moves it keeps.
+    /// The earlier variation it leaves (absent or null: the main line).
+    of: Option<usize>,
+    /// How many of that line's moves it keeps.
     parts: usize,
     /// Its own UCI moves after them, comma-separated.
     play: String,
@@ -727,8 +729,12 @@ struct SideLine {
 async fn position_pgn(body: Result<JsonBody<LinesRequest>, ApiError>) -> Result<Json<Value>, ApiError> {
     let JsonBody(req) = body?;
     let v = crate::line::variant_of(&req.variant).map_err(|e| ApiError::bad(e.to_string()))?;
-    let side: Vec<(usize, String)> =
-        req.variations.unwrap_or_default().into_iter().map(|s| (s.parts, s.play)).collect();
+    let side: Vec<crate::line::SideLine> = req
+        .variations
+        .unwrap_or_default()
+        .into_iter()
+        .map(|s| crate::line::SideLine { of: s.of, parts: s.parts, play: s.play })
+        .collect();
     let pgn =
         blocking("the record", move || crate::line::pgn_of_lines(v, req.fen.as_deref(), req.play.as_deref(), &side))
             .await?

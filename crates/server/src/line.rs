@@ -176,15 +176,27 @@ impl RecordLines {
     }
 }
 
+/// A variation sent to [`pgn_of_lines`]: the first `parts` moves of the line it leaves (the main
+/// line, or with `of` an earlier variation of the list), then its own UCI moves `play`
+/// (comma-separated).
+#[derive(Debug, Clone)]
+pub struct SideLine {
+    /// The index of the earlier variation it leaves (`None`: the main line).
+    pub of: Option<usize>,
+    /// How many of that line's moves it keeps.
+    pub parts: usize,
+    /// Its own moves after them.
+    pub play: String,
+}
+
 /// A line of variant `v` and its variations as a PGN record (`POST /api/position/pgn`): each
-/// variation `(parts, play)` is the line's first `parts` moves, then the UCI moves of `play`
-/// (comma-separated), a line of the board as the main line is ([`line_in`]); at most
+/// variation ([`SideLine`]) is a line of the board as the main line is ([`line_in`]); at most
 /// [`MAX_VARIATIONS`].
 pub fn pgn_of_lines(
     v: &'static Variant,
     fen: Option<&str>,
     play: Option<&str>,
-    side: &[(usize, String)],
+    side: &[SideLine],
 ) -> Result<String, LineError> {
     let main = line_in(v, fen, play)?;
     if side.len() > MAX_VARIATIONS {
@@ -194,25 +206,42 @@ pub fn pgn_of_lines(
         let reason = format!("{} records have no variations (a side line would need its chance outcomes)", v.name);
         return Err(LineError::Variation { index: 1, reason });
     }
-    let uci = crate::live::moves_json(&main);
+    let uci_of = |g: &Game| -> Vec<String> {
+        let mut p = g.start().clone();
+        g.moves()
+            .iter()
+            .map(|&m| {
+                let u = rules::uci::to_uci(&p, m);
+                p.play_unchecked(m);
+                u
+            })
+            .collect()
+    };
+    let main_uci = uci_of(&main);
+    let mut lines: Vec<Vec<String>> = Vec::with_capacity(side.len());
     let mut variations = Vec::with_capacity(side.len());
-    for (i, (parts, rest)) in side.iter().enumerate() {
+    for (i, s) in side.iter().enumerate() {
         let refuse = |reason: String| LineError::Variation { index: i + 1, reason };
-        if *parts > main.moves().len() {
-            return Err(refuse(format!("parts {parts} is past the line's {} moves", main.moves().len())));
+        let base = match s.of {
+            None => &main_uci,
+            Some(k) if k < i => &lines[k],
+            Some(k) => return Err(refuse(format!("of {k}: a variation leaves the main line or an earlier one"))),
+        };
+        if s.parts > base.len() {
+            let which = s.of.map_or("the line's".to_string(), |k| format!("variation {}'s", k + 1));
+            return Err(refuse(format!("parts {} is past {which} {} moves", s.parts, base.len())));
         }
-        let before: Vec<&str> = uci[..*parts].iter().filter_map(|m| m["uci"].as_str()).collect();
-        let rest = rest.trim();
-        let whole = if rest.is_empty() { before.join(",") } else { [before.join(","), rest.to_string()].join(",") };
-        let whole = whole.trim_start_matches(',');
-        let game = line_in(v, fen, Some(whole)).map_err(|e| match e {
+        let mut whole: Vec<&str> = base[..s.parts].iter().map(String::as_str).collect();
+        whole.extend(s.play.split(',').map(str::trim).filter(|m| !m.is_empty()));
+        let game = line_in(v, fen, Some(&whole.join(","))).map_err(|e| match e {
             // Its moves are numbered from the variation's start, as sent.
-            LineError::Play { index, text, reason } if index > *parts => {
-                refuse(format!("move {} of play, '{text}': {reason}", index - parts))
+            LineError::Play { index, text, reason } if index > s.parts => {
+                refuse(format!("move {} of play, '{text}': {reason}", index - s.parts))
             }
             e => refuse(e.to_string()),
         })?;
-        variations.push(rules::record::Variation { line: game.moves().to_vec(), parts: *parts });
+        lines.push(uci_of(&game));
+        variations.push(rules::record::Variation { line: game.moves().to_vec(), parts: s.parts });
     }
     let tags = [("Event".to_string(), "fairylab analysis board".to_string())];
     Ok(rules::record::write_pgn_with(&main, &tags, &[], &variations))
@@ -224,6 +253,7 @@ pub fn lines_of_pgn(text: &str) -> Result<RecordLines, LineError> {
     let rec = rules::record::read_record(text).map_err(|e| LineError::Record(e.to_string()))?;
     let mut unread: Vec<String> = rec.unread_variations.iter().map(ToString::to_string).collect();
     let mut variations: Vec<Game> = Vec::new();
+    let mut beyond = 0;
     for v in &rec.variations {
         if v.line.len() > MAX_PLIES {
             unread.push(format!("a variation of {} plies, more than the analysis board's {MAX_PLIES}", v.line.len()));
@@ -234,21 +264,41 @@ pub fn lines_of_pgn(text: &str) -> Result<RecordLines, LineError> {
             // Legal: the reader played the line.
             let _ = game.play(m);
         }
-        if let Some(e) = move_after_end(&game) {
-            unread.push(format!("a variation: {e}"));
-            continue;
+        // A line that goes on after the end is kept up to it.
+        if let Some(e @ LineError::AfterEnd { index, .. }) = move_after_end(&game) {
+            unread.push(format!("a variation is cut where the game ended: {e}"));
+            let mut cut = Game::new(rec.game.start().clone());
+            for &m in &v.line[..index - 1] {
+                let _ = cut.play(m);
+            }
+            game = cut;
         }
         if game.moves() == rec.game.moves() || variations.iter().any(|g| g.moves() == game.moves()) {
             continue;
         }
         if variations.len() == MAX_VARIATIONS {
-            unread.push(format!("the variations after the first {MAX_VARIATIONS}"));
-            break;
+            beyond += 1;
+            continue;
         }
         variations.push(game);
     }
+    if beyond > 0 {
+        unread.push(format!("{beyond} variations after the first {MAX_VARIATIONS}"));
+    }
+    // A line that another holds whole (the main line's own moves, a line given twice) adds
+    // nothing to the board.
+    let held = |a: &Game, b: &Game| a.moves().len() <= b.moves().len() && b.moves().starts_with(a.moves());
+    let mut kept: Vec<Game> = Vec::with_capacity(variations.len());
+    for (i, g) in variations.iter().enumerate() {
+        let elsewhere = held(g, &rec.game)
+            || variations[..i].iter().any(|h| held(g, h))
+            || variations[i + 1..].iter().any(|h| held(g, h) && h.moves() != g.moves());
+        if !elsewhere {
+            kept.push(g.clone());
+        }
+    }
     let game = main_line(rec)?;
-    Ok(RecordLines { game, variations, unread })
+    Ok(RecordLines { game, variations: kept, unread })
 }
 
 /// The main line of a record (its first game, of a built-in variant): its start and moves,

@@ -1054,7 +1054,7 @@ macro_rules! sql_store {
                 // The row locked first (an indexer counting the game finishes before this reads
                 // whether it was counted).
                 let row = sqlx::query(
-                    "UPDATE games SET updated_at = updated_at WHERE id = $1 RETURNING status, explored, variant",
+                    "UPDATE games SET updated_at = updated_at WHERE id = $1 RETURNING status, explored, variant, result",
                 )
                 .bind(id)
                 .fetch_optional(&mut *t)
@@ -1062,6 +1062,7 @@ macro_rules! sql_store {
                 let Some(row) = row else { return Ok(Deletion::NoGame) };
                 let (status, explored, variant): (String, i64, String) =
                     (row.try_get("status")?, row.try_get("explored")?, row.try_get("variant")?);
+                let result: Option<String> = row.try_get("result")?;
                 if status == "active" {
                     return Ok(Deletion::Active);
                 }
@@ -1079,7 +1080,8 @@ macro_rules! sql_store {
                 }
                 sqlx::query("UPDATE games SET rematch = NULL WHERE rematch = $1").bind(id).execute(&mut *t).await?;
                 sqlx::query("DELETE FROM games WHERE id = $1").bind(id).execute(&mut *t).await?;
-                let recount = explored != 0;
+                // The indexer marks an aborted game (no result) as seen, but counts nothing of it.
+                let recount = explored != 0 && result.as_deref().is_some_and(|r| r != "*");
                 if recount {
                     // The games marked first: a count in flight finishes before, and its rows
                     // go with the others; one that starts after adds its rows after.
@@ -1798,6 +1800,11 @@ pub(crate) mod tests {
             assert_eq!(store.unexplored(10).await.expect("read"), vec!["a".to_string()], "a is counted again");
             assert_eq!(store.delete_game("a").await.expect("deleted"), Deletion::Deleted { recount: false });
             assert!(store.moves("a").await.expect("read").is_empty());
+            // An aborted game seen by the indexer counted nothing: nothing to count again.
+            store.create_game(&game("x")).await.expect("stored");
+            store.finish("x", "*", "aborted", 13).await.expect("aborted");
+            assert!(store.explore("x", "chess", &[]).await.expect("seen"));
+            assert_eq!(store.delete_game("x").await.expect("deleted"), Deletion::Deleted { recount: false });
         }
     }
 

@@ -23,6 +23,9 @@ export async function analysisBoard(main) {
   // The other lines tried from the same start, each `{ uci, san }` (lichess's variations): a
   // line is kept when a move played in its middle starts another one.
   let variations = [];
+  // The main line (UCI) once there are others: a pasted record's, or the first line set aside
+  // for another; it stays the main line of the exported PGN whichever line is shown (lichess).
+  let mainLine = null;
   let flipped = false;
   main.innerHTML = `
     <div class="game">
@@ -95,6 +98,8 @@ export async function analysisBoard(main) {
 
   const load = async (keepError = false) => {
     if (!keepError) error.textContent = '';
+    // Moves played on at the main line's end extend it.
+    if (mainLine && line.length > mainLine.length && parting(line, mainLine) === mainLine.length) mainLine = line.slice();
     // What this call loads; an answer that comes after a newer call began is dropped.
     const wanted = key();
     const whole = query(line);
@@ -120,6 +125,7 @@ export async function analysisBoard(main) {
         start = '';
         line = [];
         variations = [];
+        mainLine = null;
         shown = 0;
         full = null;
         await load(true);
@@ -191,7 +197,7 @@ export async function analysisBoard(main) {
   // The line's record with the variations tried (POST /api/position/pgn), asked once per set
   // of lines; until it comes, and in a variant with chance (no side lines), the line's own.
   let exported = null;
-  const pgnKey = () => JSON.stringify([variant, start, line, variations.map(v => v.uci)]);
+  const pgnKey = () => JSON.stringify([variant, start, line, mainLine, variations.map(v => v.uci)]);
   const renderPgn = async () => {
     const out = document.getElementById('pgn-out');
     const k = pgnKey();
@@ -207,16 +213,30 @@ export async function analysisBoard(main) {
     if (exported && exported.pending === k) return;
     exported = { pending: k };
     try {
-      const sides = variations.map(v => {
-        const parts = parting(v.uci, line);
-        return { parts, play: v.uci.slice(parts).join(',') };
-      });
-      const r = await call('POST', '/api/position/pgn', { variant, fen: start || null, play: line.join(','), variations: sides });
+      // The main line, then every other line from where it leaves the main line or an earlier
+      // one (`of`), so that a deep tree is sent once, not line by line from the start.
+      const main = mainLine || line;
+      const others = [line, ...variations.map(v => v.uci)];
+      const sent = [];
+      const sides = [];
+      for (const u of others) {
+        let parts = parting(u, main);
+        let of = null;
+        sent.forEach((w, k) => {
+          const p = parting(u, w);
+          if (p > parts) [parts, of] = [p, k];
+        });
+        if (parts === u.length) continue;
+        sides.push(of === null ? { parts, play: u.slice(parts).join(',') } : { of, parts, play: u.slice(parts).join(',') });
+        sent.push(u);
+      }
+      const r = await call('POST', '/api/position/pgn', { variant, fen: start || null, play: main.join(','), variations: sides });
       exported = { key: k, pgn: r.pgn };
       if (pgnKey() === k) out.value = r.pgn;
     } catch (e) {
-      // The line's own record stays; the variations are still on the board.
+      // The line's own record stays, and the page says why the variations are not in it.
       exported = null;
+      if (pgnKey() === k) error.textContent = `The PGN below has the line shown only: its variations could not be written (${e.message}).`;
     }
   };
 
@@ -262,6 +282,7 @@ export async function analysisBoard(main) {
    * another line already holds all of it. */
   const keepLine = () => {
     if (!line.length) return;
+    if (!mainLine) mainLine = line.slice();
     const san = full && full.query === query(line) ? full.moves.map(m => m.san) : line;
     variations = variations.filter(v => !(v.uci.length <= line.length && parting(v.uci, line) === v.uci.length));
     if (!variations.some(v => parting(v.uci, line) === line.length)) variations.push({ uci: line, san });
@@ -286,7 +307,8 @@ export async function analysisBoard(main) {
         return `${number}${san}`;
       });
       const more = v.san.length > at + 8 ? ' …' : '';
-      return `<li><button type="button" data-variation="${i}">${esc(moves.join(' ') + more)}</button></li>`;
+      const main = mainLine && v.uci.length === mainLine.length && parting(v.uci, mainLine) === mainLine.length ? 'Main line: ' : '';
+      return `<li><button type="button" data-variation="${i}">${esc(main + moves.join(' ') + more)}</button></li>`;
     });
     return `<h2>Variations</h2><ul class="variations" aria-label="variations">${items.join('')}</ul>`;
   };
@@ -318,6 +340,7 @@ export async function analysisBoard(main) {
     start = document.getElementById('fen').value.trim();
     line = [];
     variations = [];
+    mainLine = null;
     shown = 0;
     load();
   });
@@ -350,6 +373,7 @@ export async function analysisBoard(main) {
       start = r.start_fen === usual.start_fen ? '' : r.start_fen;
       line = r.moves.map(m => m.uci);
       variations = (r.variations || []).map(v => ({ uci: v.uci, san: v.san }));
+      mainLine = variations.length ? line.slice() : null;
       shown = line.length;
       full = null;
       const unread = r.unread_variations || [];
@@ -370,6 +394,7 @@ export async function analysisBoard(main) {
   document.getElementById('clear').onclick = () => {
     line = [];
     variations = [];
+    mainLine = null;
     shown = 0;
     load();
   };
