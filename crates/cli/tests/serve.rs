@@ -923,11 +923,15 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
     );
     refused_pgn(json!({ "variant": "nosuch", "play": "e2e4" }), "no variant 'nosuch'");
     refused_pgn(
+        json!({ "variant": "chess", "play": "e2e4", "variations": [{ "parts": 1, "play": "e7e5" }] }),
+        "variation 1: it goes on from the line's last move",
+    );
+    refused_pgn(
         json!({ "variant": "chess", "variations": [{ "of": 0, "parts": 0, "play": "d2d4" }] }),
         "variation 1: of 0: a variation leaves the main line or an earlier one",
     );
     refused_pgn(
-        json!({ "variant": "chess", "variations": [{ "parts": 0, "play": "d2d4" }, { "of": 0, "parts": 2, "play": "" }] }),
+        json!({ "variant": "chess", "play": "e2e4", "variations": [{ "parts": 0, "play": "d2d4" }, { "of": 0, "parts": 2, "play": "" }] }),
         "variation 2: parts 2 is past variation 1's 1 moves",
     );
     let many: Vec<Value> = (0..501).map(|_| json!({ "parts": 0, "play": "d2d4" })).collect();

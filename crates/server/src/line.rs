@@ -240,6 +240,11 @@ pub fn pgn_of_lines(
             }
             e => refuse(e.to_string()),
         })?;
+        // A line that goes on from the main line's end is the main line played further, which a
+        // record cannot write as a variation.
+        if game.moves().len() > main.moves().len() && game.moves().starts_with(main.moves()) {
+            return Err(refuse("it goes on from the line's last move: send it as the line".into()));
+        }
         lines.push(uci_of(&game));
         variations.push(rules::record::Variation { line: game.moves().to_vec(), parts: s.parts });
     }
