@@ -1755,6 +1755,8 @@ test("a game the operator deletes: its page says so at once, without the game's 
   assert.equal((await del()).status, 409, 'a game being played is not deleted');
   const abort = await fetch(`${base}/api/games/${g.id}/abort`, { method: 'POST', headers: { authorization: `Bearer ${g.white.token}` } });
   assert.equal(abort.status, 200);
+  // The page has the end (its stream is up and its state read again) before the game goes.
+  await page.waitForSelector('#status:has-text("Game aborted")', { timeout: 10000 });
   assert.equal((await del()).status, 200);
   await page.waitForSelector('#error:has-text("This game was deleted by the server\'s operator.")');
   assert.equal(await page.locator('.board-wrap').count(), 0);
