@@ -469,9 +469,9 @@ pub fn write_pgn_with(
 
 /// A move of a variation and the lines that go on from it: `next[0]` continues it, the others
 /// are variations of that continuation.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Branch {
-    m: Option<Move>,
+    m: Move,
     next: Vec<Branch>,
 }
 
@@ -497,10 +497,10 @@ impl Tree {
                 continue;
             }
             let rest = &v.line[parts..];
-            match tree.leaving.iter_mut().find(|(p, b)| *p == parts && b.m == Some(rest[0])) {
+            match tree.leaving.iter_mut().find(|(p, b)| *p == parts && b.m == rest[0]) {
                 Some((_, b)) => b.insert(&rest[1..]),
                 None => {
-                    let mut b = Branch { m: Some(rest[0]), next: Vec::new() };
+                    let mut b = Branch { m: rest[0], next: Vec::new() };
                     b.insert(&rest[1..]);
                     tree.leaving.push((parts, b));
                 }
@@ -519,10 +519,10 @@ impl Branch {
     /// Adds the moves `rest`, which follow this branch's move.
     fn insert(&mut self, rest: &[Move]) {
         let Some((&first, more)) = rest.split_first() else { return };
-        match self.next.iter_mut().find(|b| b.m == Some(first)) {
+        match self.next.iter_mut().find(|b| b.m == first) {
             Some(b) => b.insert(more),
             None => {
-                let mut b = Branch { m: Some(first), next: Vec::new() };
+                let mut b = Branch { m: first, next: Vec::new() };
                 b.insert(more);
                 self.next.push(b);
             }
@@ -555,7 +555,7 @@ fn side_line(pos: &Position, branch: &Branch, tokens: &mut Vec<String>) {
 fn go_on(pos: &Position, next: &[Branch], tokens: &mut Vec<String>) {
     let (mut pos, mut next, mut number_black) = (pos.clone(), next, true);
     while let Some((main, others)) = next.split_first() {
-        let Some(m) = main.m else { break };
+        let m = main.m;
         let before = pos.clone();
         let mut san = numbered_san(&pos, m, number_black);
         pos.play_unchecked(m);

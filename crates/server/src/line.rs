@@ -295,9 +295,8 @@ pub fn lines_of_pgn(text: &str) -> Result<RecordLines, LineError> {
     let held = |a: &Game, b: &Game| a.moves().len() <= b.moves().len() && b.moves().starts_with(a.moves());
     let mut kept: Vec<Game> = Vec::with_capacity(variations.len());
     for (i, g) in variations.iter().enumerate() {
-        let elsewhere = held(g, &rec.game)
-            || variations[..i].iter().any(|h| held(g, h))
-            || variations[i + 1..].iter().any(|h| held(g, h) && h.moves() != g.moves());
+        // (No two are the same line: those were skipped above.)
+        let elsewhere = held(g, &rec.game) || variations.iter().enumerate().any(|(j, h)| j != i && held(g, h));
         if !elsewhere {
             kept.push(g.clone());
         }
