@@ -250,9 +250,10 @@ pub struct Record {
     /// What the record says of each move beyond the rules (`annotations[ply]`): its NAGs (`$1`,
     /// and `!`, `?`, `!!`, `??`, `!?`, `?!` as `$1` to `$6`) and the free text of its comments,
     /// commands such as `[%clk 0:03:00]` included; SnowFall's holdings and gifts and
-    /// Probabilistic chess's rolls are the game's own, not here. A comment before the first
-    /// move is not kept, nor a variation's comments and NAGs.
+    /// Probabilistic chess's rolls are the game's own, not here.
     pub annotations: Vec<Annotation>,
+    /// The comment before the first move (python-chess's `Game.comment`), commands included.
+    pub comment: Option<String>,
     /// The variations (PGN's `( ... )`), nested ones too, in the order written, each as a whole
     /// line from the game's start. Read in variants without chance only: a SnowFall or
     /// Probabilistic variation would need its gifts or rolls ([`Record::unread_variations`]).
@@ -272,6 +273,19 @@ pub struct Variation {
     /// Where it parts: `line[..parts]` are the moves before it, `line[parts]` the move it
     /// plays instead of that line's.
     pub parts: usize,
+    /// What the record says of its own moves (`annotations[i]` of `line[parts + i]`), as
+    /// [`Record::annotations`] of the main line's; missing ones are none.
+    pub annotations: Vec<Annotation>,
+    /// The comment before its first move (`( {comment} 1... c5 )`, python-chess's
+    /// `starting_comment`).
+    pub comment: Option<String>,
+}
+
+impl Variation {
+    /// A variation without annotations: the whole `line`, parting at `parts`.
+    pub fn new(line: Vec<Move>, parts: usize) -> Variation {
+        Variation { line, parts, annotations: Vec::new(), comment: None }
+    }
 }
 
 impl Record {
@@ -347,6 +361,28 @@ pub struct Annotation {
     pub comment: Option<String>,
 }
 
+/// Why `comment` cannot be written as a move's comment in a record of `v`: it begins (after
+/// its `[%...]` commands) with a word the reader takes for one of the move's notes (`H:` holdings,
+/// `gift W:..`, `failed` where a move can fail, a roll `37%: ok`), so the record would not read
+/// back as written. `None` if it can.
+pub fn comment_error(v: &Variant, comment: &str) -> Option<String> {
+    let (_, rest) = split_commands(comment);
+    let mut words = rest.split_whitespace();
+    let first = words.next()?;
+    let what = if first.starts_with("H:") {
+        "holdings"
+    } else if first == "gift" && words.next().is_some_and(|w| w.starts_with("W:")) {
+        "gift"
+    } else if first == "failed" && !matches!(v.chance, ChanceRule::None | ChanceRule::Gifts { .. }) {
+        "failure"
+    } else if first.contains("%:") {
+        "roll"
+    } else {
+        return None;
+    };
+    Some(format!("a comment may not begin with '{first}': a record reads it as the move's {what}"))
+}
+
 /// [`write_pgn`] with an annotation for each move (`annotations[ply]`; missing ones are none).
 /// The record reads back into the same game: NAGs and free comments are skipped by the reader.
 pub fn write_pgn_annotated(game: &Game, tags: &[(String, String)], annotations: &[Annotation]) -> String {
@@ -356,12 +392,30 @@ pub fn write_pgn_annotated(game: &Game, tags: &[(String, String)], annotations: 
 /// [`write_pgn_annotated`] with variations, written in parentheses after the move each replaces
 /// (`1. e4 e5 (1... c5 2. Nf3 (2. c3)) 2. Nf3`), as [`read_record`] reads them back. Each is a
 /// whole line from the game's start ([`Variation::line`], its `parts` not needed: a line is
-/// placed where it leaves the lines before it); a line that is the start of another, or that
-/// does not play from the start, adds nothing. Variations are written in variants without
-/// chance only (a side line of SnowFall or Probabilistic chess would need its gifts or rolls).
+/// placed where it leaves the lines before it), with its comments and NAGs; a line that is the
+/// start of another, or that does not play from the start, adds nothing (a move two lines share
+/// keeps the first one's annotation). Variations are written in variants without chance only (a
+/// side line of SnowFall or Probabilistic chess would need its gifts or rolls).
 pub fn write_pgn_with(
     game: &Game,
     tags: &[(String, String)],
+    annotations: &[Annotation],
+    variations: &[Variation],
+) -> String {
+    write(game, tags, None, annotations, variations)
+}
+
+/// A record written whole: its tags, the comment before its first move, its moves'
+/// annotations and its variations ([`write_pgn_with`]). What [`read_record`] reads, it writes
+/// back.
+pub fn write_record(record: &Record) -> String {
+    write(&record.game, &record.tags, record.comment.as_deref(), &record.annotations, &record.variations)
+}
+
+fn write(
+    game: &Game,
+    tags: &[(String, String)],
+    comment: Option<&str>,
     annotations: &[Annotation],
     variations: &[Variation],
 ) -> String {
@@ -417,6 +471,9 @@ pub fn write_pgn_with(
     let mut tokens = Vec::with_capacity(game.moves().len() * 3 + 1);
     let mut pos = start.clone();
     let mut number_black = true;
+    if let Some(c) = comment.map(comment_text).filter(|c| !c.is_empty()) {
+        tokens.push(format!("{{{c}}}"));
+    }
     // The variations as a tree over the main line (`side.at(ply)`: the lines that leave it there).
     let side = if v.chance == ChanceRule::None { Tree::of(game.moves(), variations, start) } else { Tree::default() };
     for (ply, (&m, &event)) in game.moves().iter().zip(game.events()).enumerate() {
@@ -444,7 +501,7 @@ pub fn write_pgn_with(
         if options.is_some() && !m.is_pass() {
             notes.push(format!("{percent}%: {}", if event == Event::Failure { "failed" } else { "ok" }));
         }
-        let comment = note.and_then(|a| a.comment.as_deref()).map(|c| c.replace(['{', '}'], ""));
+        let comment = note.and_then(|a| a.comment.as_deref()).map(comment_text);
         // After a comment, Black's move repeats its number (PGN export format, 8.2.2.2).
         number_black = !notes.is_empty() || comment.is_some();
         if !notes.is_empty() {
@@ -472,6 +529,10 @@ pub fn write_pgn_with(
 #[derive(Debug)]
 struct Branch {
     m: Move,
+    /// What the record says of the move.
+    note: Annotation,
+    /// The comment before the move, where a variation starts with it.
+    start: Option<String>,
     next: Vec<Branch>,
 }
 
@@ -496,12 +557,23 @@ impl Tree {
             if parts == v.line.len() {
                 continue;
             }
-            let rest = &v.line[parts..];
-            match tree.leaving.iter_mut().find(|(p, b)| *p == parts && b.m == rest[0]) {
-                Some((_, b)) => b.insert(&rest[1..]),
+            // Each move with what the variation says of it (its own moves only: the ones it
+            // shares with the line it leaves are that line's).
+            let rest: Vec<Branch> = (parts..v.line.len())
+                .map(|i| Branch {
+                    m: v.line[i],
+                    note: i.checked_sub(v.parts).and_then(|k| v.annotations.get(k)).cloned().unwrap_or_default(),
+                    start: if i == v.parts { v.comment.clone() } else { None },
+                    next: Vec::new(),
+                })
+                .collect();
+            let mut rest = rest.into_iter();
+            let Some(first) = rest.next() else { continue };
+            match tree.leaving.iter_mut().find(|(p, b)| *p == parts && b.m == first.m) {
+                Some((_, b)) => b.join(first, rest),
                 None => {
-                    let mut b = Branch { m: rest[0], next: Vec::new() };
-                    b.insert(&rest[1..]);
+                    let mut b = Branch { next: Vec::new(), ..first };
+                    b.insert(rest);
                     tree.leaving.push((parts, b));
                 }
             }
@@ -516,14 +588,26 @@ impl Tree {
 }
 
 impl Branch {
+    /// Takes `same`'s annotations where this branch (the same move) has none, then adds the
+    /// moves `rest` after it.
+    fn join(&mut self, same: Branch, rest: impl Iterator<Item = Branch>) {
+        if self.note == Annotation::default() {
+            self.note = same.note;
+        }
+        if self.start.is_none() {
+            self.start = same.start;
+        }
+        self.insert(rest);
+    }
+
     /// Adds the moves `rest`, which follow this branch's move.
-    fn insert(&mut self, rest: &[Move]) {
-        let Some((&first, more)) = rest.split_first() else { return };
-        match self.next.iter_mut().find(|b| b.m == first) {
-            Some(b) => b.insert(more),
+    fn insert(&mut self, mut rest: impl Iterator<Item = Branch>) {
+        let Some(first) = rest.next() else { return };
+        match self.next.iter_mut().find(|b| b.m == first.m) {
+            Some(b) => b.join(first, rest),
             None => {
-                let mut b = Branch { m: first, next: Vec::new() };
-                b.insert(more);
+                let mut b = first;
+                b.insert(rest);
                 self.next.push(b);
             }
         }
@@ -542,16 +626,21 @@ fn plays_from(start: &Position, line: &[Move]) -> bool {
     })
 }
 
-/// The tokens of the variation `branch` from `pos`, in parentheses.
+/// The tokens of the variation `branch` from `pos`, in parentheses, its comment before its
+/// first move.
 fn side_line(pos: &Position, branch: &Branch, tokens: &mut Vec<String>) {
     tokens.push("(".into());
+    if let Some(c) = branch.start.as_deref().map(comment_text).filter(|c| !c.is_empty()) {
+        tokens.push(format!("{{{c}}}"));
+    }
     go_on(pos, std::slice::from_ref(branch), tokens);
     tokens.push(")".into());
 }
 
 /// The tokens of the line that goes on from `pos` with `next[0]`, the others of `next` (and of
-/// every later branching) in parentheses after the move they replace. The first move is
-/// numbered (Black's as `1...`), as is Black's move after a comment or a variation.
+/// every later branching) in parentheses after the move they replace. Each move is followed by
+/// its NAGs, holdings and comment. The first move is numbered (Black's as `1...`), as is Black's
+/// move after a comment or a variation.
 fn go_on(pos: &Position, next: &[Branch], tokens: &mut Vec<String>) {
     let (mut pos, mut next, mut number_black) = (pos.clone(), next, true);
     while let Some((main, others)) = next.split_first() {
@@ -561,16 +650,26 @@ fn go_on(pos: &Position, next: &[Branch], tokens: &mut Vec<String>) {
         pos.play_unchecked(m);
         san.push_str(crate::san::check_mark(&pos));
         tokens.push(san);
+        tokens.extend(main.note.nags.iter().map(|nag| format!("${nag}")));
         let v = pos.variant();
         if v.drops {
             tokens.push(format!("{{H:{}}}", holdings_text(v, &hands(&pos))));
         }
-        number_black = v.drops || !others.is_empty();
+        let comment = main.note.comment.as_deref().map(comment_text).filter(|c| !c.is_empty());
+        number_black = v.drops || comment.is_some() || !others.is_empty();
+        if let Some(c) = comment {
+            tokens.push(format!("{{{c}}}"));
+        }
         for other in others {
             side_line(&before, other, tokens);
         }
         next = &main.next;
     }
+}
+
+/// A comment as it can be written between braces (which it may not hold).
+fn comment_text(comment: &str) -> String {
+    comment.replace(['{', '}'], "")
 }
 
 /// A move in SAN after its number (`12. e4`; Black's `12... e5` only if `number_black`), one
@@ -657,7 +756,8 @@ fn comment_pieces(comment: &str) -> Vec<String> {
     pieces
 }
 
-pub(crate) fn is_tag_name(name: &str) -> bool {
+/// Whether `name` can be a PGN tag's name: letters, digits and `_`.
+pub fn is_tag_name(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
@@ -1263,7 +1363,7 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
 
     // Step 4. The movetext: each move is played once the comments after it are read.
     let mut game = Game::new(start);
-    let mut annotations = Vec::new();
+    let (mut annotations, mut comment) = (Vec::new(), None);
     let mut pending: Option<Pending> = None;
     let mut terminator: Option<String> = None;
     let (mut variations, mut unread_variations) = (Vec::new(), Vec::new());
@@ -1289,20 +1389,14 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
                     .push(RecordError::Syntax { line, message: "a variation before the first move".into() }),
             },
             Token::Comment(text) => {
-                if let Some(p) = pending.as_mut() {
-                    // Commands (`[%clk 0:03:00]`) may stand before the notes: kept as free text.
-                    let (commands, rest) = split_commands(&text);
-                    // Whitespace is not meaningful in a comment (a writer breaks long ones).
-                    let free = read_notes(variant, &rest, line, p)?.split_whitespace().collect::<Vec<_>>().join(" ");
-                    let kept: Vec<&str> =
-                        commands.iter().map(String::as_str).chain([free.as_str()]).filter(|t| !t.is_empty()).collect();
-                    if !kept.is_empty() {
-                        let c = p.annotation.comment.get_or_insert_with(String::new);
-                        if !c.is_empty() {
-                            c.push(' ');
-                        }
-                        c.push_str(&kept.join(" "));
+                // Commands (`[%clk 0:03:00]`) may stand before the notes: kept as free text.
+                let (commands, rest) = split_commands(&text);
+                match pending.as_mut() {
+                    Some(p) => {
+                        let free = read_notes(variant, &rest, line, p)?;
+                        add_comment(&mut p.annotation.comment, &commands, free);
                     }
+                    None => add_comment(&mut comment, &commands, &rest),
                 }
             }
             Token::Word(w) => {
@@ -1330,10 +1424,7 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
                     fen: pos.fen(),
                 })?;
                 let mut annotation = Annotation::default();
-                // A glyph written on the move (`Nf3!?`).
-                let glyph = text.trim_end_matches(['+', '#']);
-                let glyph = &glyph[glyph.trim_end_matches(['!', '?']).len()..];
-                annotation.nags.extend(nag_of(glyph));
+                annotation.nags.extend(move_glyph(text));
                 pending = Some(Pending { m, at, text: text.to_string(), line, notes: Notes::default(), annotation });
             }
         }
@@ -1355,12 +1446,13 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
     if let (None, Some(t)) = (tags.iter().find(|(n, _)| n == "Result"), terminator) {
         tags.push(("Result".into(), t));
     }
-    Ok(Record { tags, game, annotations, variations, unread_variations })
+    Ok(Record { tags, game, annotations, comment, variations, unread_variations })
 }
 
-/// Reads a variation's `tokens` from `start` (reached by `before`): its line into `out`, then its
-/// own variations. A move that does not read ends it there, said in `unread`: the moves before
-/// it are kept, with the variations that leave them (as python-chess keeps them).
+/// Reads a variation's `tokens` from `start` (reached by `before`): its line into `out`, with its
+/// comments and NAGs, then its own variations. A move that does not read ends it there, said in
+/// `unread`: the moves before it are kept, with the variations that leave them (as python-chess
+/// keeps them).
 fn read_variation(
     start: &Position,
     before: &[Move],
@@ -1369,7 +1461,7 @@ fn read_variation(
     unread: &mut Vec<RecordError>,
 ) {
     let mut pos = start.clone();
-    let mut line = before.to_vec();
+    let mut own = Variation::new(before.to_vec(), before.len());
     // The position before the variation's last move, where a variation inside it starts.
     let mut last: Option<Position> = None;
     let mut inner = Vec::new();
@@ -1377,20 +1469,28 @@ fn read_variation(
         match token {
             Token::Variation(tokens) => match &last {
                 _ if tokens.is_empty() => {}
-                Some(p) => inner.push((p.clone(), line[..line.len() - 1].to_vec(), tokens)),
+                Some(p) => inner.push((p.clone(), own.line[..own.line.len() - 1].to_vec(), tokens)),
                 None => unread.push(RecordError::Syntax {
                     line: at_line,
                     message: "a variation before its line's first move".into(),
                 }),
             },
             Token::Word(w) => {
-                let Some(text) = move_text(&w).filter(|_| !RESULTS.contains(&w.as_str())) else { continue };
+                let Some(text) = move_text(&w).filter(|_| !RESULTS.contains(&w.as_str())) else {
+                    if let (Some(a), Some(nag)) = (own.annotations.last_mut(), nag_of(&w)) {
+                        a.nags.push(nag);
+                    }
+                    continue;
+                };
                 let at = MoveNumber { number: pos.fullmoves(), color: pos.turn() };
                 match parse_move(&pos, text) {
                     Ok(m) => {
                         last = Some(pos.clone());
                         pos.play_unchecked(m);
-                        line.push(m);
+                        own.line.push(m);
+                        let mut annotation = Annotation::default();
+                        annotation.nags.extend(move_glyph(text));
+                        own.annotations.push(annotation);
                     }
                     Err(reason) => {
                         let (text, fen) = (text.to_string(), pos.fen());
@@ -1399,15 +1499,52 @@ fn read_variation(
                     }
                 }
             }
-            Token::Tag(..) | Token::Comment(_) => {}
+            Token::Comment(text) => {
+                let (commands, rest) = split_commands(&text);
+                // The holdings a writer notes after each move of a variant with hands are the
+                // line's own, not a comment.
+                let mut free = rest.trim_start();
+                if start.variant().drops && own.line.len() > before.len() {
+                    while let Some(word) = free.split_whitespace().next().filter(|w| w.starts_with("H:")) {
+                        free = free.trim_start()[word.len()..].trim_start();
+                    }
+                }
+                match own.annotations.last_mut() {
+                    Some(a) => add_comment(&mut a.comment, &commands, free),
+                    None => add_comment(&mut own.comment, &commands, free),
+                }
+            }
+            Token::Tag(..) => {}
         }
     }
-    if line.len() > before.len() {
-        out.push(Variation { line, parts: before.len() });
+    if own.line.len() > before.len() {
+        out.push(own);
     }
     for (p, before, tokens) in inner {
         read_variation(&p, &before, tokens, out, unread);
     }
+}
+
+/// Adds a comment's `commands` and free text to `slot` (after what it holds, with a space);
+/// whitespace is not meaningful in a comment (a writer breaks long ones), so runs of it are one
+/// space.
+fn add_comment(slot: &mut Option<String>, commands: &[String], free: &str) {
+    let free = free.split_whitespace().collect::<Vec<_>>().join(" ");
+    let kept: Vec<&str> =
+        commands.iter().map(String::as_str).chain([free.as_str()]).filter(|t| !t.is_empty()).collect();
+    if !kept.is_empty() {
+        let c = slot.get_or_insert_with(String::new);
+        if !c.is_empty() {
+            c.push(' ');
+        }
+        c.push_str(&kept.join(" "));
+    }
+}
+
+/// The NAG of a glyph written on a move (`Nf3!?`: `$5`).
+fn move_glyph(text: &str) -> Option<u8> {
+    let glyph = text.trim_end_matches(['+', '#']);
+    nag_of(&glyph[glyph.trim_end_matches(['!', '?']).len()..])
 }
 
 /// A position glyph (`+/-` White wins: `$18`; `=` equal: `$10`; ...), as ChessBase writes them.

@@ -897,8 +897,8 @@ fn variations_are_written_as_they_are_read() {
     // variation; a line that is the start of another, or that is not legal, adds nothing.
     let record = read_record("1. e4 e5 (1... c5 2. Nf3 (2. c3) d6) 2. Nf3 *").expect("reads");
     let mut variations = record.variations.clone();
-    variations.push(Variation { line: record.variations[0].line[..2].to_vec(), parts: 1 });
-    variations.push(Variation { line: vec![record.game.moves()[1]], parts: 0 });
+    variations.push(Variation::new(record.variations[0].line[..2].to_vec(), 1));
+    variations.push(Variation::new(vec![record.game.moves()[1]], 0));
     let text = write_pgn_with(&record.game, &[], &[], &variations);
     assert!(text.ends_with("\n1. e4 e5 (1... c5 2. Nf3 (2. c3) 2... d6) 2. Nf3 *\n"), "{text}");
     // Crazyhouse lines keep their holdings; SnowFall writes none (its side lines need gifts).
@@ -908,6 +908,117 @@ fn variations_are_written_as_they_are_read() {
     assert!(flat.contains("2... Qxd5 {H:Pp} (2... Nf6 {H:P} 3. P@e5 {H:}) 3. Nc3 {H:Pp}"), "{text}");
     let sf = read_record("[Variant \"SnowFall\"]\n\n1. e4 {H:} e5 {H:} *").expect("sf");
     let line = vec![sf.game.moves()[0]];
-    let text = write_pgn_with(&sf.game, &[], &[], &[Variation { line, parts: 0 }]);
+    let text = write_pgn_with(&sf.game, &[], &[], &[Variation::new(line, 0)]);
     assert!(!text.contains('('), "{text}");
+}
+
+/// A record's comments and NAGs in the expected file's form ([`annotations_are_read_as_python_chess_reads_them`]):
+/// `comment TEXT`, then `note PATH nags=N,.. before=TEXT after=TEXT` per move that has any, sorted.
+fn annotation_listing(r: &rules::record::Record) -> Vec<String> {
+    use rules::record::Annotation;
+    let start = r.game.start();
+    let mut out = Vec::new();
+    if let Some(c) = &r.comment {
+        out.push(format!("comment {c}"));
+    }
+    let mut notes = Vec::new();
+    let mut note = |path: Vec<String>, a: Option<&Annotation>, before: Option<&String>| {
+        let a = a.cloned().unwrap_or_default();
+        if a.nags.is_empty() && a.comment.is_none() && before.is_none() {
+            return;
+        }
+        let mut nags = a.nags.clone();
+        nags.sort_unstable();
+        nags.dedup();
+        let nags = nags.iter().map(u8::to_string).collect::<Vec<_>>().join(",");
+        let (before, after) = (before.cloned().unwrap_or_default(), a.comment.unwrap_or_default());
+        notes.push(format!("note {} nags={nags} before={before} after={after}", path.join(",")));
+    };
+    let main = uci_line(start, r.game.moves());
+    for (ply, a) in r.annotations.iter().enumerate() {
+        note(main[..=ply].to_vec(), Some(a), None);
+    }
+    for v in &r.variations {
+        let line = uci_line(start, &v.line);
+        for ply in v.parts..v.line.len() {
+            let before = if ply == v.parts { v.comment.as_ref() } else { None };
+            note(line[..=ply].to_vec(), v.annotations.get(ply - v.parts), before);
+        }
+    }
+    notes.sort();
+    out.extend(notes);
+    out
+}
+
+#[test]
+fn annotations_are_read_as_python_chess_reads_them() {
+    let records = read_records(&read_data("annotated.pgn")).expect("the record reads");
+    let mut expected: Vec<Vec<String>> = Vec::new();
+    for line in read_data("annotated.expected").lines().filter(|l| !l.starts_with('#')) {
+        if line.starts_with("game ") {
+            expected.push(Vec::new());
+        } else {
+            expected.last_mut().expect("a game").push(line.to_string());
+        }
+    }
+    assert_eq!(records.len(), expected.len(), "one record per game");
+    assert_eq!(expected.iter().flatten().filter(|l| l.starts_with("note ")).count(), 28, "the file's notes");
+    for (i, (record, want)) in records.iter().zip(&expected).enumerate() {
+        assert!(record.unread_variations.is_empty(), "game {}: {:?}", i + 1, record.unread_variations);
+        assert_eq!(&annotation_listing(record), want, "game {}", i + 1);
+    }
+}
+
+#[test]
+fn annotations_are_written_as_they_are_read() {
+    use rules::record::write_record;
+    for record in read_records(&read_data("annotated.pgn")).expect("reads") {
+        let text = write_record(&record);
+        let back = read_record(&text).unwrap_or_else(|e| panic!("{e}:\n{text}"));
+        assert_eq!(back.game.moves(), record.game.moves(), "{text}");
+        assert_eq!(annotation_listing(&back), annotation_listing(&record), "{text}");
+        assert_eq!(back.tags, record.tags, "{text}");
+        assert!(text.lines().all(|l| l.starts_with('[') || l.len() <= 80), "{text}");
+    }
+    // As PGN writers print them: the game's comment first, a variation's before its first move,
+    // NAGs after the move, Black's move numbered after a comment.
+    let record =
+        read_record("{Start} 1. e4 $1 {best} e5 ( {or} 1... c5 $5 {Sicilian} 2. Nf3 ) 2. Nf3 *").expect("reads");
+    let text = write_record(&record);
+    assert!(
+        text.ends_with("\n{Start} 1. e4 $1 {best} 1... e5 ({or} 1... c5 $5 {Sicilian} 2. Nf3) 2. Nf3 *\n"),
+        "{text}"
+    );
+    // Crazyhouse: a side line's comments follow its holdings, which are not read as comments.
+    let zh = read_record(
+        "[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 (2... Nf6 {H:P} {develops} 3. P@e5 $2) 3. Nc3 *",
+    )
+    .expect("zh");
+    assert_eq!(zh.variations[0].annotations[0].comment.as_deref(), Some("develops"));
+    let text = write_record(&zh);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("(2... Nf6 {H:P} {develops} 3. P@e5 $2 {H:}) 3. Nc3"), "{text}");
+    let back = read_record(&text).expect("reads back");
+    assert_eq!(annotation_listing(&back), annotation_listing(&zh));
+}
+
+#[test]
+fn a_comment_a_record_would_read_as_a_note_is_named() {
+    use rules::record::comment_error;
+    let chess = variants::by_name("chess").expect("chess");
+    let sf = snowfall::variant(17);
+    let coin = variants::by_name("coinflip").expect("coinflip");
+    assert_eq!(comment_error(chess, "a fine move"), None);
+    assert_eq!(comment_error(chess, "gift of a pawn"), None);
+    assert_eq!(comment_error(chess, "failed to see the fork"), None);
+    assert_eq!(comment_error(chess, "100% sure"), None);
+    for (v, c, what) in [
+        (chess, "H:Qq held", "holdings"),
+        (sf, "[%clk 0:01:00] gift W:Q B:-", "gift"),
+        (coin, "failed", "failure"),
+        (chess, "50%: ok", "roll"),
+    ] {
+        let e = comment_error(v, c).unwrap_or_else(|| panic!("{c}"));
+        assert!(e.ends_with(&format!("as the move's {what}")), "{e}");
+    }
 }

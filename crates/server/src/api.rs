@@ -710,6 +710,26 @@ struct LinesRequest {
     play: Option<String>,
     /// The variations, each leaving the line after its first `parts` moves.
     variations: Option<Vec<SideLine>>,
+    /// The record's tags as `[name, value]` pairs (absent: an `Event` naming the board).
+    tags: Option<Vec<(String, String)>>,
+    /// The comment before the first move.
+    comment: Option<String>,
+    /// What the record says of moves of the line or of its variations.
+    notes: Option<Vec<NoteBody>>,
+}
+
+/// A note of `POST /api/position/pgn` (`crate::line::Note`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoteBody {
+    /// The moves from the start up to the move noted, UCI, comma-separated.
+    at: String,
+    /// Its NAGs.
+    nags: Option<Vec<u8>>,
+    /// The comment after it.
+    comment: Option<String>,
+    /// The comment before it (a variation's first move).
+    before: Option<String>,
 }
 
 /// A variation of `POST /api/position/pgn` (`crate::line::SideLine`).
@@ -735,8 +755,24 @@ async fn position_pgn(body: Result<JsonBody<LinesRequest>, ApiError>) -> Result<
         .into_iter()
         .map(|s| crate::line::SideLine { of: s.of, parts: s.parts, play: s.play })
         .collect();
+    let notes = crate::line::RecordNotes {
+        tags: req.tags,
+        comment: req.comment,
+        notes: req
+            .notes
+            .unwrap_or_default()
+            .into_iter()
+            .map(|n| crate::line::Note {
+                at: n.at,
+                nags: n.nags.unwrap_or_default(),
+                comment: n.comment,
+                before: n.before,
+            })
+            .collect(),
+    };
+    let (fen, play) = (req.fen, req.play);
     let pgn =
-        blocking("the record", move || crate::line::pgn_of_lines(v, req.fen.as_deref(), req.play.as_deref(), &side))
+        blocking("the record", move || crate::line::pgn_of_lines(v, fen.as_deref(), play.as_deref(), &side, &notes))
             .await?
             .map_err(|e| ApiError::bad(e.to_string()))?;
     Ok(Json(json!({ "pgn": pgn })))

@@ -45,6 +45,17 @@ pub enum LineError {
     /// Too many moves in a record.
     #[error("the record has {0} plies, more than the analysis board's {MAX_PLIES}")]
     RecordTooLong(usize),
+    /// A note sent with a line that cannot be written (`index` 1 for the first).
+    #[error("note {index}: {reason}")]
+    Note {
+        /// 1 for the first.
+        index: usize,
+        /// Why.
+        reason: String,
+    },
+    /// A tag sent with a line that cannot be written.
+    #[error("tags: {0}")]
+    Tag(String),
     /// A record that does not read.
     #[error("the record does not read: {0}")]
     Record(String),
@@ -140,12 +151,42 @@ pub fn promotion_of(pos: &Position, text: &str) -> Option<String> {
 /// The most variations of a record the analysis board takes.
 pub const MAX_VARIATIONS: usize = 500;
 
-/// A PGN record as the analysis board loads it: its main line and its variations.
+/// What a record says of a move of a line (its NAGs and comments), the move named by the
+/// line's moves up to it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Note {
+    /// The moves from the start up to the move noted, in UCI, comma-separated (as `play`).
+    pub at: String,
+    /// Its NAGs (`$1` is `!`).
+    pub nags: Vec<u8>,
+    /// The comment after it.
+    pub comment: Option<String>,
+    /// The comment before it, where a variation begins with it.
+    pub before: Option<String>,
+}
+
+/// A record's words beyond its lines: its tags, the comment before its first move and the
+/// notes of its moves.
+#[derive(Debug, Clone, Default)]
+pub struct RecordNotes {
+    /// The tags (name and value) in their order; `None`: only an `Event` naming the board.
+    pub tags: Option<Vec<(String, String)>>,
+    /// The comment before the first move.
+    pub comment: Option<String>,
+    /// The notes of moves of the main line or of its variations.
+    pub notes: Vec<Note>,
+}
+
+/// A PGN record as the analysis board loads it: its main line and its variations, with what
+/// it says of them.
 pub struct RecordLines {
     /// The main line.
     pub game: Game,
     /// The variations that are lines of the board too, each once, in the order written.
     pub variations: Vec<Game>,
+    /// Its tags, the comment before its first move and the notes of the moves of the main line
+    /// and the variations kept (each move once, the first written).
+    pub notes: RecordNotes,
     /// Why the others were not taken ([`rules::record::Record::unread_variations`], a line too
     /// long or going on after the end, beyond [`MAX_VARIATIONS`]).
     pub unread: Vec<String>,
@@ -172,6 +213,14 @@ impl RecordLines {
             .collect();
         out["variations"] = json!(variations);
         out["unread_variations"] = json!(self.unread);
+        out["tags"] = json!(self.notes.tags.iter().flatten().map(|(n, v)| json!([n, v])).collect::<Vec<_>>());
+        out["comment"] = json!(self.notes.comment);
+        out["notes"] = json!(self
+            .notes
+            .notes
+            .iter()
+            .map(|n| json!({ "at": n.at, "nags": n.nags, "comment": n.comment, "before": n.before }))
+            .collect::<Vec<_>>());
         out
     }
 }
@@ -191,12 +240,14 @@ pub struct SideLine {
 
 /// A line of variant `v` and its variations as a PGN record (`POST /api/position/pgn`): each
 /// variation ([`SideLine`]) is a line of the board as the main line is ([`line_in`]); at most
-/// [`MAX_VARIATIONS`].
+/// [`MAX_VARIATIONS`]. `notes` gives the record's tags, its comment before the first move and
+/// its moves' NAGs and comments ([`Note::at`] a move of the line or of a variation).
 pub fn pgn_of_lines(
     v: &'static Variant,
     fen: Option<&str>,
     play: Option<&str>,
     side: &[SideLine],
+    notes: &RecordNotes,
 ) -> Result<String, LineError> {
     let main = line_in(v, fen, play)?;
     if side.len() > MAX_VARIATIONS {
@@ -246,10 +297,67 @@ pub fn pgn_of_lines(
             return Err(refuse("it goes on from the line's last move: send it as the line".into()));
         }
         lines.push(uci_of(&game));
-        variations.push(rules::record::Variation { line: game.moves().to_vec(), parts: s.parts });
+        variations.push(rules::record::Variation::new(game.moves().to_vec(), s.parts));
     }
-    let tags = [("Event".to_string(), "fairylab analysis board".to_string())];
-    Ok(rules::record::write_pgn_with(&main, &tags, &[], &variations))
+    // Each note on the main line's move, or on the first variation whose own move it is.
+    let mut annotations = vec![rules::record::Annotation::default(); main.moves().len()];
+    for (i, n) in notes.notes.iter().enumerate() {
+        let refuse = |reason: String| LineError::Note { index: i + 1, reason };
+        let at: Vec<&str> = n.at.split(',').map(str::trim).filter(|m| !m.is_empty()).collect();
+        if at.is_empty() {
+            return Err(refuse("at names no move".into()));
+        }
+        for c in [&n.comment, &n.before].into_iter().flatten() {
+            if let Some(e) = rules::record::comment_error(v, c) {
+                return Err(refuse(e));
+            }
+        }
+        let ply = at.len() - 1;
+        let annotation = rules::record::Annotation { nags: n.nags.clone(), comment: n.comment.clone() };
+        if main_uci.len() > ply && main_uci.iter().zip(&at).all(|(a, b)| a == b) {
+            if n.before.is_some() {
+                return Err(refuse("a comment before a move is for a variation's first move".into()));
+            }
+            annotations[ply] = annotation;
+            continue;
+        }
+        let own =
+            |k: usize| lines[k].len() > ply && ply >= side[k].parts && lines[k].iter().zip(&at).all(|(a, b)| a == b);
+        let Some(k) = (0..side.len()).find(|&k| own(k)) else {
+            return Err(refuse(format!("'{}' is not a move of the line or of its variations", at.join(","))));
+        };
+        if n.before.is_some() && ply != side[k].parts {
+            return Err(refuse("a comment before a move is for a variation's first move".into()));
+        }
+        let var = &mut variations[k];
+        let own_index = ply - side[k].parts;
+        if var.annotations.len() <= own_index {
+            var.annotations.resize(own_index + 1, rules::record::Annotation::default());
+        }
+        var.annotations[own_index] = annotation;
+        if n.before.is_some() {
+            var.comment = n.before.clone();
+        }
+    }
+    let tags = match &notes.tags {
+        Some(tags) => {
+            if let Some((name, _)) = tags.iter().find(|(n, _)| !rules::record::is_tag_name(n)) {
+                let reason = format!("'{name}' is not a tag name (letters, digits and '_')");
+                return Err(LineError::Tag(reason));
+            }
+            tags.clone()
+        }
+        None => vec![("Event".to_string(), "fairylab analysis board".to_string())],
+    };
+    let record = rules::record::Record {
+        tags,
+        game: main,
+        annotations,
+        comment: notes.comment.clone(),
+        variations,
+        unread_variations: Vec::new(),
+    };
+    Ok(rules::record::write_record(&record))
 }
 
 /// A PGN record's main line ([`main_line`]) and its variations: each a line of the board
@@ -301,8 +409,82 @@ pub fn lines_of_pgn(text: &str) -> Result<RecordLines, LineError> {
             kept.push(g.clone());
         }
     }
+    let notes =
+        RecordNotes { tags: Some(rec.tags.clone()), comment: rec.comment.clone(), notes: notes_of(&rec, &kept) };
     let game = main_line(rec)?;
-    Ok(RecordLines { game, variations: kept, unread })
+    Ok(RecordLines { game, variations: kept, unread, notes })
+}
+
+/// The notes of a record's moves that are moves of its main line or of the variations `kept`
+/// (a move that several lines share, once: the first written).
+fn notes_of(rec: &rules::record::Record, kept: &[Game]) -> Vec<Note> {
+    // The lines as a tree of moves: each node the line that reached it first and its depth.
+    let lines: Vec<&[rules::Move]> = std::iter::once(rec.game.moves()).chain(kept.iter().map(Game::moves)).collect();
+    let mut child: std::collections::HashMap<(usize, rules::Move), usize> = std::collections::HashMap::new();
+    let mut nodes: Vec<(usize, usize)> = vec![(0, 0)];
+    for (k, line) in lines.iter().enumerate() {
+        let mut node = 0;
+        for (depth, &m) in line.iter().enumerate() {
+            let fresh = nodes.len();
+            node = *child.entry((node, m)).or_insert(fresh);
+            if node == fresh {
+                nodes.push((k, depth + 1));
+            }
+        }
+    }
+    let uci: Vec<Vec<String>> = lines
+        .iter()
+        .map(|line| {
+            let mut p = rec.game.start().clone();
+            line.iter()
+                .map(|&m| {
+                    let u = rules::uci::to_uci(&p, m);
+                    p.play_unchecked(m);
+                    u
+                })
+                .collect()
+        })
+        .collect();
+    // Where a path ends in the tree, as `at`.
+    let at = |path: &[rules::Move]| -> Option<String> {
+        let node = path.iter().try_fold(0, |node, &m| child.get(&(node, m)).copied())?;
+        let (k, depth) = nodes[node];
+        Some(uci[k][..depth].join(","))
+    };
+    let mut out: Vec<Note> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut add = |path: &[rules::Move], a: Option<&rules::record::Annotation>, before: Option<&String>| {
+        let a = a.filter(|a| !a.nags.is_empty() || a.comment.is_some());
+        if a.is_none() && before.is_none() {
+            return;
+        }
+        let Some(at) = at(path) else { return };
+        let k = *index.entry(at.clone()).or_insert_with(|| {
+            out.push(Note { at, ..Note::default() });
+            out.len() - 1
+        });
+        let note = &mut out[k];
+        if let Some(a) = a {
+            if note.nags.is_empty() && note.comment.is_none() {
+                note.nags.clone_from(&a.nags);
+                note.comment.clone_from(&a.comment);
+            }
+        }
+        if note.before.is_none() {
+            note.before = before.cloned();
+        }
+    };
+    let main = rec.game.moves();
+    for (ply, a) in rec.annotations.iter().enumerate().take(main.len()) {
+        add(&main[..=ply], Some(a), None);
+    }
+    for v in &rec.variations {
+        for ply in v.parts..v.line.len() {
+            let before = if ply == v.parts { v.comment.as_ref() } else { None };
+            add(&v.line[..=ply], v.annotations.get(ply - v.parts), before);
+        }
+    }
+    out
 }
 
 /// The main line of a record (its first game, of a built-in variant): its start and moves,
