@@ -876,6 +876,35 @@ fn the_openapi_file_describes_what_the_server_answers() {
         "{written}"
     );
     api.post(pgn, "", None, json!({ "variant": "chess" }), 200);
+    // A record's tags, comments and NAGs, read and written.
+    let annotated = api.post(
+        position,
+        "",
+        None,
+        json!({ "pgn": "[White \"A\"]\n\n{start} 1. e4! {best} e5 ({or} 1... c5 $5) *" }),
+        200,
+    );
+    assert_eq!(annotated["notes"].as_array().map(Vec::len), Some(2), "{annotated}");
+    let written = api.post(
+        pgn,
+        "",
+        None,
+        json!({ "variant": "chess", "play": "e2e4,e7e5", "variations": [{ "parts": 1, "play": "c7c5" }],
+                "tags": annotated["tags"], "comment": annotated["comment"], "notes": annotated["notes"] }),
+        200,
+    );
+    assert!(
+        written["pgn"].as_str().is_some_and(|t| t.contains("{start} 1. e4 $1 {best} 1... e5 ({or} 1... c5 $5) *")),
+        "{written}"
+    );
+    api.post(pgn, "", None, json!({ "variant": "chess", "play": "e2e4", "notes": [{ "at": "d2d4" }] }), 400);
+    api.post(
+        pgn,
+        "",
+        None,
+        json!({ "variant": "chess", "play": "e2e4", "notes": [{ "at": "e2e4", "nags": [-1] }] }),
+        422,
+    );
     api.post(
         pgn,
         "",

@@ -905,6 +905,71 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
     let written = s.ok("POST", "/api/position/pgn", None, Some(body));
     let text = written["pgn"].as_str().expect("pgn");
     assert!(text.ends_with("\n1. e4 e5 (1... c5 2. Nf3 (2. c3) 2... d6 (2... Nc6)) *\n"), "{text}");
+    // An annotated record: its tags, its first comment and its moves' NAGs and comments (the
+    // main line's and the variations'), sent back with the lines, write the same record.
+    let annotated =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/records/annotated.pgn"))
+            .expect("the annotated record");
+    let first_game = &annotated[..annotated.find("\n\n[Event").expect("a second game")];
+    let v = s.ok("POST", "/api/position", None, Some(json!({ "pgn": first_game })));
+    assert_eq!(v["comment"], "The Ruy Lopez, annotated as a coach writes it.", "{v}");
+    assert_eq!(v["tags"][4], json!(["White", "Coach"]), "{v}");
+    let notes = v["notes"].as_array().expect("notes");
+    assert_eq!(notes.len(), 14, "{v}");
+    let note = |at: &str| notes.iter().find(|n| n["at"] == at).unwrap_or_else(|| panic!("no note at {at}: {v}"));
+    assert_eq!(note("e2e4")["comment"], "[%clk 0:03:00] Best by test.");
+    assert_eq!(note("e2e4,e7e5,g1f3,b8c6,f1c4")["before"], "Also good:");
+    assert_eq!(note("e2e4,e7e5,g1f3,b8c6,f1b5,g8f6,e1g1,f6e4")["nags"], json!([146]));
+    let main: Vec<&str> = v["moves"].as_array().expect("moves").iter().filter_map(|m| m["uci"].as_str()).collect();
+    let sides: Vec<Value> = v["variations"]
+        .as_array()
+        .expect("variations")
+        .iter()
+        .map(|l| {
+            let parts = l["parts"].as_u64().expect("parts") as usize;
+            let uci: Vec<&str> = l["uci"].as_array().expect("uci").iter().filter_map(Value::as_str).collect();
+            json!({ "parts": parts, "play": uci[parts..].join(",") })
+        })
+        .collect();
+    let body = json!({ "variant": "chess", "play": main.join(","), "variations": sides, "tags": v["tags"],
+                       "comment": v["comment"], "notes": v["notes"] });
+    let written = s.ok("POST", "/api/position/pgn", None, Some(body));
+    let text = written["pgn"].as_str().expect("pgn");
+    assert!(text.starts_with("[Event \"Annotated: comments and NAGs"), "{text}");
+    assert!(
+        text.contains("\n\n{The Ruy Lopez, annotated as a coach writes it.} 1. e4\n{[%clk 0:03:00] Best by test.}"),
+        "{text}"
+    );
+    let back = s.ok("POST", "/api/position", None, Some(json!({ "pgn": text })));
+    for field in ["tags", "comment", "notes", "variations", "moves"] {
+        assert_eq!(back[field], v[field], "{field}: {text}");
+    }
+    let refused_note = |notes: Value, said: &str| {
+        let body = json!({ "variant": "chess", "play": "e2e4,e7e5", "variations": [{ "parts": 1, "play": "c7c5" }], "notes": notes });
+        let (status, v) = s.call("POST", "/api/position/pgn", None, Some(body));
+        assert!(status == 400 && v["error"].as_str().is_some_and(|e| e.contains(said)), "{said}: {status} {v}");
+    };
+    refused_note(
+        json!([{ "at": "e2e4,c7c5,g1f3" }]),
+        "note 1: 'e2e4,c7c5,g1f3' is not a move of the line or of its variations",
+    );
+    refused_note(json!([{ "at": "" }]), "note 1: at names no move");
+    refused_note(
+        json!([{ "at": "e2e4", "before": "x" }]),
+        "note 1: a comment before a move is for a variation's first move",
+    );
+    refused_note(
+        json!([{ "at": "e2e4,c7c5", "before": "ok" }, { "at": "e2e4", "comment": "H:Q" }]),
+        "note 2: a comment may not begin with 'H:Q'",
+    );
+    let body = json!({ "variant": "chess", "play": "e2e4", "notes": [{ "at": "e2e4", "nags": [256] }] });
+    assert_eq!(s.call("POST", "/api/position/pgn", None, Some(body)).0, 422, "a NAG is 0 to 255");
+    let body = json!({ "variant": "chess", "play": "e2e4", "tags": [["Bad Name", "x"]] });
+    let (status, e) = s.call("POST", "/api/position/pgn", None, Some(body));
+    assert!(
+        status == 400 && e["error"].as_str().is_some_and(|e| e.contains("tags: 'Bad Name' is not a tag name")),
+        "{status} {e}"
+    );
     let refused_pgn = |body: Value, said: &str| {
         let (status, v) = s.call("POST", "/api/position/pgn", None, Some(body));
         assert!(status == 400 && v["error"].as_str().is_some_and(|e| e.contains(said)), "{said}: {status} {v}");
