@@ -819,6 +819,26 @@ test('the analysis board: moves tried on the board, a new continuation, the engi
   // the record's.
   await page.waitForFunction(() => document.getElementById('pgn-out').value.includes('('));
   assert.match(await page.locator('#pgn-out').inputValue(), /\n1\. e4 e5 \(1\.\.\. c5 2\. c3 \(2\. Nf3 d6\) 2\.\.\. d5\)\n?\s*\(1\.\.\. e6 2\. Qh5\) 2\. Nf3 \*\n$/);
+  // An annotated record: its comments on lines of their own in the move list (Black's move
+  // after one behind "1…"; a clock command not shown), its NAGs as glyphs, a variation's
+  // opening comment where it begins; the PGN to copy keeps its tags, comments and NAGs.
+  await page.fill('#pgn-in', '[White "Coach"]\n\n{start} 1. e4! {[%clk 0:03:00] best} e5 ({or} 1... c5 $5 {Sicilian} 2. Nf3) 2. Nf3 *');
+  await page.click('#import button[type=submit]');
+  await page.waitForSelector('ol.moves li.comment:has-text("start")');
+  assert.deepEqual(await page.locator('ol.moves li').allTextContents(), [
+    'comment before the first move: start', '1. e4!', 'comment on 1. e4: best', '1…', 'e5', '2. Nf3',
+  ]);
+  assert.equal(await page.locator('ol.moves button[data-ply="1"] .glyph.nag').getAttribute('title'), 'good move');
+  await page.waitForFunction(() => document.getElementById('pgn-out').value.includes('best}'));
+  const annotatedPgn = await page.locator('#pgn-out').inputValue();
+  assert.match(annotatedPgn, /\[White "Coach"\]\n/);
+  assert.match(annotatedPgn, /\n\{start\} 1\. e4 \$1 \{\[%clk 0:03:00\] best\} 1\.\.\. e5 \(\{or\} 1\.\.\. c5 \$5 \{Sicilian\}\s2\. Nf3\) 2\. Nf3 \*\n$/);
+  await page.click('ul.variations button:has-text("1… c5 2. Nf3")');
+  await page.waitForSelector('ol.moves button[data-ply="2"][aria-current="true"]:has-text("c5")');
+  assert.deepEqual(await page.locator('ol.moves li').allTextContents(), [
+    'comment before the first move: start', '1. e4!', 'comment on 1. e4: best', 'comment before 1… c5: or', '1…', 'c5!?',
+    'comment on 1… c5: Sicilian', '2. Nf3',
+  ]);
   await page.fill('#pgn-in', '[Variant "SnowFall"]\n\n1. e4 {H:Qq gift W:Q B:Q} e5 *');
   await page.click('#import button[type=submit]');
   await page.waitForSelector('#error:has-text("1. e4 (ply 1) of the record brought gifts")');

@@ -26,6 +26,13 @@ export async function analysisBoard(main) {
   // The main line (UCI) once there are others: a pasted record's, or the first line set aside
   // for another; it stays the main line of the exported PGN whichever line is shown (lichess).
   let mainLine = null;
+  // What a pasted record says beyond its moves (POST /api/position): its tags, its comment
+  // before the first move, and its moves' NAGs and comments by the moves up to each (`at`,
+  // UCI, comma-separated), so that a note stays on its move whichever line is shown.
+  let record = null;
+  const noRecord = () => ({ tags: null, comment: null, notes: {}, main: null, loaded: 0 });
+  let imports = 0;
+  record = noRecord();
   let flipped = false;
   main.innerHTML = `
     <div class="game">
@@ -126,6 +133,7 @@ export async function analysisBoard(main) {
         line = [];
         variations = [];
         mainLine = null;
+        record = noRecord();
         shown = 0;
         full = null;
         await load(true);
@@ -183,7 +191,8 @@ export async function analysisBoard(main) {
       : ended
         ? `${here.variant}: ${here.turn} to move; a draw could be claimed here (${here.reason}), which ends a game on this server.`
         : `${here.variant}: ${here.turn} to move.`;
-    document.getElementById('moves').innerHTML = panels.moveList(full, shown, null) + variationList();
+    const notes = { start: record.comment, at: i => record.notes[line.slice(0, i + 1).join(',')] };
+    document.getElementById('moves').innerHTML = panels.moveList(full, shown, null, notes) + variationList();
     document.getElementById('fen-out').value = here.fen;
     renderPgn();
     const chance = /^(probabilistic|snowfall)/.test(here.variant);
@@ -197,11 +206,12 @@ export async function analysisBoard(main) {
   // The line's record with the variations tried (POST /api/position/pgn), asked once per set
   // of lines; until it comes, and in a variant with chance (no side lines), the line's own.
   let exported = null;
-  const pgnKey = () => JSON.stringify([variant, start, line, mainLine, variations.map(v => v.uci)]);
+  const pgnKey = () => JSON.stringify([variant, start, line, mainLine, variations.map(v => v.uci), record.loaded]);
   const renderPgn = async () => {
     const out = document.getElementById('pgn-out');
     const k = pgnKey();
-    if (!variations.length || /^(probabilistic|snowfall)/.test(variant)) {
+    const said = record.tags || record.comment || Object.keys(record.notes).length;
+    if ((!variations.length && !said) || /^(probabilistic|snowfall)/.test(variant)) {
       out.value = full.pgn;
       return;
     }
@@ -230,7 +240,19 @@ export async function analysisBoard(main) {
         sides.push(of === null ? { parts, play: u.slice(parts).join(',') } : { of, parts, play: u.slice(parts).join(',') });
         sent.push(u);
       }
-      const r = await call('POST', '/api/position/pgn', { variant, fen: start || null, play: main.join(','), variations: sides });
+      const body = { variant, fen: start || null, play: main.join(','), variations: sides };
+      if (said) {
+        // The record's tags, its result only while its main line is the one it had; its notes
+        // on the moves still on a line (all are: a line left is kept as a variation).
+        const same = record.main && main.join(',') === record.main.join(',');
+        body.tags = (record.tags || []).filter(([name]) => same || name !== 'Result');
+        body.comment = record.comment;
+        const lines = [main, ...others];
+        body.notes = Object.entries(record.notes)
+          .filter(([at_]) => lines.some(u => u.slice(0, at_.split(',').length).join(',') === at_))
+          .map(([at_, n]) => ({ at: at_, ...n }));
+      }
+      const r = await call('POST', '/api/position/pgn', body);
       exported = { key: k, pgn: r.pgn };
       if (pgnKey() === k) out.value = r.pgn;
     } catch (e) {
@@ -341,6 +363,7 @@ export async function analysisBoard(main) {
     line = [];
     variations = [];
     mainLine = null;
+    record = noRecord();
     shown = 0;
     load();
   });
@@ -374,6 +397,9 @@ export async function analysisBoard(main) {
       line = r.moves.map(m => m.uci);
       variations = (r.variations || []).map(v => ({ uci: v.uci, san: v.san }));
       mainLine = variations.length ? line.slice() : null;
+      const notes = {};
+      for (const n of r.notes || []) notes[n.at] = { nags: n.nags, comment: n.comment, before: n.before };
+      record = { tags: r.tags || null, comment: r.comment || null, notes, main: line.slice(), loaded: ++imports };
       shown = line.length;
       full = null;
       const unread = r.unread_variations || [];
@@ -395,6 +421,7 @@ export async function analysisBoard(main) {
     line = [];
     variations = [];
     mainLine = null;
+    record = noRecord();
     shown = 0;
     load();
   };

@@ -71,16 +71,43 @@ export function resultWords(state) {
  * the position after it (`shown`: the ply on the board). (A screen reader is told of new moves
  * by the page's own live region: this list is drawn anew at every change.)
  */
-export function moveList(state, shown, review) {
+export function moveList(state, shown, review, notes = null) {
   const judged = review && review.moves ? review.moves : [];
-  const items = state.moves.map((m, i) => {
+  // A record's comments stand on lines of their own across both columns (as lichess shows
+  // them); Black's move after one keeps its column behind a "…".
+  // Commands (`[%clk 0:03:00]`, `[%eval 0.25]`) are for programs: not shown (the record keeps them).
+  const comment = (text, where) => {
+    const shownText = text.replace(/\[%[^\]]*\]/g, ' ').replace(/\s+/g, ' ').trim();
+    return shownText ? `<li class="comment"><span class="sr-only">${where}: </span>${esc(shownText)}</li>` : '';
+  };
+  const items = [];
+  if (notes && notes.start) items.push(comment(notes.start, 'comment before the first move'));
+  // Whether a comment stands between this move and the one before.
+  let apart = false;
+  state.moves.forEach((m, i) => {
     const n = i % 2 === 0 ? `${i / 2 + 1}. ` : '';
     const note = m.event === 'failed' ? ' (failed roll)' : m.event.startsWith('gift') ? ` (${m.event})` : '';
     const current = shown === i + 1 ? ' aria-current="true" class="ply shown"' : ' class="ply"';
-    // The review's glyph after a judged move, as lichess marks it (?! ? ??).
+    const said = notes && notes.at ? notes.at(i) : null;
+    if (said && said.before) {
+      const c = comment(said.before, `comment before ${n || `${(i + 1) / 2}… `}${m.san}`);
+      items.push(c);
+      apart = apart || c !== '';
+    }
+    if (i % 2 === 1 && apart) items.push(`<li class="gap" aria-hidden="true">${(i + 1) / 2}…</li>`);
+    apart = false;
+    // The review's glyph after a judged move, as lichess marks it (?! ? ??); a record's NAGs.
     const j = judged[i] && judged[i].judgement;
-    const glyph = j ? `<span class="glyph ${esc(j)}" title="${esc(j)}">${esc(judged[i].glyph)}</span>` : '';
-    return `<li>${n}<button type="button" data-ply="${i + 1}"${current}>${esc(m.san)}${glyph}</button>${esc(note)}</li>`;
+    let glyph = j ? `<span class="glyph ${esc(j)}" title="${esc(j)}">${esc(judged[i].glyph)}</span>` : '';
+    if (said && said.nags && said.nags.length) {
+      glyph += said.nags.map(nag => `<span class="glyph nag" title="${esc(nagMeaning(nag))}">${esc(nagGlyph(nag))}</span>`).join('');
+    }
+    items.push(`<li>${n}<button type="button" data-ply="${i + 1}"${current}>${esc(m.san)}${glyph}</button>${esc(note)}</li>`);
+    if (said && said.comment) {
+      const c = comment(said.comment, `comment on ${n || `${(i + 1) / 2}… `}${m.san}`);
+      items.push(c);
+      apart = c !== '';
+    }
   });
   const browsing = shown !== state.moves.length;
   return `<h2>Moves</h2><ol class="moves" aria-label="moves">${items.join('')}</ol>
@@ -90,6 +117,18 @@ export function moveList(state, shown, review) {
       <button type="button" data-ply="${state.moves.length}" aria-label="the current position">Now »</button>
       ${browsing ? `<span class="browsing">showing the position after ply ${shown} of ${state.moves.length}</span>` : ''}</div>`;
 }
+
+/** PGN's NAGs as glyphs (the common ones, as lichess and ChessBase print them), `$n` else. */
+const NAG_GLYPHS = {
+  1: ['!', 'good move'], 2: ['?', 'mistake'], 3: ['!!', 'brilliant move'], 4: ['??', 'blunder'],
+  5: ['!?', 'interesting move'], 6: ['?!', 'dubious move'], 7: ['□', 'only move'], 10: ['=', 'equal position'],
+  13: ['∞', 'unclear position'], 14: ['⩲', 'White is slightly better'], 15: ['⩱', 'Black is slightly better'],
+  16: ['±', 'White is better'], 17: ['∓', 'Black is better'], 18: ['+−', 'White is winning'],
+  19: ['−+', 'Black is winning'], 22: ['⨀', 'zugzwang'], 32: ['⟳', 'development'], 36: ['↑', 'initiative'],
+  40: ['→', 'attack'], 132: ['⇆', 'counterplay'], 138: ['⊕', 'time trouble'], 146: ['N', 'novelty'],
+};
+export const nagGlyph = nag => (NAG_GLYPHS[nag] ? NAG_GLYPHS[nag][0] : `$${nag}`);
+const nagMeaning = nag => (NAG_GLYPHS[nag] ? NAG_GLYPHS[nag][1] : `NAG ${nag}`);
 
 /**
  * An evaluation of the review (`{cp}` or `{mate}`, White's view) as text; in dice variants
