@@ -138,9 +138,11 @@ pub(crate) fn run(a: &ReviewArgs, out: &mut impl Write) -> Result<()> {
             writeln!(out, "{line}")?;
         } else if a.pgn {
             // The record's own NAGs and comments (a clock, a coach's words) are kept beside the
-            // review's, as lichess keeps `[%clk]` beside `[%eval]`.
+            // review's, as lichess keeps `[%clk]` beside `[%eval]`, and so are its first comment
+            // and its variations.
             let annotations = merge_annotations(&rec.annotations, server::analysis::review_annotations(&json));
-            write!(out, "{}", rules::record::write_pgn_annotated(&rec.game, &rec.tags, &annotations))?;
+            let reviewed = rules::record::Record { annotations, ..rec.clone() };
+            write!(out, "{}", rules::record::write_record(&reviewed))?;
             if a.all {
                 writeln!(out)?;
             }

@@ -591,6 +591,15 @@ fn review_judges_a_game_as_lichess_does() {
     let o = fairylab(&["review", &again, "--nodes", "20000", "--json"]);
     let w: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
     assert_eq!(w["moves"], v["moves"]);
+    // The record's first comment and its variations stay in the reviewed record.
+    let commented = temp_file(
+        "review-variations.pgn",
+        "{A miniature} 1. e4 e5 2. Qh5 Nc6 (2... g6 $1 {better}) 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+    );
+    let o = fairylab(&["review", &commented, "--nodes", "20000", "--pgn"]);
+    assert_ok(&o);
+    let flat = stdout(&o).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("{A miniature} 1. e4") && flat.contains("(2... g6 $1 {better}) 3. Bc4"), "{flat}");
     // Every game of a file, one JSON line each with its number and tags; dice give luck.
     let o = fairylab(&["review", &data("records/probabilistic.pgn"), "--all", "--nodes", "5000", "--json"]);
     assert_ok(&o);
