@@ -839,6 +839,13 @@ test('the analysis board: moves tried on the board, a new continuation, the engi
     'comment before the first move: start', '1. e4!', 'comment on 1. e4: best', 'comment before 1… c5: or', '1…', 'c5!?',
     'comment on 1… c5: Sicilian', '2. Nf3',
   ]);
+  // Two variations alike in their first eight moves are named apart by where they part.
+  await page.fill('#pgn-in', '1. e4 (1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O) (1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. Nf3 O-O) 1... e5 *');
+  await page.click('#import button[type=submit]');
+  await page.waitForSelector('ul.variations button:has-text("5. e3")');
+  assert.deepEqual(await page.locator('ul.variations button').allInnerTexts(), [
+    '1. d4 d5 2. c4 e6 … 4. Bg5 Be7 5. e3 …', '1. d4 d5 2. c4 e6 … 4. Bg5 Be7 5. Nf3 …',
+  ]);
   await page.fill('#pgn-in', '[Variant "SnowFall"]\n\n1. e4 {H:Qq gift W:Q B:Q} e5 *');
   await page.click('#import button[type=submit]');
   await page.waitForSelector('#error:has-text("1. e4 (ply 1) of the record brought gifts")');

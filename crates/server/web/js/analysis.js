@@ -321,14 +321,18 @@ export async function analysisBoard(main) {
   /** The variations, each from the move where it parts from the line shown. */
   const variationList = () => {
     if (!variations.length) return '';
+    const numbered = (v, from, to) => v.san.slice(from, to).map((san, k) => {
+      const ply = from + k;
+      const number = ply % 2 === 0 ? `${ply / 2 + 1}. ` : k === 0 ? `${(ply + 1) / 2}… ` : '';
+      return `${number}${san}`;
+    });
     const items = variations.map((v, i) => {
       const at = parting(v.uci, line);
-      const moves = v.san.slice(at, at + 8).map((san, k) => {
-        const ply = at + k;
-        const number = ply % 2 === 0 ? `${ply / 2 + 1}. ` : k === 0 ? `${(ply + 1) / 2}… ` : '';
-        return `${number}${san}`;
-      });
-      const more = v.san.length > at + 8 ? ' …' : '';
+      // Its first eight moves, and where they are another's too, its moves up to the one
+      // where it leaves that one (lichess shows the whole tree; a list names each line apart).
+      const apart = Math.min(v.uci.length, Math.max(0, ...variations.filter(w => w !== v).map(w => parting(v.uci, w.uci) + 1)));
+      const moves = apart <= at + 8 ? numbered(v, at, at + 8) : [...numbered(v, at, at + 4), '…', ...numbered(v, apart - 3, apart)];
+      const more = v.san.length > Math.max(at + 8, apart) ? ' …' : '';
       const main = mainLine && v.uci.length === mainLine.length && parting(v.uci, mainLine) === mainLine.length ? 'Main line: ' : '';
       return `<li><button type="button" data-variation="${i}">${esc(main + moves.join(' ') + more)}</button></li>`;
     });

@@ -936,9 +936,10 @@ async function gamePage(id) {
       } while (again);
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) {
-        // No game to show or follow: the page says so, without the game's controls.
+        // No game to show or follow: the page says so, without the game's controls. A game
+        // this page had shown is gone only by its deletion (its stream's event may come after).
         if (stopFollowing) stopFollowing();
-        noSuchGame();
+        noSuchGame(state ? "This game was deleted by the server's operator." : undefined);
         return;
       }
       showError(e);
