@@ -846,6 +846,12 @@ test('the analysis board: moves tried on the board, a new continuation, the engi
   assert.deepEqual(await page.locator('ul.variations button').allInnerTexts(), [
     '1. d4 d5 2. c4 e6 … 4. Bg5 Be7 5. e3 …', '1. d4 d5 2. c4 e6 … 4. Bg5 Be7 5. Nf3 …',
   ]);
+  // A record from a FEN with Black to move at move 41 is numbered from there, Black's first
+  // move in its column.
+  await page.fill('#pgn-in', '[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 0 41"]\n\n41... Kd7 42. Kd2 (42. e4 Kc6) 42... Kd6 *');
+  await page.click('#import button[type=submit]');
+  await page.waitForSelector('ul.variations button:has-text("42. e4 Kc6")');
+  assert.deepEqual(await page.locator('ol.moves li').allTextContents(), ['41…', 'Kd7', '42. Kd2', 'Kd6']);
   await page.fill('#pgn-in', '[Variant "SnowFall"]\n\n1. e4 {H:Qq gift W:Q B:Q} e5 *');
   await page.click('#import button[type=submit]');
   await page.waitForSelector('#error:has-text("1. e4 (ply 1) of the record brought gifts")');

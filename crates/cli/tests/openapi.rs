@@ -897,14 +897,8 @@ fn the_openapi_file_describes_what_the_server_answers() {
         written["pgn"].as_str().is_some_and(|t| t.contains("{start} 1. e4 $1 {best} 1... e5 ({or} 1... c5 $5) *")),
         "{written}"
     );
-    api.post(pgn, "", None, json!({ "variant": "chess", "play": "e2e4", "notes": [{ "at": "d2d4" }] }), 400);
-    api.post(
-        pgn,
-        "",
-        None,
-        json!({ "variant": "chess", "play": "e2e4", "notes": [{ "at": "e2e4", "nags": [-1] }] }),
-        422,
-    );
+    api.post(pgn, "", None, json!({ "variant": "chess", "play": "e2e4", "notes": [{ "ply": 1 }] }), 400);
+    api.post(pgn, "", None, json!({ "variant": "chess", "play": "e2e4", "notes": [{ "ply": 0, "nags": [-1] }] }), 422);
     api.post(
         pgn,
         "",

@@ -916,10 +916,25 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
     assert_eq!(v["tags"][4], json!(["White", "Coach"]), "{v}");
     let notes = v["notes"].as_array().expect("notes");
     assert_eq!(notes.len(), 14, "{v}");
-    let note = |at: &str| notes.iter().find(|n| n["at"] == at).unwrap_or_else(|| panic!("no note at {at}: {v}"));
-    assert_eq!(note("e2e4")["comment"], "[%clk 0:03:00] Best by test.");
-    assert_eq!(note("e2e4,e7e5,g1f3,b8c6,f1c4")["before"], "Also good:");
-    assert_eq!(note("e2e4,e7e5,g1f3,b8c6,f1b5,g8f6,e1g1,f6e4")["nags"], json!([146]));
+    // Each note names the first line that plays its move (null: the main line) and the move's
+    // index there.
+    let note = |line: Value, ply: u64| {
+        notes
+            .iter()
+            .find(|n| n["line"] == line && n["ply"] == ply)
+            .unwrap_or_else(|| panic!("no note at {line} {ply}: {v}"))
+    };
+    let variation = |moves: &[&str]| -> Value {
+        let found = v["variations"].as_array().expect("variations").iter().position(|l| {
+            l["uci"].as_array().is_some_and(|u| u.len() >= moves.len() && moves.iter().zip(u).all(|(m, x)| x == m))
+        });
+        json!(found.expect("a variation plays them"))
+    };
+    assert_eq!(note(Value::Null, 0)["comment"], "[%clk 0:03:00] Best by test.");
+    let italian = variation(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4"]);
+    assert_eq!(note(italian, 4)["before"], "Also good:");
+    let berlin = variation(&["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "g8f6", "e1g1", "f6e4"]);
+    assert_eq!(note(berlin, 7)["nags"], json!([146]));
     let main: Vec<&str> = v["moves"].as_array().expect("moves").iter().filter_map(|m| m["uci"].as_str()).collect();
     let sides: Vec<Value> = v["variations"]
         .as_array()
@@ -944,25 +959,48 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
     for field in ["tags", "comment", "notes", "variations", "moves"] {
         assert_eq!(back[field], v[field], "{field}: {text}");
     }
+    // A long game with a comment on every move is sent back within the body's limit: each note
+    // names its move by its line and index, not by the moves up to it.
+    let long = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/records/long_clk.pgn"))
+        .expect("the long record");
+    let v = s.ok("POST", "/api/position", None, Some(json!({ "pgn": long })));
+    assert_eq!((v["moves"].as_array().map(Vec::len), v["notes"].as_array().map(Vec::len)), (Some(120), Some(120)));
+    let main: Vec<&str> = v["moves"].as_array().expect("moves").iter().filter_map(|m| m["uci"].as_str()).collect();
+    let body = json!({ "variant": "chess", "play": main.join(","), "tags": v["tags"], "notes": v["notes"] });
+    assert!(body.to_string().len() < 16 * 1024, "{} bytes", body.to_string().len());
+    let written = s.ok("POST", "/api/position/pgn", None, Some(body));
+    let back = s.ok("POST", "/api/position", None, Some(json!({ "pgn": written["pgn"] })));
+    assert_eq!((&back["notes"], &back["tags"]), (&v["notes"], &v["tags"]));
     let refused_note = |notes: Value, said: &str| {
         let body = json!({ "variant": "chess", "play": "e2e4,e7e5", "variations": [{ "parts": 1, "play": "c7c5" }], "notes": notes });
         let (status, v) = s.call("POST", "/api/position/pgn", None, Some(body));
         assert!(status == 400 && v["error"].as_str().is_some_and(|e| e.contains(said)), "{said}: {status} {v}");
     };
+    refused_note(json!([{ "line": 0, "ply": 2 }]), "note 1: ply 2 is past variation 1's 2 moves");
+    refused_note(json!([{ "line": 5, "ply": 0 }]), "note 1: line 5: there are 1 variations");
     refused_note(
-        json!([{ "at": "e2e4,c7c5,g1f3" }]),
-        "note 1: 'e2e4,c7c5,g1f3' is not a move of the line or of its variations",
-    );
-    refused_note(json!([{ "at": "" }]), "note 1: at names no move");
-    refused_note(
-        json!([{ "at": "e2e4", "before": "x" }]),
+        json!([{ "ply": 0, "before": "x" }]),
         "note 1: a comment before a move is for a variation's first move",
     );
     refused_note(
-        json!([{ "at": "e2e4,c7c5", "before": "ok" }, { "at": "e2e4", "comment": "H:Q" }]),
+        json!([{ "line": 0, "ply": 0, "before": "x" }]),
+        "note 1: a comment before a move is for a variation's first move",
+    );
+    refused_note(
+        json!([{ "line": 0, "ply": 1, "before": "ok" }, { "ply": 0, "comment": "H:Q" }]),
         "note 2: a comment may not begin with 'H:Q'",
     );
-    let body = json!({ "variant": "chess", "play": "e2e4", "notes": [{ "at": "e2e4", "nags": [256] }] });
+    refused_note(
+        json!([{ "ply": 0, "comment": "a" }, { "line": 0, "ply": 0, "comment": "b" }]),
+        "note 2: the same move as note 1",
+    );
+    let body = json!({ "variant": "chess", "play": "e2e4", "tags": [["White", "a"], ["White", "b"]] });
+    let (status, e) = s.call("POST", "/api/position/pgn", None, Some(body));
+    assert!(
+        status == 400 && e["error"].as_str().is_some_and(|e| e.contains("tags: White given twice")),
+        "{status} {e}"
+    );
+    let body = json!({ "variant": "chess", "play": "e2e4", "notes": [{ "ply": 0, "nags": [256] }] });
     assert_eq!(s.call("POST", "/api/position/pgn", None, Some(body)).0, 422, "a NAG is 0 to 255");
     let body = json!({ "variant": "chess", "play": "e2e4", "tags": [["Bad Name", "x"]] });
     let (status, e) = s.call("POST", "/api/position/pgn", None, Some(body));

@@ -722,8 +722,10 @@ struct LinesRequest {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NoteBody {
-    /// The moves from the start up to the move noted, UCI, comma-separated.
-    at: String,
+    /// The line that plays the move: absent or null the main line, else a variation's index.
+    line: Option<usize>,
+    /// The move's index in that line (0: its first move).
+    ply: usize,
     /// Its NAGs.
     nags: Option<Vec<u8>>,
     /// The comment after it.
@@ -763,7 +765,8 @@ async fn position_pgn(body: Result<JsonBody<LinesRequest>, ApiError>) -> Result<
             .unwrap_or_default()
             .into_iter()
             .map(|n| crate::line::Note {
-                at: n.at,
+                line: n.line,
+                ply: n.ply,
                 nags: n.nags.unwrap_or_default(),
                 comment: n.comment,
                 before: n.before,

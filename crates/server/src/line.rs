@@ -151,12 +151,15 @@ pub fn promotion_of(pos: &Position, text: &str) -> Option<String> {
 /// The most variations of a record the analysis board takes.
 pub const MAX_VARIATIONS: usize = 500;
 
-/// What a record says of a move of a line (its NAGs and comments), the move named by the
-/// line's moves up to it.
+/// What a record says of a move of a line (its NAGs and comments), the move named by a line
+/// that plays it and its place there.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Note {
-    /// The moves from the start up to the move noted, in UCI, comma-separated (as `play`).
-    pub at: String,
+    /// The line: `None` the main line, `Some(k)` the variation `k` (of the list sent or
+    /// answered with it).
+    pub line: Option<usize>,
+    /// The move's index in that line, from its start (0: the first move).
+    pub ply: usize,
     /// Its NAGs (`$1` is `!`).
     pub nags: Vec<u8>,
     /// The comment after it.
@@ -219,7 +222,7 @@ impl RecordLines {
             .notes
             .notes
             .iter()
-            .map(|n| json!({ "at": n.at, "nags": n.nags, "comment": n.comment, "before": n.before }))
+            .map(|n| json!({ "line": n.line, "ply": n.ply, "nags": n.nags, "comment": n.comment, "before": n.before }))
             .collect::<Vec<_>>());
         out
     }
@@ -299,44 +302,56 @@ pub fn pgn_of_lines(
         lines.push(uci_of(&game));
         variations.push(rules::record::Variation::new(game.moves().to_vec(), s.parts));
     }
-    // Each note on the main line's move, or on the first variation whose own move it is.
+    // The lines as a tree: each move is the first line's that plays it; a variation's own moves
+    // begin where it leaves every line before it, and its annotations and first comment are
+    // those of its own moves.
+    let owned: Vec<Vec<rules::Move>> =
+        std::iter::once(main.moves().to_vec()).chain(variations.iter().map(|v| v.line.clone())).collect();
+    let whole: Vec<&[rules::Move]> = owned.iter().map(Vec::as_slice).collect();
+    let tree = LineTree::of(&whole);
+    for (k, var) in variations.iter_mut().enumerate() {
+        var.parts = tree.parts[k + 1];
+    }
     let mut annotations = vec![rules::record::Annotation::default(); main.moves().len()];
+    let mut noted: std::collections::HashMap<(usize, usize), usize> = std::collections::HashMap::new();
     for (i, n) in notes.notes.iter().enumerate() {
         let refuse = |reason: String| LineError::Note { index: i + 1, reason };
-        let at: Vec<&str> = n.at.split(',').map(str::trim).filter(|m| !m.is_empty()).collect();
-        if at.is_empty() {
-            return Err(refuse("at names no move".into()));
+        let (name, line) = match n.line {
+            None => ("the main line".to_string(), 0),
+            Some(k) if k < side.len() => (format!("variation {}", k + 1), k + 1),
+            Some(k) => return Err(refuse(format!("line {k}: there are {} variations", side.len()))),
+        };
+        if n.ply >= whole[line].len() {
+            return Err(refuse(format!("ply {} is past {name}'s {} moves", n.ply, whole[line].len())));
         }
         for c in [&n.comment, &n.before].into_iter().flatten() {
             if let Some(e) = rules::record::comment_error(v, c) {
                 return Err(refuse(e));
             }
         }
-        let ply = at.len() - 1;
+        let (owner, ply) = tree.owner(whole[line], n.ply);
+        if let Some(first) = noted.insert((owner, ply), i) {
+            return Err(refuse(format!("the same move as note {} (a move two lines share is noted once)", first + 1)));
+        }
         let annotation = rules::record::Annotation { nags: n.nags.clone(), comment: n.comment.clone() };
-        if main_uci.len() > ply && main_uci.iter().zip(&at).all(|(a, b)| a == b) {
+        if owner == 0 {
             if n.before.is_some() {
                 return Err(refuse("a comment before a move is for a variation's first move".into()));
             }
             annotations[ply] = annotation;
             continue;
         }
-        let own =
-            |k: usize| lines[k].len() > ply && ply >= side[k].parts && lines[k].iter().zip(&at).all(|(a, b)| a == b);
-        let Some(k) = (0..side.len()).find(|&k| own(k)) else {
-            return Err(refuse(format!("'{}' is not a move of the line or of its variations", at.join(","))));
-        };
-        if n.before.is_some() && ply != side[k].parts {
+        let var = &mut variations[owner - 1];
+        if n.before.is_some() && ply != var.parts {
             return Err(refuse("a comment before a move is for a variation's first move".into()));
         }
-        let var = &mut variations[k];
-        let own_index = ply - side[k].parts;
-        if var.annotations.len() <= own_index {
-            var.annotations.resize(own_index + 1, rules::record::Annotation::default());
+        let own = ply - var.parts;
+        if var.annotations.len() <= own {
+            var.annotations.resize(own + 1, rules::record::Annotation::default());
         }
-        var.annotations[own_index] = annotation;
+        var.annotations[own] = annotation;
         if n.before.is_some() {
-            var.comment = n.before.clone();
+            var.comment.clone_from(&n.before);
         }
     }
     let tags = match &notes.tags {
@@ -344,6 +359,10 @@ pub fn pgn_of_lines(
             if let Some((name, _)) = tags.iter().find(|(n, _)| !rules::record::is_tag_name(n)) {
                 let reason = format!("'{name}' is not a tag name (letters, digits and '_')");
                 return Err(LineError::Tag(reason));
+            }
+            let twice = tags.iter().enumerate().find(|(k, (n, _))| tags[..*k].iter().any(|(m, _)| m == n));
+            if let Some((_, (name, _))) = twice {
+                return Err(LineError::Tag(format!("{name} given twice")));
             }
             tags.clone()
         }
@@ -415,64 +434,34 @@ pub fn lines_of_pgn(text: &str) -> Result<RecordLines, LineError> {
     Ok(RecordLines { game, variations: kept, unread, notes })
 }
 
-/// The notes of a record's moves that are moves of its main line or of the variations `kept`
-/// (a move that several lines share, once: the first written).
+/// The notes of a record's moves that are moves of its main line or of the variations `kept`,
+/// each named by the first of those lines that plays it (a move that several lines of the record
+/// note, once: their NAGs together, their comments joined).
 fn notes_of(rec: &rules::record::Record, kept: &[Game]) -> Vec<Note> {
-    // The lines as a tree of moves: each node the line that reached it first and its depth.
     let lines: Vec<&[rules::Move]> = std::iter::once(rec.game.moves()).chain(kept.iter().map(Game::moves)).collect();
-    let mut child: std::collections::HashMap<(usize, rules::Move), usize> = std::collections::HashMap::new();
-    let mut nodes: Vec<(usize, usize)> = vec![(0, 0)];
-    for (k, line) in lines.iter().enumerate() {
-        let mut node = 0;
-        for (depth, &m) in line.iter().enumerate() {
-            let fresh = nodes.len();
-            node = *child.entry((node, m)).or_insert(fresh);
-            if node == fresh {
-                nodes.push((k, depth + 1));
-            }
-        }
-    }
-    let uci: Vec<Vec<String>> = lines
-        .iter()
-        .map(|line| {
-            let mut p = rec.game.start().clone();
-            line.iter()
-                .map(|&m| {
-                    let u = rules::uci::to_uci(&p, m);
-                    p.play_unchecked(m);
-                    u
-                })
-                .collect()
-        })
-        .collect();
-    // Where a path ends in the tree, as `at`.
-    let at = |path: &[rules::Move]| -> Option<String> {
-        let node = path.iter().try_fold(0, |node, &m| child.get(&(node, m)).copied())?;
-        let (k, depth) = nodes[node];
-        Some(uci[k][..depth].join(","))
-    };
+    let tree = LineTree::of(&lines);
     let mut out: Vec<Note> = Vec::new();
-    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut index: std::collections::HashMap<(usize, usize), usize> = std::collections::HashMap::new();
     let mut add = |path: &[rules::Move], a: Option<&rules::record::Annotation>, before: Option<&String>| {
         let a = a.filter(|a| !a.nags.is_empty() || a.comment.is_some());
         if a.is_none() && before.is_none() {
             return;
         }
-        let Some(at) = at(path) else { return };
-        let k = *index.entry(at.clone()).or_insert_with(|| {
-            out.push(Note { at, ..Note::default() });
+        let Some((owner, ply)) = tree.find(path) else { return };
+        let k = *index.entry((owner, ply)).or_insert_with(|| {
+            out.push(Note { line: owner.checked_sub(1), ply, ..Note::default() });
             out.len() - 1
         });
         let note = &mut out[k];
         if let Some(a) = a {
-            if note.nags.is_empty() && note.comment.is_none() {
-                note.nags.clone_from(&a.nags);
-                note.comment.clone_from(&a.comment);
+            for &nag in &a.nags {
+                if !note.nags.contains(&nag) {
+                    note.nags.push(nag);
+                }
             }
+            join_comment(&mut note.comment, a.comment.as_deref());
         }
-        if note.before.is_none() {
-            note.before = before.cloned();
-        }
+        join_comment(&mut note.before, before.map(String::as_str));
     };
     let main = rec.game.moves();
     for (ply, a) in rec.annotations.iter().enumerate().take(main.len()) {
@@ -485,6 +474,59 @@ fn notes_of(rec: &rules::record::Record, kept: &[Game]) -> Vec<Note> {
         }
     }
     out
+}
+
+/// Adds `more` to the comment `slot` (after a space), unless it says it already.
+fn join_comment(slot: &mut Option<String>, more: Option<&str>) {
+    let Some(more) = more else { return };
+    match slot {
+        Some(c) if c.as_str() == more => {}
+        Some(c) => {
+            c.push(' ');
+            c.push_str(more);
+        }
+        None => *slot = Some(more.to_string()),
+    }
+}
+
+/// Lines from one start as a tree of moves: each move is the first line's that plays it.
+struct LineTree {
+    /// The node a move leads to from a node (the root is 0).
+    child: std::collections::HashMap<(usize, rules::Move), usize>,
+    /// Each node's line (the first to play it) and ply (the move's index in that line).
+    owner: Vec<(usize, usize)>,
+    /// Each line's first own move: where it leaves every line before it (its length if none).
+    parts: Vec<usize>,
+}
+
+impl LineTree {
+    fn of(lines: &[&[rules::Move]]) -> LineTree {
+        let mut tree = LineTree { child: std::collections::HashMap::new(), owner: vec![(0, 0)], parts: Vec::new() };
+        for (k, line) in lines.iter().enumerate() {
+            let (mut node, mut parts) = (0, line.len());
+            for (ply, &m) in line.iter().enumerate() {
+                let fresh = tree.owner.len();
+                node = *tree.child.entry((node, m)).or_insert(fresh);
+                if node == fresh {
+                    tree.owner.push((k, ply));
+                    parts = parts.min(ply);
+                }
+            }
+            tree.parts.push(parts);
+        }
+        tree
+    }
+
+    /// The line and ply of the move that ends `path` (`None` if no line plays it).
+    fn find(&self, path: &[rules::Move]) -> Option<(usize, usize)> {
+        let node = path.iter().try_fold(0, |node, &m| self.child.get(&(node, m)).copied())?;
+        (node > 0).then(|| self.owner[node])
+    }
+
+    /// The line and ply of the move `line[ply]` (a line of the tree).
+    fn owner(&self, line: &[rules::Move], ply: usize) -> (usize, usize) {
+        self.find(&line[..=ply]).unwrap_or((0, ply))
+    }
 }
 
 /// The main line of a record (its first game, of a built-in variant): its start and moves,

@@ -247,10 +247,17 @@ export async function analysisBoard(main) {
         const same = record.main && main.join(',') === record.main.join(',');
         body.tags = (record.tags || []).filter(([name]) => same || name !== 'Result');
         body.comment = record.comment;
-        const lines = [main, ...others];
-        body.notes = Object.entries(record.notes)
-          .filter(([at_]) => lines.some(u => u.slice(0, at_.split(',').length).join(',') === at_))
-          .map(([at_, n]) => ({ at: at_, ...n }));
+        // Each note by the first line sent that plays its move (null: the main line) and the
+        // move's index there.
+        const place = new Map();
+        [[null, main, 0], ...sides.map((side, k) => [k, sent[k], side.parts])].forEach(([k, u, from]) => {
+          let key = u.slice(0, from).join(',');
+          for (let i = from; i < u.length; i += 1) {
+            key = i ? `${key},${u[i]}` : u[i];
+            if (!place.has(key)) place.set(key, { line: k, ply: i });
+          }
+        });
+        body.notes = Object.entries(record.notes).filter(([key]) => place.has(key)).map(([key, n]) => ({ ...place.get(key), ...n }));
       }
       const r = await call('POST', '/api/position/pgn', body);
       exported = { key: k, pgn: r.pgn };
@@ -321,10 +328,10 @@ export async function analysisBoard(main) {
   /** The variations, each from the move where it parts from the line shown. */
   const variationList = () => {
     if (!variations.length) return '';
+    const numberOf = panels.numbering(full && full.start_fen);
     const numbered = (v, from, to) => v.san.slice(from, to).map((san, k) => {
-      const ply = from + k;
-      const number = ply % 2 === 0 ? `${ply / 2 + 1}. ` : k === 0 ? `${(ply + 1) / 2}… ` : '';
-      return `${number}${san}`;
+      const { white, number } = numberOf(from + k);
+      return `${white ? `${number}. ` : k === 0 ? `${number}… ` : ''}${san}`;
     });
     const items = variations.map((v, i) => {
       const at = parting(v.uci, line);
@@ -402,7 +409,10 @@ export async function analysisBoard(main) {
       variations = (r.variations || []).map(v => ({ uci: v.uci, san: v.san }));
       mainLine = variations.length ? line.slice() : null;
       const notes = {};
-      for (const n of r.notes || []) notes[n.at] = { nags: n.nags, comment: n.comment, before: n.before };
+      for (const n of r.notes || []) {
+        const u = n.line === null ? line : r.variations[n.line].uci;
+        notes[u.slice(0, n.ply + 1).join(',')] = { nags: n.nags, comment: n.comment, before: n.before };
+      }
       record = { tags: r.tags || null, comment: r.comment || null, notes, main: line.slice(), loaded: ++imports };
       shown = line.length;
       full = null;

@@ -82,19 +82,22 @@ export function moveList(state, shown, review, notes = null) {
   };
   const items = [];
   if (notes && notes.start) items.push(comment(notes.start, 'comment before the first move'));
-  // Whether a comment stands between this move and the one before.
-  let apart = false;
+  const numberOf = numbering(state.start_fen);
+  // Whether Black's move has no White move before it in its row (after a comment, or first).
+  let apart = true;
   state.moves.forEach((m, i) => {
-    const n = i % 2 === 0 ? `${i / 2 + 1}. ` : '';
+    const { white, number } = numberOf(i);
+    const n = white ? `${number}. ` : '';
+    const named = `${white ? `${number}. ` : `${number}… `}${m.san}`;
     const note = m.event === 'failed' ? ' (failed roll)' : m.event.startsWith('gift') ? ` (${m.event})` : '';
     const current = shown === i + 1 ? ' aria-current="true" class="ply shown"' : ' class="ply"';
     const said = notes && notes.at ? notes.at(i) : null;
     if (said && said.before) {
-      const c = comment(said.before, `comment before ${n || `${(i + 1) / 2}… `}${m.san}`);
+      const c = comment(said.before, `comment before ${named}`);
       items.push(c);
       apart = apart || c !== '';
     }
-    if (i % 2 === 1 && apart) items.push(`<li class="gap" aria-hidden="true">${(i + 1) / 2}…</li>`);
+    if (!white && apart) items.push(`<li class="gap" aria-hidden="true">${number}…</li>`);
     apart = false;
     // The review's glyph after a judged move, as lichess marks it (?! ? ??); a record's NAGs.
     const j = judged[i] && judged[i].judgement;
@@ -104,7 +107,7 @@ export function moveList(state, shown, review, notes = null) {
     }
     items.push(`<li>${n}<button type="button" data-ply="${i + 1}"${current}>${esc(m.san)}${glyph}</button>${esc(note)}</li>`);
     if (said && said.comment) {
-      const c = comment(said.comment, `comment on ${n || `${(i + 1) / 2}… `}${m.san}`);
+      const c = comment(said.comment, `comment on ${named}`);
       items.push(c);
       apart = c !== '';
     }
@@ -116,6 +119,17 @@ export function moveList(state, shown, review, notes = null) {
       <button type="button" data-step="1" aria-label="next move (right arrow)">Next ›</button>
       <button type="button" data-ply="${state.moves.length}" aria-label="the current position">Now »</button>
       ${browsing ? `<span class="browsing">showing the position after ply ${shown} of ${state.moves.length}</span>` : ''}</div>`;
+}
+
+/**
+ * How a line from `startFen` numbers its moves, as a record does: the move at index `i` is
+ * White's or Black's, of full move `number` (`41… Ra4 42. Rd7` from a FEN with Black to move at 41).
+ */
+export function numbering(startFen) {
+  const fields = (startFen || '').split(' ');
+  const offset = fields[1] === 'b' ? 1 : 0;
+  const first = Math.max(1, parseInt(fields[5], 10) || 1);
+  return i => ({ white: (i + offset) % 2 === 0, number: first + Math.floor((i + offset) / 2) });
 }
 
 /** PGN's NAGs as glyphs (the common ones, as lichess and ChessBase print them), `$n` else. */
