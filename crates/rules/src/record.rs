@@ -369,18 +369,29 @@ pub fn comment_error(v: &Variant, comment: &str) -> Option<String> {
     let (_, rest) = split_commands(comment);
     let mut words = rest.split_whitespace();
     let first = words.next()?;
-    let what = if first.starts_with("H:") {
-        "holdings"
-    } else if first == "gift" && words.next().is_some_and(|w| w.starts_with("W:")) {
-        "gift"
-    } else if first == "failed" && !matches!(v.chance, ChanceRule::None | ChanceRule::Gifts { .. }) {
-        "failure"
-    } else if first.contains("%:") {
-        "roll"
-    } else {
-        return None;
-    };
+    let what = note_kind(v, first, words.next())?;
     Some(format!("a comment may not begin with '{first}': a record reads it as the move's {what}"))
+}
+
+/// The note a comment's word `word` (followed by `next`) begins in a record of `v`, if any:
+/// `holdings` (`H:...`, where players have hands), `gift` (`gift W:..`, where gifts arrive),
+/// `failure` (`failed`, where a move can fail) or `roll` (`37%: ok`, in Probabilistic chess).
+/// Elsewhere the same words are free text ("failed to see the fork", "30%: a guess").
+fn note_kind(v: &Variant, word: &str, next: Option<&str>) -> Option<&'static str> {
+    if word.starts_with("H:") && v.drops {
+        Some("holdings")
+    } else if word == "gift"
+        && next.is_some_and(|n| n.starts_with("W:"))
+        && matches!(v.chance, ChanceRule::Gifts { .. })
+    {
+        Some("gift")
+    } else if word == "failed" && !matches!(v.chance, ChanceRule::None | ChanceRule::Gifts { .. }) {
+        Some("failure")
+    } else if word.contains("%:") && probabilistic::options(v).is_some() {
+        Some("roll")
+    } else {
+        None
+    }
 }
 
 /// [`write_pgn`] with an annotation for each move (`annotations[ply]`; missing ones are none).
@@ -1686,7 +1697,8 @@ fn read_notes<'t>(v: &Variant, text: &'t str, line: usize, p: &mut Pending) -> R
     let (at, san) = (p.at, p.text.clone());
     let mut words = text.split_whitespace().peekable();
     while let Some(&w) = words.peek() {
-        if let Some(letters) = w.strip_prefix("H:") {
+        let kind = note_kind(v, w, words.clone().nth(1));
+        if let (Some("holdings"), Some(letters)) = (kind, w.strip_prefix("H:")) {
             words.next();
             let bad = |reason: String| RecordError::BadHoldings {
                 line,
@@ -1700,7 +1712,7 @@ fn read_notes<'t>(v: &Variant, text: &'t str, line: usize, p: &mut Pending) -> R
             }
             let hands = parse_holdings(v, letters).map_err(bad)?;
             p.notes.holdings = Some((letters.to_string(), hands, line));
-        } else if w == "gift" && words.clone().nth(1).is_some_and(|n| n.starts_with("W:")) {
+        } else if kind == Some("gift") {
             // `gift W:.. B:..`; a comment such as "gift of a pawn" is free text.
             words.next();
             let (white, black) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
@@ -1722,13 +1734,11 @@ fn read_notes<'t>(v: &Variant, text: &'t str, line: usize, p: &mut Pending) -> R
                 return Err(bad("a part is not letters of Q R B N P or '-'"));
             };
             p.notes.gift = Some((Gifts { white, black }, written.clone(), line));
-        } else if w == "failed"
-            && !matches!(v.chance, crate::chance::ChanceRule::None | crate::chance::ChanceRule::Gifts { .. })
-        {
+        } else if kind == Some("failure") {
             // Only where a move can fail; elsewhere ("failed to see the fork") free text.
             words.next();
             p.notes.failed = Some(line);
-        } else if let Some((digits, rest)) = w.split_once("%:") {
+        } else if let (Some("roll"), Some((digits, rest))) = (kind, w.split_once("%:")) {
             // `37%: ok`, also `37%:ok`.
             words.next();
             let result = if rest.is_empty() { words.next().unwrap_or("") } else { rest };

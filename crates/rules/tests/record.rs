@@ -1008,17 +1008,32 @@ fn a_comment_a_record_would_read_as_a_note_is_named() {
     let chess = variants::by_name("chess").expect("chess");
     let sf = snowfall::variant(17);
     let coin = variants::by_name("coinflip").expect("coinflip");
-    assert_eq!(comment_error(chess, "a fine move"), None);
-    assert_eq!(comment_error(chess, "gift of a pawn"), None);
-    assert_eq!(comment_error(chess, "failed to see the fork"), None);
-    assert_eq!(comment_error(chess, "100% sure"), None);
+    let zh = variants::by_name("crazyhouse").expect("crazyhouse");
+    let prob = probabilistic::variant(ProbOptions::default());
+    // Where a note cannot mean anything, its words are a comment.
+    for c in ["a fine move", "gift of a pawn", "failed to see the fork", "100% sure", "H:Qq", "gift W:Q B:Q", "50%: ok"]
+    {
+        assert_eq!(comment_error(chess, c), None, "{c}");
+    }
+    assert_eq!(comment_error(zh, "gift W:Q B:Q"), None);
     for (v, c, what) in [
-        (chess, "H:Qq held", "holdings"),
+        (zh, "H:Qq held", "holdings"),
         (sf, "[%clk 0:01:00] gift W:Q B:-", "gift"),
         (coin, "failed", "failure"),
-        (chess, "50%: ok", "roll"),
+        (prob, "50%: ok", "roll"),
     ] {
         let e = comment_error(v, c).unwrap_or_else(|| panic!("{c}"));
         assert!(e.ends_with(&format!("as the move's {what}")), "{e}");
+    }
+    // And a record reads them as comments, as python-chess does.
+    for (pgn, comment) in [
+        ("1. e4 {gift W: none} e5 *", "gift W: none"),
+        ("1. e4 {gift W:Q B:Q} *", "gift W:Q B:Q"),
+        ("1. e4 {30%: chance} *", "30%: chance"),
+        ("1. e4 {H:Pb} *", "H:Pb"),
+        ("[Variant \"coinflip\"]\n\n1. e4 {50%: failed} *", "50%: failed"),
+    ] {
+        let r = read_record(pgn).unwrap_or_else(|e| panic!("{pgn}: {e}"));
+        assert_eq!(r.annotations[0].comment.as_deref(), Some(comment), "{pgn}");
     }
 }
