@@ -497,9 +497,7 @@ fn write(
         }
         tokens.push(san);
         let note = annotations.get(ply);
-        for nag in note.map_or(&[][..], |a| &a.nags[..]) {
-            tokens.push(format!("${nag}"));
-        }
+        tokens.extend(nag_tokens(note.map_or(&[][..], |a| &a.nags[..])));
         let mut notes = Vec::new();
         if v.drops {
             notes.push(format!("H:{}", holdings_text(v, &hands(&pos))));
@@ -512,7 +510,7 @@ fn write(
         if options.is_some() && !m.is_pass() {
             notes.push(format!("{percent}%: {}", if event == Event::Failure { "failed" } else { "ok" }));
         }
-        let comment = note.and_then(|a| a.comment.as_deref()).map(comment_text);
+        let comment = note.and_then(|a| a.comment.as_deref()).map(comment_text).filter(|c| !c.is_empty());
         // After a comment, Black's move repeats its number (PGN export format, 8.2.2.2).
         number_black = !notes.is_empty() || comment.is_some();
         if !notes.is_empty() {
@@ -661,7 +659,7 @@ fn go_on(pos: &Position, next: &[Branch], tokens: &mut Vec<String>) {
         pos.play_unchecked(m);
         san.push_str(crate::san::check_mark(&pos));
         tokens.push(san);
-        tokens.extend(main.note.nags.iter().map(|nag| format!("${nag}")));
+        tokens.extend(nag_tokens(&main.note.nags));
         let v = pos.variant();
         if v.drops {
             tokens.push(format!("{{H:{}}}", holdings_text(v, &hands(&pos))));
@@ -678,9 +676,19 @@ fn go_on(pos: &Position, next: &[Branch], tokens: &mut Vec<String>) {
     }
 }
 
-/// A comment as it can be written between braces (which it may not hold).
+/// A comment as it can be written between braces: without braces (which would end it) and
+/// control characters, its whitespace one space (a blank line in a comment would end a game
+/// for the many tools that split a file at blank lines; the reader takes a run of whitespace
+/// as one space anyway).
 fn comment_text(comment: &str) -> String {
-    comment.replace(['{', '}'], "")
+    let plain: String =
+        comment.chars().filter(|c| !matches!(c, '{' | '}')).map(|c| if c.is_control() { ' ' } else { c }).collect();
+    plain.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The NAG tokens of a move (`$1 $14`), each NAG once.
+fn nag_tokens(nags: &[u8]) -> impl Iterator<Item = String> + '_ {
+    nags.iter().enumerate().filter(|(i, n)| !nags[..*i].contains(n)).map(|(_, n)| format!("${n}"))
 }
 
 /// A move in SAN after its number (`12. e4`; Black's `12... e5` only if `number_black`), one
@@ -1415,12 +1423,13 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
                     terminator = Some(w);
                     break;
                 }
-                let Some(text) = move_text(&w) else {
-                    if let (Some(p), Some(nag)) = (pending.as_mut(), nag_of(&w)) {
-                        p.annotation.nags.push(nag);
+                let Some(written) = move_text(&w) else {
+                    if let (Some(p), Some(nags)) = (pending.as_mut(), nags_in(&w)) {
+                        add_nags(&mut p.annotation.nags, nags);
                     }
                     continue;
                 };
+                let (text, nags) = split_move(written);
                 if let Some(mut p) = pending.take() {
                     annotations.push(std::mem::take(&mut p.annotation));
                     commit(&mut game, p)?;
@@ -1435,7 +1444,7 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
                     fen: pos.fen(),
                 })?;
                 let mut annotation = Annotation::default();
-                annotation.nags.extend(move_glyph(text));
+                add_nags(&mut annotation.nags, nags);
                 pending = Some(Pending { m, at, text: text.to_string(), line, notes: Notes::default(), annotation });
             }
         }
@@ -1487,12 +1496,13 @@ fn read_variation(
                 }),
             },
             Token::Word(w) => {
-                let Some(text) = move_text(&w).filter(|_| !RESULTS.contains(&w.as_str())) else {
-                    if let (Some(a), Some(nag)) = (own.annotations.last_mut(), nag_of(&w)) {
-                        a.nags.push(nag);
+                let Some(written) = move_text(&w).filter(|_| !RESULTS.contains(&w.as_str())) else {
+                    if let (Some(a), Some(nags)) = (own.annotations.last_mut(), nags_in(&w)) {
+                        add_nags(&mut a.nags, nags);
                     }
                     continue;
                 };
+                let (text, nags) = split_move(written);
                 let at = MoveNumber { number: pos.fullmoves(), color: pos.turn() };
                 match parse_move(&pos, text) {
                     Ok(m) => {
@@ -1500,7 +1510,7 @@ fn read_variation(
                         pos.play_unchecked(m);
                         own.line.push(m);
                         let mut annotation = Annotation::default();
-                        annotation.nags.extend(move_glyph(text));
+                        add_nags(&mut annotation.nags, nags);
                         own.annotations.push(annotation);
                     }
                     Err(reason) => {
@@ -1555,38 +1565,113 @@ fn add_comment(slot: &mut Option<String>, commands: &[String], free: &str) {
 /// The NAG of a glyph written on a move (`Nf3!?`: `$5`).
 fn move_glyph(text: &str) -> Option<u8> {
     let glyph = text.trim_end_matches(['+', '#']);
-    nag_of(&glyph[glyph.trim_end_matches(['!', '?']).len()..])
-}
-
-/// A position glyph (`+/-` White wins: `$18`; `=` equal: `$10`; ...), as ChessBase writes them.
-fn position_nag(word: &str) -> Option<u8> {
-    match word {
-        "=" => Some(10),
-        "∞" => Some(13),
-        "+=" | "⩲" => Some(14),
-        "=+" | "⩱" => Some(15),
-        "+/-" | "±" => Some(16),
-        "-/+" | "∓" => Some(17),
-        "+-" => Some(18),
-        "-+" => Some(19),
-        _ => None,
-    }
-}
-
-/// A NAG word (`$14`), a move glyph (`!`, `?`, `!!`, `??`, `!?`, `?!`: `$1` to `$6`) or a
-/// position glyph ([`position_nag`]).
-fn nag_of(word: &str) -> Option<u8> {
-    if let Some(n) = position_nag(word) {
-        return Some(n);
-    }
-    match word {
+    match &glyph[glyph.trim_end_matches(['!', '?']).len()..] {
         "!" => Some(1),
         "?" => Some(2),
         "!!" => Some(3),
         "??" => Some(4),
         "!?" => Some(5),
         "?!" => Some(6),
-        _ => word.strip_prefix('$').and_then(|d| d.parse().ok()),
+        _ => None,
+    }
+}
+
+/// The symbols of ChessBase and the Informant, written as words or after a move, with their
+/// NAGs (`+/-` White is better: `$16`; `N` a novelty: `$146`; ...).
+const GLYPHS: [(&str, u8); 30] = [
+    ("+/=", 14),
+    ("=/+", 15),
+    ("+/-", 16),
+    ("-/+", 17),
+    ("+/−", 16),
+    ("−/+", 17),
+    ("=/∞", 44),
+    ("+=", 14),
+    ("=+", 15),
+    ("+-", 18),
+    ("-+", 19),
+    ("+−", 18),
+    ("−+", 19),
+    ("=∞", 44),
+    ("TN", 146),
+    ("⩲", 14),
+    ("⩱", 15),
+    ("±", 16),
+    ("∓", 17),
+    ("∞", 13),
+    ("=", 10),
+    ("□", 7),
+    ("N", 146),
+    ("↑", 36),
+    ("→", 40),
+    ("Δ", 140),
+    ("∆", 140),
+    ("⇆", 132),
+    ("⨀", 22),
+    ("⟳", 32),
+];
+
+/// The NAGs a movetext word is made of (`$14`, `!?`, `±`, `$1!`), or `None` if it is not only
+/// NAGs.
+fn nags_in(word: &str) -> Option<Vec<u8>> {
+    let mut rest = word;
+    let mut nags = Vec::new();
+    while !rest.is_empty() {
+        if let Some(digits) = rest.strip_prefix('$') {
+            let end = digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
+            nags.push(digits[..end].parse().ok()?);
+            rest = &digits[end..];
+        } else if let Some(g) = ["!!", "??", "!?", "?!", "!", "?"].iter().find(|g| rest.starts_with(*g)) {
+            nags.push(move_glyph(g)?);
+            rest = &rest[g.len()..];
+        } else {
+            // The longest symbol first (`=∞` before `=`).
+            let (g, n) = GLYPHS.iter().filter(|(g, _)| rest.starts_with(g)).max_by_key(|(g, _)| g.len())?;
+            nags.push(*n);
+            rest = &rest[g.len()..];
+        }
+    }
+    Some(nags)
+}
+
+/// A move word without the NAGs written after it (`Nf3!?±`, `e4$1`), and those NAGs in the
+/// order written: the move's glyph, then the others. A letter is never taken for `N` (`e8=N`
+/// promotes).
+fn split_move(word: &str) -> (&str, Vec<u8>) {
+    let mut w = word;
+    let mut after = Vec::new();
+    loop {
+        if let Some(at) = w.rfind('$').filter(|&at| at >= 2) {
+            if let Ok(n) = w[at + 1..].parse::<u8>() {
+                after.push(n);
+                w = &w[..at];
+                continue;
+            }
+        }
+        let symbol = GLYPHS
+            .iter()
+            .filter(|(g, _)| !g.chars().any(char::is_alphabetic))
+            .filter(|(g, _)| w.strip_suffix(g).is_some_and(|m| m.len() >= 2))
+            .max_by_key(|(g, _)| g.len());
+        match symbol {
+            Some((g, n)) => {
+                after.push(*n);
+                w = &w[..w.len() - g.len()];
+            }
+            None => break,
+        }
+    }
+    let nags = move_glyph(w).into_iter().chain(after.into_iter().rev()).collect();
+    (w, nags)
+}
+
+/// Adds the NAGs `more` to `nags`, each once (a record's `$1 !` is one NAG, as python-chess
+/// reads it).
+fn add_nags(nags: &mut Vec<u8>, more: impl IntoIterator<Item = u8>) {
+    for n in more {
+        if !nags.contains(&n) {
+            nags.push(n);
+        }
     }
 }
 
@@ -1630,23 +1715,15 @@ fn with_map(mut start: Position, from_fen: bool, text: &str, line: usize) -> Res
     }
 }
 
-/// The move in a movetext word, or `None` for a move number alone, a NAG or an annotation glyph.
+/// The move in a movetext word (with the NAGs written on it, [`split_move`]), or `None` for a
+/// move number alone, NAGs or an en-passant mark.
 fn move_text(word: &str) -> Option<&str> {
     // `exd6 e.p.`: the en-passant mark written apart says nothing the move does not. A number
     // or dots standing alone (`2 . Nf3`, `1. ... e5`) are move numbers.
-    if word.starts_with('$')
-        || word.chars().all(|c| c == '!' || c == '?')
-        || word.chars().all(|c| c.is_ascii_digit() || c == '.')
-        || matches!(word, "e.p." | "ep")
-        || position_nag(word).is_some()
+    if nags_in(word).is_some() || word.chars().all(|c| c.is_ascii_digit() || c == '.') || matches!(word, "e.p." | "ep")
     {
         return None;
     }
-    // A position glyph written on the move (`Bb5+/-`) says nothing of the move.
-    let word = ["+/-", "-/+", "+=", "=+", "+-", "-+", "±", "∓"]
-        .iter()
-        .find_map(|g| word.strip_suffix(g).filter(|w| w.len() >= 2))
-        .unwrap_or(word);
     // `12.`, `12...` and `12.e4`; `0-0` is castling, not a number.
     let digits = word.trim_start_matches(|c: char| c.is_ascii_digit());
     if digits.len() < word.len() && digits.starts_with('.') {

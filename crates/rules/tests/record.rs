@@ -1037,3 +1037,42 @@ fn a_comment_a_record_would_read_as_a_note_is_named() {
         assert_eq!(r.annotations[0].comment.as_deref(), Some(comment), "{pgn}");
     }
 }
+
+#[test]
+fn nags_are_read_however_they_are_written() {
+    let nags = |pgn: &str| -> Vec<Vec<u8>> {
+        read_record(pgn).unwrap_or_else(|e| panic!("{pgn}: {e}")).annotations.iter().map(|a| a.nags.clone()).collect()
+    };
+    // Joined to the move or to each other, once each (python-chess reads `$1!` as one NAG).
+    assert_eq!(nags("1. e4 $1! e5 2. Nf3$1 Nc6!?$14 *"), [vec![1], vec![], vec![1], vec![5, 14]]);
+    // ChessBase's and the Informant's symbols, as words or after the move.
+    assert_eq!(
+        nags("1. e4 +/= e5 =/+ 2. d4 =∞ N □ ↑ → Δ ⇆ ⨀ ⟳ TN d5± 3. c4+- *"),
+        [vec![14], vec![15], vec![44, 146, 7, 36, 40, 140, 132, 22, 32], vec![16], vec![18]]
+    );
+    // In a side line too.
+    let r = read_record("1. e4 (1. d4?! $146 d5±) e5 *").expect("reads");
+    assert_eq!(
+        r.variations[0].annotations.iter().map(|a| a.nags.clone()).collect::<Vec<_>>(),
+        [vec![6, 146], vec![16]]
+    );
+    // A promotion to a knight is not a novelty.
+    let promo = read_record("[SetUp \"1\"]\n[FEN \"8/4P3/8/8/8/8/k7/4K3 w - - 0 1\"]\n\n1. e8=N± *").expect("reads");
+    assert_eq!(uci_line(promo.game.start(), promo.game.moves()), ["e7e8n"]);
+    assert_eq!(promo.annotations[0].nags, [16]);
+    // A NAG beyond 255 is not one: the word is a bad move.
+    assert!(matches!(read_record("1. e4 $300 *"), Err(RecordError::IllegalMove { .. })));
+}
+
+#[test]
+fn what_a_comment_cannot_hold_is_not_written() {
+    use rules::record::{write_pgn_annotated, Annotation};
+    let record = read_record("1. e4 e5 *").expect("reads");
+    let notes = [
+        Annotation { nags: vec![1, 1, 14, 1], comment: Some("a {braced}\n\nline\u{7}\tend".into()) },
+        Annotation { nags: vec![], comment: Some("{}".into()) },
+    ];
+    let text = write_pgn_annotated(&record.game, &[], &notes);
+    assert!(text.ends_with("\n1. e4 $1 $14 {a braced line end} 1... e5 *\n"), "{text}");
+    assert_eq!(text.matches("\n\n").count(), 1, "one blank line, after the tags: {text}");
+}
