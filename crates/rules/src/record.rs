@@ -597,15 +597,12 @@ impl Tree {
 }
 
 impl Branch {
-    /// Takes `same`'s annotations where this branch (the same move) has none, then adds the
-    /// moves `rest` after it.
+    /// Adds `same`'s annotations to this branch's (the same move, noted by two lines: their
+    /// NAGs together, their comments one after the other), then the moves `rest` after it.
     fn join(&mut self, same: Branch, rest: impl Iterator<Item = Branch>) {
-        if self.note == Annotation::default() {
-            self.note = same.note;
-        }
-        if self.start.is_none() {
-            self.start = same.start;
-        }
+        add_nags(&mut self.note.nags, same.note.nags);
+        join_comments(&mut self.note.comment, same.note.comment);
+        join_comments(&mut self.start, same.start);
         self.insert(rest);
     }
 
@@ -1559,6 +1556,19 @@ fn add_comment(slot: &mut Option<String>, commands: &[String], free: &str) {
             c.push(' ');
         }
         c.push_str(&kept.join(" "));
+    }
+}
+
+/// `more` after the comment `slot` (with a space), unless it is the same.
+fn join_comments(slot: &mut Option<String>, more: Option<String>) {
+    match (slot.as_mut(), more) {
+        (_, None) => {}
+        (Some(c), Some(m)) if *c == m => {}
+        (Some(c), Some(m)) => {
+            c.push(' ');
+            c.push_str(&m);
+        }
+        (None, m) => *slot = m,
     }
 }
 

@@ -1076,3 +1076,15 @@ fn what_a_comment_cannot_hold_is_not_written() {
     assert!(text.ends_with("\n1. e4 $1 $14 {a braced line end} 1... e5 *\n"), "{text}");
     assert_eq!(text.matches("\n\n").count(), 1, "one blank line, after the tags: {text}");
 }
+
+#[test]
+fn two_lines_noting_one_move_keep_both_notes() {
+    use rules::record::write_record;
+    // python-chess keeps two sibling lines with the same first move apart; a record written
+    // here plays a move once, so their notes go together.
+    let r = read_record("1. e4 e5 2. Nf3 (2. Nc3 $1 {Vienna} Nf6 3. f4) (2. Nc3 $5 {Vienna again} Nc6 3. Bc4) *")
+        .expect("reads");
+    let text = write_record(&r);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("(2. Nc3 $1 $5 {Vienna Vienna again} 2... Nf6 (2... Nc6 3. Bc4) 3. f4)"), "{text}");
+}

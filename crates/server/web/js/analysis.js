@@ -265,7 +265,10 @@ export async function analysisBoard(main) {
     } catch (e) {
       // The line's own record stays, and the page says why the variations are not in it.
       exported = null;
-      if (pgnKey() === k) error.textContent = `The PGN below has the line shown only: its variations could not be written (${e.message}).`;
+      if (pgnKey() === k) {
+        const lost = [variations.length ? 'variations' : '', said ? 'tags, comments and NAGs' : ''].filter(Boolean).join(' and its ');
+        error.textContent = `The PGN below has the line shown only: its ${lost} could not be written (${e.message}).`;
+      }
     }
   };
 
