@@ -5,24 +5,17 @@ Usage: python3 scripts/annotations_oracle.py tests/data/records/annotated.pgn > 
 """
 import sys
 import chess.pgn
+from variations_oracle import games
 
 def words(text):
     return " ".join(text.split())
 
-pgn = open(sys.argv[1])
 print("# The comments and NAGs of tests/data/records/annotated.pgn as python-chess reads them: per game")
 print("# the comment before its first move, then every move that has any, named by the moves from the")
 print("# start up to it (UCI): its NAGs (sorted), the comment before it (a variation's first move) and")
 print("# the comment after it, whitespace runs made one space.")
 print(f"# source: python-chess {chess.__version__} (chess.pgn.read_game), written by scripts/annotations_oracle.py.")
-n = 0
-while True:
-    g = chess.pgn.read_game(pgn)
-    if g is None:
-        break
-    assert not g.errors, g.errors
-    n += 1
-    print(f"game {n}")
+for g in games(sys.argv[1]):
     if g.comment:
         print(f"comment {words(g.comment)}")
     notes = []

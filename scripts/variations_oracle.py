@@ -22,19 +22,26 @@ def lines(game):
     walk(game, [])
     return out
 
-pgn = open(sys.argv[1])
-print("# The lines of tests/data/records/variations.pgn as python-chess reads them: per game its main line")
-print("# and every variation as a whole line from the start (in UCI), with the ply where it parts.")
-print(f"# source: python-chess {chess.__version__} (chess.pgn.read_game; crazyhouse by its Variant tag),")
-print("#   written by scripts/variations_oracle.py; no game has a read error.")
-n = 0
-while True:
-    g = chess.pgn.read_game(pgn)
-    if g is None:
-        break
-    assert not g.errors, g.errors
-    n += 1
-    print(f"game {n}")
-    print("main " + ",".join(m.uci() for m in g.mainline_moves()))
-    for parts, full in sorted(lines(g), key=lambda x: x[1]):
-        print(f"var {parts} " + ",".join(full))
+def games(path):
+    """Each game of the PGN file at path as python-chess reads it (none may have a read error),
+    after a `game N` line."""
+    pgn = open(path)
+    n = 0
+    while True:
+        g = chess.pgn.read_game(pgn)
+        if g is None:
+            return
+        assert not g.errors, g.errors
+        n += 1
+        print(f"game {n}")
+        yield g
+
+if __name__ == "__main__":
+    print("# The lines of tests/data/records/variations.pgn as python-chess reads them: per game its main line")
+    print("# and every variation as a whole line from the start (in UCI), with the ply where it parts.")
+    print(f"# source: python-chess {chess.__version__} (chess.pgn.read_game; crazyhouse by its Variant tag),")
+    print("#   written by scripts/variations_oracle.py; no game has a read error.")
+    for g in games(sys.argv[1]):
+        print("main " + ",".join(m.uci() for m in g.mainline_moves()))
+        for parts, full in sorted(lines(g), key=lambda x: x[1]):
+            print(f"var {parts} " + ",".join(full))

@@ -795,6 +795,23 @@ fn explorer(url: &str) {
 /// The analysis board's lines: moves in SAN with the positions after them, legal moves and the
 /// outcome at the end (mate, threefold repetition), drops, no chance; the engine on a line's end
 /// (a mate in one found); bad lines and limits refused with the reason.
+/// A record's lines as `POST /api/position` answers them, as `POST /api/position/pgn` takes
+/// them back: the main line's UCI moves (`play`) and each variation from where it leaves it.
+fn lines_sent(v: &Value) -> (String, Vec<Value>) {
+    let main: Vec<&str> = v["moves"].as_array().expect("moves").iter().filter_map(|m| m["uci"].as_str()).collect();
+    let sides = v["variations"]
+        .as_array()
+        .expect("variations")
+        .iter()
+        .map(|l| {
+            let parts = l["parts"].as_u64().expect("parts") as usize;
+            let uci: Vec<&str> = l["uci"].as_array().expect("uci").iter().filter_map(Value::as_str).collect();
+            json!({ "parts": parts, "play": uci[parts..].join(",") })
+        })
+        .collect();
+    (main.join(","), sides)
+}
+
 #[test]
 fn the_analysis_board_reads_lines_and_analyses_them() {
     let db = temp_path("serve-board", "games.sqlite3");
@@ -873,18 +890,8 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
     assert!(unread[0].as_str().is_some_and(|e| e.contains("line 1: move 2... Kxe4: illegal")), "{v}");
     // The board's record of a line with its variations (each sent from where it leaves the
     // line) reads back with the same variations.
-    let main: Vec<&str> = v["moves"].as_array().expect("moves").iter().filter_map(|m| m["uci"].as_str()).collect();
-    let sides: Vec<Value> = v["variations"]
-        .as_array()
-        .expect("variations")
-        .iter()
-        .map(|l| {
-            let parts = l["parts"].as_u64().expect("parts") as usize;
-            let uci: Vec<&str> = l["uci"].as_array().expect("uci").iter().filter_map(Value::as_str).collect();
-            json!({ "parts": parts, "play": uci[parts..].join(",") })
-        })
-        .collect();
-    let body = json!({ "variant": "chess", "play": main.join(","), "variations": sides });
+    let (main, sides) = lines_sent(&v);
+    let body = json!({ "variant": "chess", "play": main, "variations": sides });
     let written = s.ok("POST", "/api/position/pgn", None, Some(body));
     let text = written["pgn"].as_str().expect("pgn");
     assert!(
@@ -935,18 +942,8 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
     assert_eq!(note(italian, 4)["before"], "Also good:");
     let berlin = variation(&["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "g8f6", "e1g1", "f6e4"]);
     assert_eq!(note(berlin, 7)["nags"], json!([146]));
-    let main: Vec<&str> = v["moves"].as_array().expect("moves").iter().filter_map(|m| m["uci"].as_str()).collect();
-    let sides: Vec<Value> = v["variations"]
-        .as_array()
-        .expect("variations")
-        .iter()
-        .map(|l| {
-            let parts = l["parts"].as_u64().expect("parts") as usize;
-            let uci: Vec<&str> = l["uci"].as_array().expect("uci").iter().filter_map(Value::as_str).collect();
-            json!({ "parts": parts, "play": uci[parts..].join(",") })
-        })
-        .collect();
-    let body = json!({ "variant": "chess", "play": main.join(","), "variations": sides, "tags": v["tags"],
+    let (main, sides) = lines_sent(&v);
+    let body = json!({ "variant": "chess", "play": main, "variations": sides, "tags": v["tags"],
                        "comment": v["comment"], "notes": v["notes"] });
     let written = s.ok("POST", "/api/position/pgn", None, Some(body));
     let text = written["pgn"].as_str().expect("pgn");
@@ -965,8 +962,7 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
         .expect("the long record");
     let v = s.ok("POST", "/api/position", None, Some(json!({ "pgn": long })));
     assert_eq!((v["moves"].as_array().map(Vec::len), v["notes"].as_array().map(Vec::len)), (Some(120), Some(120)));
-    let main: Vec<&str> = v["moves"].as_array().expect("moves").iter().filter_map(|m| m["uci"].as_str()).collect();
-    let body = json!({ "variant": "chess", "play": main.join(","), "tags": v["tags"], "notes": v["notes"] });
+    let body = json!({ "variant": "chess", "play": lines_sent(&v).0, "tags": v["tags"], "notes": v["notes"] });
     assert!(body.to_string().len() < 16 * 1024, "{} bytes", body.to_string().len());
     let written = s.ok("POST", "/api/position/pgn", None, Some(body));
     let back = s.ok("POST", "/api/position", None, Some(json!({ "pgn": written["pgn"] })));
