@@ -982,9 +982,19 @@ fn the_analysis_board_reads_lines_and_analyses_them() {
         json!([{ "line": 0, "ply": 0, "before": "x" }]),
         "note 1: a comment before a move is for a variation's first move",
     );
-    refused_note(
-        json!([{ "line": 0, "ply": 1, "before": "ok" }, { "ply": 0, "comment": "H:Q" }]),
-        "note 2: a comment may not begin with 'H:Q'",
+    // Holdings are a note where players have hands; in chess `H:Q` is a comment.
+    let body = json!({ "variant": "crazyhouse", "play": "e2e4", "notes": [{ "ply": 0, "comment": "H:Q" }] });
+    let (status, e) = s.call("POST", "/api/position/pgn", None, Some(body));
+    assert!(
+        status == 400 && e["error"].as_str().is_some_and(|e| e.contains("note 1: a comment may not begin with 'H:Q'")),
+        "{status} {e}"
+    );
+    let body = json!({ "variant": "chess", "play": "e2e4,e7e5", "variations": [{ "parts": 1, "play": "c7c5" }],
+                       "notes": [{ "line": 0, "ply": 1, "before": "ok" }, { "ply": 0, "comment": "H:Q" }] });
+    let written = s.ok("POST", "/api/position/pgn", None, Some(body));
+    assert!(
+        written["pgn"].as_str().is_some_and(|t| t.ends_with("\n1. e4 {H:Q} 1... e5 ({ok} 1... c5) *\n")),
+        "{written}"
     );
     refused_note(
         json!([{ "ply": 0, "comment": "a" }, { "line": 0, "ply": 0, "comment": "b" }]),
