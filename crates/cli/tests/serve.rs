@@ -3726,10 +3726,10 @@ fn a_record_goes_on_after_an_unclaimed_draw_but_not_after_the_end() {
     assert_refused(
         s.call("GET", &format!("/api/position?variant=chess&fen={}&play=b2c3,h8g8", urlencode(fen)), None, None),
         400,
-        "move 2 of play, 'h8g8': the game is over (insufficientmaterial)",
+        "move 2 of play, 'h8g8': the game is over (a draw by insufficient material)",
     );
     let record = format!("[Variant \"chess\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n1. Kxc3 Kg8 *");
-    let said = "1... Kg8 (ply 2) of the record comes after the end of the game (insufficientmaterial)";
+    let said = "1... Kg8 (ply 2) of the record comes after the end of the game (a draw by insufficient material)";
     assert_refused(s.call("POST", "/api/position", None, Some(json!({ "pgn": record }))), 400, said);
     let body = json!({ "variant": "chess", "white": "me", "black": "me", "fen": fen, "pgn": "1. Kxc3 Kg8" });
     assert_refused(s.call("POST", "/api/games", None, Some(body)), 400, said);

@@ -1211,6 +1211,17 @@ impl<'a> Reader<'a> {
                 }
                 t if !open.is_empty() => open.last_mut().map_or((), |(tokens, _)| tokens.push((t, line))),
                 Token::Word(w) if RESULTS.contains(&w.as_str()) => {
+                    // A comment right after the result is the last move's (as python-chess
+                    // reads it), not a game of its own.
+                    loop {
+                        match self.token()? {
+                            Some((Token::Comment(c), at)) => game.movetext.push((Token::Comment(c), at)),
+                            other => {
+                                self.lookahead = other;
+                                break;
+                            }
+                        }
+                    }
                     game.movetext.push((Token::Word(w), line));
                     break;
                 }
@@ -1405,14 +1416,19 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
                     .push(RecordError::Syntax { line, message: "a variation before the first move".into() }),
             },
             Token::Comment(text) => {
-                // Commands (`[%clk 0:03:00]`) may stand before the notes: kept as free text.
+                // Commands (`[%clk 0:03:00]`) may stand before the notes: kept as free text. A
+                // comment without notes is kept as written (commands where they stand).
                 let (commands, rest) = split_commands(&text);
                 match pending.as_mut() {
                     Some(p) => {
                         let free = read_notes(variant, &rest, line, p)?;
-                        add_comment(&mut p.annotation.comment, &commands, free);
+                        if free.trim() == rest.trim() {
+                            add_comment(&mut p.annotation.comment, &[], &text);
+                        } else {
+                            add_comment(&mut p.annotation.comment, &commands, free);
+                        }
                     }
-                    None => add_comment(&mut comment, &commands, &rest),
+                    None => add_comment(&mut comment, &[], &text),
                 }
             }
             Token::Word(w) => {
@@ -1527,9 +1543,11 @@ fn read_variation(
                         free = free.trim_start()[word.len()..].trim_start();
                     }
                 }
+                let (commands, free) =
+                    if free == rest.trim_start() { (&[][..], text.as_str()) } else { (&commands[..], free) };
                 match own.annotations.last_mut() {
-                    Some(a) => add_comment(&mut a.comment, &commands, free),
-                    None => add_comment(&mut own.comment, &commands, free),
+                    Some(a) => add_comment(&mut a.comment, commands, free),
+                    None => add_comment(&mut own.comment, commands, free),
                 }
             }
             Token::Tag(..) => {}

@@ -702,7 +702,7 @@ fn other_programs_variant_names_are_read() {
 }
 
 /// A record's own NAGs, glyphs and comments (a clock, a coach's words) are read beside its moves,
-/// commands before SnowFall's holdings included; words that only look like notes in a variant
+/// commands where they stand (before SnowFall's holdings too); words that only look like notes in a variant
 /// without them ("failed to see", "gift of a pawn") are free text, not a failed move or a gift;
 /// a comment longer than a line is written broken between its words, commands whole.
 #[test]
@@ -718,7 +718,7 @@ fn a_records_own_annotations_are_read_and_written_back() {
     assert_eq!(
         rec.annotations,
         [
-            a(&[1], Some("[%clk 0:03:00] failed to see it")),
+            a(&[1], Some("failed to see [%clk 0:03:00] it")),
             a(&[2, 14], Some("[%clk 0:02:59]")),
             a(&[6], Some("gift of a pawn")),
             a(&[], None),
@@ -1087,4 +1087,14 @@ fn two_lines_noting_one_move_keep_both_notes() {
     let text = write_record(&r);
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(flat.contains("(2. Nc3 $1 $5 {Vienna Vienna again} 2... Nf6 (2... Nc6 3. Bc4) 3. f4)"), "{text}");
+}
+
+#[test]
+fn a_comment_after_the_result_is_the_last_moves() {
+    let records =
+        read_records("1. f3 e5 2. g4 Qh4# {mate} 0-1 {Fool's mate}\n\n[Event \"b\"]\n\n1. d4 *").expect("reads");
+    assert_eq!(records.len(), 2, "no game of its own");
+    assert_eq!(records[0].annotations[3].comment.as_deref(), Some("mate Fool's mate"));
+    assert_eq!(records[0].tag("Result"), Some("0-1"));
+    assert_eq!(records[1].tag("Event"), Some("b"));
 }

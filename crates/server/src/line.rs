@@ -120,7 +120,7 @@ pub fn line_in(v: &'static Variant, fen: Option<&str>, play: Option<&str>) -> Re
             return Err(refuse("an empty move (two commas in a row, or one at an end)".into()));
         }
         if let Some(o) = final_outcome(&game) {
-            return Err(refuse(format!("the game is over ({})", crate::live::outcome_text(o).1)));
+            return Err(refuse(format!("the game is over ({})", ended_by(o))));
         }
         let m =
             rules::uci::parse_uci(game.position(), text).map_err(|e| match promotion_of(game.position(), text) {
@@ -591,11 +591,19 @@ pub fn move_after_end(game: &Game) -> Option<LineError> {
     for (i, (&m, &e)) in game.moves().iter().zip(game.events()).enumerate() {
         if let Some(o) = final_outcome(&replay) {
             let text = numbered(replay.position(), m, e);
-            return Some(LineError::AfterEnd { index: i + 1, text, reason: crate::live::outcome_text(o).1 });
+            return Some(LineError::AfterEnd { index: i + 1, text, reason: ended_by(o) });
         }
         replay.play_event(m, e).ok()?;
     }
     None
+}
+
+/// How a game ended, in words: `white won by checkmate`, `a draw by insufficient material`.
+fn ended_by(o: rules::Outcome) -> String {
+    match o {
+        rules::Outcome::Decisive { winner, reason } => format!("{winner} won by {}", reason.words()),
+        rules::Outcome::Draw { reason } => format!("a draw by {}", reason.words()),
+    }
 }
 
 /// A line as the analysis board shows it: `{variant, start_fen, fen, turn, moves, legal_moves,
