@@ -1544,6 +1544,20 @@ fn hostile_requests(url: &str) {
     // A method an endpoint does not serve: a JSON refusal too.
     refuse(405, "DELETE", "/api/games", None, None, "DELETE is not served here");
     refuse(400, "GET", "/api/games?foo=1", None, None, "invalid query");
+    // Endpoints that take no query refuse one too (`?ply=5` does not show ply 5).
+    let game_at = moves.trim_end_matches("/moves");
+    for path in [format!("{game_at}?ply=5"), format!("{game_at}/review?x"), "/api/variants?all=1".into()] {
+        refuse(400, "GET", &path, None, None, "this endpoint takes no parameters");
+    }
+    refuse(
+        400,
+        "GET",
+        "/api/health?verbose=1",
+        None,
+        None,
+        "invalid query 'verbose=1': this endpoint takes no parameters",
+    );
+    s.ok("GET", game_at, None, None);
     refuse(400, "POST", &moves, Some(&b), Some(json!({ "move": "x".repeat(40) })), "too long");
     // Unknown variants and games; SQL metacharacters in every text field.
     refuse(
@@ -4011,6 +4025,14 @@ fn rematches(url: &str) {
         (Some(fen), Some("human"), Some("human"))
     );
     assert_eq!(ns["options"]["clock"], json!({ "initial_ms": 300_000, "increment_ms": 2000 }), "{ns}");
+    // Still two people: no engine while they play (both seats were preset, which once made the
+    // rematch a board of one person's with the engine's help).
+    assert_eq!((ns["options"]["one_person"].clone(), ns["engine_help"].clone()), (Value::Null, json!(false)), "{ns}");
+    assert_refused(
+        s.call("POST", &format!("/api/games/{new}/analyse"), Some(made["token"].as_str().expect("t")), Some(json!({}))),
+        409,
+        "no engine during a game between two people",
+    );
     // The colours are swapped: the former Black moves White's pieces, and not Black's.
     let (nw, nb) = (theirs["token"].as_str().expect("t"), made["token"].as_str().expect("t"));
     assert_refused(
@@ -4025,6 +4047,18 @@ fn rematches(url: &str) {
         403,
         "",
     );
+
+    // One person at both seats: the rematch is theirs alone again, the engine's help kept.
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let (w, b) = (token(&g, "white").expect("w"), token(&g, "black").expect("b"));
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(&w), Some(json!({ "move": "e4" })));
+    s.ok("POST", &format!("/api/games/{id}/moves"), Some(&b), Some(json!({ "move": "e5" })));
+    s.ok("POST", &format!("/api/games/{id}/resign"), Some(&w), None);
+    s.ok("POST", &format!("/api/games/{id}/rematch"), Some(&w), Some(json!({ "action": "offer" })));
+    let made = s.ok("POST", &format!("/api/games/{id}/rematch"), Some(&b), Some(json!({ "action": "accept" })));
+    let ns = state(&s, made["game"].as_str().expect("the rematch's id"));
+    assert_eq!((ns["options"]["one_person"].clone(), ns["engine_help"].clone()), (json!(true), json!(true)), "{ns}");
 
     // Against the AI: made at once, the AI playing the other colour, the SnowFall percentage kept.
     let g = create(

@@ -361,6 +361,20 @@ pub struct Annotation {
     pub comment: Option<String>,
 }
 
+impl Annotation {
+    /// Adds `other`'s notes of the same move to these (a move two lines note): the NAGs of
+    /// both, each once, and the comments one after the other (one, if they are the same).
+    pub fn join(&mut self, other: &Annotation) {
+        add_nags(&mut self.nags, other.nags.iter().copied());
+        join_comment(&mut self.comment, other.comment.as_deref());
+    }
+
+    /// Whether there is nothing to write: no NAG and no comment.
+    pub fn is_empty(&self) -> bool {
+        self.nags.is_empty() && self.comment.is_none()
+    }
+}
+
 /// Why `comment` cannot be written as a move's comment in a record of `v`: it begins (after
 /// its `[%...]` commands) with a word the reader takes for one of the move's notes (`H:` holdings,
 /// `gift W:..`, `failed` where a move can fail, a roll `37%: ok`), so the record would not read
@@ -600,9 +614,8 @@ impl Branch {
     /// Adds `same`'s annotations to this branch's (the same move, noted by two lines: their
     /// NAGs together, their comments one after the other), then the moves `rest` after it.
     fn join(&mut self, same: Branch, rest: impl Iterator<Item = Branch>) {
-        add_nags(&mut self.note.nags, same.note.nags);
-        join_comments(&mut self.note.comment, same.note.comment);
-        join_comments(&mut self.start, same.start);
+        self.note.join(&same.note);
+        join_comment(&mut self.start, same.start.as_deref());
         self.insert(rest);
     }
 
@@ -1577,16 +1590,17 @@ fn add_comment(slot: &mut Option<String>, commands: &[String], free: &str) {
     }
 }
 
-/// `more` after the comment `slot` (with a space), unless it is the same.
-fn join_comments(slot: &mut Option<String>, more: Option<String>) {
-    match (slot.as_mut(), more) {
-        (_, None) => {}
-        (Some(c), Some(m)) if *c == m => {}
-        (Some(c), Some(m)) => {
+/// Adds the comment `more` after the comment `slot` (with a space), unless it says the same:
+/// how two notes of one move are kept together.
+pub fn join_comment(slot: &mut Option<String>, more: Option<&str>) {
+    let Some(more) = more else { return };
+    match slot {
+        Some(c) if c.as_str() == more => {}
+        Some(c) => {
             c.push(' ');
-            c.push_str(&m);
+            c.push_str(more);
         }
-        (None, m) => *slot = m,
+        None => *slot = Some(more.to_string()),
     }
 }
 

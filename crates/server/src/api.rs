@@ -554,8 +554,24 @@ async fn json_refusals(res: Response) -> Response {
     Response::from_parts(parts, axum::body::Body::from(body))
 }
 
+/// An endpoint that takes no query: a query there is refused (as unknown parameters are where
+/// an endpoint takes some), not ignored, since a caller who sends `?ply=5` expects an answer it
+/// changes.
+struct NoQuery;
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for NoQuery {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, _: &S) -> Result<NoQuery, ApiError> {
+        match parts.uri.query().filter(|q| !q.is_empty()) {
+            Some(q) => Err(ApiError::bad(format!("invalid query '{}': this endpoint takes no parameters", clip(q)))),
+            None => Ok(NoQuery),
+        }
+    }
+}
+
 /// `GET /api/health`: 200 while the database answers a read, 503 when it does not.
-async fn health(State(app): State<AppState>) -> Result<Json<Value>, ApiError> {
+async fn health(State(app): State<AppState>, _: NoQuery) -> Result<Json<Value>, ApiError> {
     let store = app.games.store();
     store.game("0000000000000000").await.map_err(|e| {
         tracing::error!("health: the database does not answer: {e}");
@@ -767,8 +783,7 @@ async fn position_pgn(body: Result<JsonBody<LinesRequest>, ApiError>) -> Result<
             .map(|n| crate::line::Note {
                 line: n.line,
                 ply: n.ply,
-                nags: n.nags.unwrap_or_default(),
-                comment: n.comment,
+                after: rules::record::Annotation { nags: n.nags.unwrap_or_default(), comment: n.comment },
                 before: n.before,
             })
             .collect(),
@@ -812,7 +827,7 @@ async fn analyse_line(
     Ok(Json(report))
 }
 
-async fn list_variants() -> Json<Value> {
+async fn list_variants(_: NoQuery) -> Json<Value> {
     let list: Vec<Value> = rules::variants::all()
         .iter()
         .map(|v| json!({ "name": v.name, "summary": v.summary, "served": true }))
@@ -923,6 +938,10 @@ struct CreateGame {
     /// never by a request.
     #[serde(skip)]
     preset: Option<(String, [Option<String>; 2])>,
+    /// A rematch between two people, set by the server: both seats are `me` (their holders'
+    /// tokens preset) but the board is not one person's.
+    #[serde(skip)]
+    two_people: bool,
     /// The client's address, set by the server (for the custom variants' allowance).
     #[serde(skip)]
     client: Option<std::net::IpAddr>,
@@ -1212,7 +1231,7 @@ async fn new_game(app: &AppState, c: CreateGame) -> Result<Value, ApiError> {
         }
         (None, None) => {}
     }
-    if c.white == "me" && c.black == "me" {
+    if c.white == "me" && c.black == "me" && !c.two_people {
         options["one_person"] = json!(true);
     }
     for (color, who) in [(Color::White, &c.white), (Color::Black, &c.black)] {
@@ -1325,7 +1344,7 @@ async fn game(app: &AppState, id: &str) -> Result<Arc<Mutex<LiveGame>>, ApiError
     app.games.get(id).await?.ok_or_else(|| ApiError::not_found(id))
 }
 
-async fn game_state(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn game_state(State(app): State<AppState>, Path(id): Path<String>, _: NoQuery) -> Result<Json<Value>, ApiError> {
     let g = game(&app, &id).await?;
     let g = g.lock().await;
     Ok(Json(public_state(&app, &g)))
@@ -1448,7 +1467,7 @@ pub const REVIEW_NODES: u64 = 50_000;
 /// `GET /api/games/{id}/review`: a finished game reviewed as lichess's computer analysis
 /// reviews it (`engine::review`, JSON as `analysis::review_json`); computed once, on a free AI
 /// worker, then kept with the game.
-async fn review(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn review(State(app): State<AppState>, Path(id): Path<String>, _: NoQuery) -> Result<Json<Value>, ApiError> {
     let g = game(&app, &id).await?;
     Ok(Json(review_of(&app, &g).await?))
 }
@@ -2192,6 +2211,7 @@ fn rematch_settings(live: &LiveGame, id: &str, hashes: [Option<String>; 2]) -> R
         let ms = |k: &str| options["clock"][k].as_u64().unwrap_or(0);
         (ms("initial_ms") / 1000, ms("increment_ms") / 1000)
     });
+    let two_people = !live.one_person && seats.iter().all(|s| s == "me");
     let [white, black] = seats;
     Ok(CreateGame {
         variant: row.variant.clone(),
@@ -2206,6 +2226,7 @@ fn rematch_settings(live: &LiveGame, id: &str, hashes: [Option<String>; 2]) -> R
         variant_toml: options["toml"].as_str().map(str::to_string),
         pgn: None,
         preset: Some((id.to_string(), tokens)),
+        two_people,
         client: None,
     })
 }

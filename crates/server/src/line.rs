@@ -160,10 +160,8 @@ pub struct Note {
     pub line: Option<usize>,
     /// The move's index in that line, from its start (0: the first move).
     pub ply: usize,
-    /// Its NAGs (`$1` is `!`).
-    pub nags: Vec<u8>,
-    /// The comment after it.
-    pub comment: Option<String>,
+    /// Its NAGs (`$1` is `!`) and the comment after it.
+    pub after: rules::record::Annotation,
     /// The comment before it, where a variation begins with it.
     pub before: Option<String>,
 }
@@ -222,7 +220,7 @@ impl RecordLines {
             .notes
             .notes
             .iter()
-            .map(|n| json!({ "line": n.line, "ply": n.ply, "nags": n.nags, "comment": n.comment, "before": n.before }))
+            .map(|n| json!({ "line": n.line, "ply": n.ply, "nags": n.after.nags, "comment": n.after.comment, "before": n.before }))
             .collect::<Vec<_>>());
         out
     }
@@ -324,7 +322,7 @@ pub fn pgn_of_lines(
         if n.ply >= whole[line].len() {
             return Err(refuse(format!("ply {} is past {name}'s {} moves", n.ply, whole[line].len())));
         }
-        for c in [&n.comment, &n.before].into_iter().flatten() {
+        for c in [&n.after.comment, &n.before].into_iter().flatten() {
             if let Some(e) = rules::record::comment_error(v, c) {
                 return Err(refuse(e));
             }
@@ -333,7 +331,7 @@ pub fn pgn_of_lines(
         if let Some(first) = noted.insert((owner, ply), i) {
             return Err(refuse(format!("the same move as note {} (a move two lines share is noted once)", first + 1)));
         }
-        let annotation = rules::record::Annotation { nags: n.nags.clone(), comment: n.comment.clone() };
+        let annotation = n.after.clone();
         if owner == 0 {
             if n.before.is_some() {
                 return Err(refuse("a comment before a move is for a variation's first move".into()));
@@ -443,7 +441,7 @@ fn notes_of(rec: &rules::record::Record, kept: &[Game]) -> Vec<Note> {
     let mut out: Vec<Note> = Vec::new();
     let mut index: std::collections::HashMap<(usize, usize), usize> = std::collections::HashMap::new();
     let mut add = |path: &[rules::Move], a: Option<&rules::record::Annotation>, before: Option<&String>| {
-        let a = a.filter(|a| !a.nags.is_empty() || a.comment.is_some());
+        let a = a.filter(|a| !a.is_empty());
         if a.is_none() && before.is_none() {
             return;
         }
@@ -454,14 +452,9 @@ fn notes_of(rec: &rules::record::Record, kept: &[Game]) -> Vec<Note> {
         });
         let note = &mut out[k];
         if let Some(a) = a {
-            for &nag in &a.nags {
-                if !note.nags.contains(&nag) {
-                    note.nags.push(nag);
-                }
-            }
-            join_comment(&mut note.comment, a.comment.as_deref());
+            note.after.join(a);
         }
-        join_comment(&mut note.before, before.map(String::as_str));
+        rules::record::join_comment(&mut note.before, before.map(String::as_str));
     };
     let main = rec.game.moves();
     for (ply, a) in rec.annotations.iter().enumerate().take(main.len()) {
@@ -474,19 +467,6 @@ fn notes_of(rec: &rules::record::Record, kept: &[Game]) -> Vec<Note> {
         }
     }
     out
-}
-
-/// Adds `more` to the comment `slot` (after a space), unless it says it already.
-fn join_comment(slot: &mut Option<String>, more: Option<&str>) {
-    let Some(more) = more else { return };
-    match slot {
-        Some(c) if c.as_str() == more => {}
-        Some(c) => {
-            c.push(' ');
-            c.push_str(more);
-        }
-        None => *slot = Some(more.to_string()),
-    }
 }
 
 /// Lines from one start as a tree of moves: each move is the first line's that plays it.
