@@ -32,6 +32,7 @@ mod serve;
 mod simulation;
 mod snowfall;
 mod tables;
+mod verify;
 
 /// fairylab: chess variants, fairy pieces, perft and move generation.
 #[derive(Debug, Parser)]
@@ -84,8 +85,9 @@ enum Command {
     Predictor(predictor::PredictorArgs),
     /// The play server: every variant over HTTP and WebSocket on SQLite (default) or PostgreSQL.
     Serve(serve::ServeArgs),
-    /// Check a server game's record against its revealed seed: the drawn setup and every roll and gift replayed.
-    VerifyGame(serve::VerifyGameArgs),
+    /// Check a server game's record against its revealed seed: the drawn setup and every roll and
+    /// gift replayed (every game of a file of several).
+    VerifyGame(verify::VerifyGameArgs),
     /// Load a running play server: many concurrent games for a fixed time; moves/s and latency.
     Loadtest(loadtest::LoadtestArgs),
     /// A running play server's games as one PGN file (a club's archive; `verify-game` checks each).
@@ -221,7 +223,7 @@ fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Ex
                 return Ok(ExitCode::from(1));
             }
         }
-        Command::VerifyGame(a) => serve::verify_game(&a, &mut out)?,
+        Command::VerifyGame(a) => verify::verify_game(&a, &mut out)?,
         Command::Loadtest(a) => loadtest::loadtest(&a, &mut out)?,
         Command::Export(a) => export::export(&a, &mut out)?,
         Command::Uci(_) | Command::Xboard(_) | Command::Match(_) | Command::Play(_) | Command::Serve(_) => {

@@ -703,3 +703,58 @@ fn a_latin1_record_file_is_read_with_a_note() {
     assert_ok(&o);
     assert!(!String::from_utf8_lossy(&o.stderr).contains("Latin-1"));
 }
+
+/// The names a `--help` lists: its subcommands (`  name  Summary` under `Commands:`) or its
+/// long flags.
+fn help_names(args: &[&str], flags: bool) -> Vec<String> {
+    let o = fairylab(args);
+    assert_ok(&o);
+    let text = stdout(&o);
+    if flags {
+        // A flag's own line begins with it (`--listen <LISTEN>`, `-h, --help`).
+        return text
+            .lines()
+            .map(str::trim_start)
+            .filter(|l| l.starts_with('-'))
+            .filter_map(|l| l.split([' ', ',']).find(|w| w.starts_with("--")))
+            .filter(|w| *w != "--help" && *w != "--version")
+            .map(str::to_string)
+            .collect();
+    }
+    text.split("Commands:")
+        .nth(1)
+        .expect("a command list")
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|n| *n != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+/// The README's command list names every subcommand, and the server's settings are documented
+/// in both places that list them (docs/OPERATIONS.md's table, docs/API.md's first line): a
+/// flag added to the program and not to the docs fails here.
+#[test]
+fn the_docs_name_every_command_and_server_setting() {
+    let doc = |name: &str| {
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(name)).expect(name)
+    };
+    let readme = doc("README.md");
+    for command in help_names(&["--help"], false) {
+        assert!(readme.contains(&format!("fairylab {command} ")), "README.md does not show `fairylab {command}`");
+    }
+    for command in help_names(&["predictor", "--help"], false) {
+        assert!(readme.contains(&format!("fairylab predictor {command} ")), "README.md: `predictor {command}`");
+    }
+    let (operations, api) = (doc("docs/OPERATIONS.md"), doc("docs/API.md"));
+    let serve = help_names(&["serve", "--help"], true);
+    assert!(serve.len() >= 15 && serve.contains(&"--base-path".to_string()), "{serve:?}");
+    for flag in serve {
+        assert!(operations.contains(&format!("| `{flag}` |")), "docs/OPERATIONS.md's table lacks {flag}");
+        assert!(
+            api.lines().nth(2).is_some_and(|l| l.contains(&format!("[{flag}"))),
+            "docs/API.md's line 3 lacks {flag}"
+        );
+    }
+}

@@ -41,6 +41,13 @@ fn resolve_gives_the_board_and_the_report() {
     let o = fairylab(&["predictor", "resolve", "--white", "e2e4", "--black", "d7d5"]);
     assert_ok(&o);
     assert!(stdout(&o).starts_with("1. e2e4 | d7d5\n"), "{}", stdout(&o));
+    // docs/FORMATS.md's ply line is one the program writes for the position it names.
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/FORMATS.md")).expect("FORMATS");
+    let fen = "1r2k3/8/8/8/8/8/7P/R3K3 w Q - 0 1";
+    let o = fairylab(&["predictor", "resolve", "--fen", fen, "--white", "e1c1 if b8b1 then h2h3", "--black", "b8b1"]);
+    assert_ok(&o);
+    let line = stdout(&o).lines().next().unwrap_or_default().to_string();
+    assert!(doc.contains(&format!("`{fen}`")) && doc.contains(&format!("\n{line}\n")), "FORMATS.md lacks {line}");
 }
 
 /// Refused orders in JSON: printed, with exit status 1 (a script must not take them as played).

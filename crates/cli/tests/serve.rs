@@ -1980,9 +1980,34 @@ fn a_servers_games_export_to_one_pgn_file() {
     exported.sort();
     finished.sort();
     assert_eq!(exported, finished);
+    // The file as a whole: every game checked, each named by its id.
+    let o = fairylab(&["verify-game", out.to_str().expect("utf-8")]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(stdout(&o).ends_with("ok: 2 of 2 games verified\n"), "{}", stdout(&o));
+    for id in &finished {
+        assert!(stdout(&o).contains(&format!("({id}): ok: the seed matches")), "{}", stdout(&o));
+    }
+    // A club file whose second game was altered fails as a whole, naming that game (it passed:
+    // only the first game was read).
+    let second = text.rfind("[Seed \"").expect("a second Seed tag") + 7;
+    let digit = if &text[second..=second] == "0" { "1" } else { "0" };
+    let altered = format!("{}{digit}{}", &text[..second], &text[second + 1..]);
+    let o = verify_text("serve-export", "altered.pgn", &altered);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("game 2 (") && stdout(&o).contains("FAILED: the revealed seed does not match"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(common::stderr(&o).contains("1 of 2 games in"), "{}", common::stderr(&o));
     let o = fairylab(&["export", "--server", &s.base, "--status", "all", "--out", "-"]);
     assert!(o.status.success(), "{}", common::stderr(&o));
     assert_eq!(stdout(&o).matches("[Event ").count(), 3);
+    // With the game still in play: not checked, and said so.
+    let all = verify_text("serve-export", "all.pgn", &stdout(&o));
+    assert!(all.status.success(), "{}", common::stderr(&all));
+    assert!(stdout(&all).contains("not finished: its seed is revealed when it ends"), "{}", stdout(&all));
+    assert!(stdout(&all).ends_with("ok: 2 of 3 games verified (1 not finished, so not checked)\n"), "{}", stdout(&all));
     let o = fairylab(&["export", "--server", "ftp://x", "--out", "-"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(common::stderr(&o).contains("is not an http:// or https:// URL"), "{}", common::stderr(&o));
@@ -2916,6 +2941,19 @@ fn a_game_of_a_variant_from_a_toml_file() {
     let o = fairylab(&["verify-game", record, "--variant-file", other.to_str().expect("utf-8")]);
     assert!(
         !o.status.success() && common::stderr(&o).contains("not the game's variant file"),
+        "{}",
+        common::stderr(&o)
+    );
+    // A file of such games: each finds its file among those given; a file no game names is
+    // refused (a mistaken file would otherwise pass unnoticed).
+    let two = temp_path("serve-toml", "two.pgn");
+    std::fs::write(&two, format!("{text}\n{text}")).expect("write");
+    let two = two.to_str().expect("utf-8");
+    let o = fairylab(&["verify-game", two, "--variant-file", file]);
+    assert!(o.status.success() && stdout(&o).ends_with("ok: 2 of 2 games verified\n"), "{}", stdout(&o));
+    let o = fairylab(&["verify-game", two, "--variant-file", file, "--variant-file", other.to_str().expect("utf-8")]);
+    assert!(
+        !o.status.success() && common::stderr(&o).contains("the variant file of none of the games"),
         "{}",
         common::stderr(&o)
     );

@@ -317,7 +317,8 @@ pub fn review_annotations(review: &Value) -> Vec<rules::record::Annotation> {
                 }
             }
             if let Some(luck) = m["luck"].as_f64() {
-                comment.push_str(&format!(" Luck {luck:+.0}."));
+                // Rounded first, and -0 made 0: a luck of -0.4 is "+0", not "-0".
+                comment.push_str(&format!(" Luck {:+.0}.", luck.round() + 0.0));
             }
             let nag = m["nag"].as_u64().and_then(|n| u8::try_from(n).ok());
             let comment = comment.trim().to_string();
@@ -346,6 +347,20 @@ mod tests {
         // KQKR: a capture of the rook on the way would reset the count.
         assert_eq!(fifty_move(&at("8/8/2k5/r7/8/8/8/K2Q4 w - - 40 1"), TbValue::Win(35), "DTM"), Some("may_draw"));
         assert_eq!(fifty_move(&at("8/8/2k5/r7/8/8/8/K2Q4 w - - 40 1"), TbValue::Win(35), "DTC"), Some("draws"));
+    }
+
+    #[test]
+    fn luck_is_written_in_whole_points_with_its_sign() {
+        let review = json!({ "moves": [
+            { "outcome": { "cp": 10 }, "luck": -0.4 },
+            { "outcome": { "cp": 10 }, "luck": 12.5 },
+            { "outcome": { "cp": 10 }, "luck": -3.6 },
+        ] });
+        let said: Vec<String> = review_annotations(&review).into_iter().filter_map(|a| a.comment).collect();
+        assert_eq!(
+            said.iter().map(|c| c.split("] ").nth(1).unwrap_or("")).collect::<Vec<_>>(),
+            ["Luck +0.", "Luck +13.", "Luck -4."]
+        );
     }
 
     #[test]
