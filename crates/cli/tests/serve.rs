@@ -486,6 +486,18 @@ fn a_seat_open_to_anyone_is_taken_without_a_code() {
     assert_eq!(state(&s, inv_id)["open_to_anyone"], false);
     let code = inv["black"]["invite"].as_str().expect("a code");
     s.ok("POST", &format!("/api/games/{inv_id}/join"), None, Some(json!({ "code": code })));
+    // White invited, Black open to anyone: the seat named is the one a join without a code
+    // takes (it named White's, which needs the code), and both are listed.
+    let both = create(&s, json!({ "variant": "chess", "white": "invite", "black": "open" }));
+    let both_id = both["id"].as_str().expect("id");
+    let seats = |v: &Value| (v["open_seat"].clone(), v["open_seats"].clone(), v["open_to_anyone"].clone());
+    assert_eq!(seats(&state(&s, both_id)), (json!("black"), json!(["white", "black"]), json!(true)));
+    let listed = s.ok("GET", "/api/games", None, None);
+    let row = listed["games"].as_array().and_then(|g| g.iter().find(|r| r["id"] == both_id).cloned()).expect("listed");
+    assert_eq!(seats(&row), (json!("black"), json!(["white", "black"]), json!(true)));
+    let joined = s.ok("POST", &format!("/api/games/{both_id}/join"), None, Some(json!({})));
+    assert_eq!(joined["color"], "black");
+    assert_eq!(seats(&state(&s, both_id)), (json!("white"), json!(["white"]), json!(false)));
 }
 
 /// A game is aborted (no result) until both sides have moved, as on lichess: an open seat is
@@ -1226,7 +1238,12 @@ fn a_game_starts_from_imported_moves() {
     );
     refused(
         json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. f3 e5 2. g4 Qh4# 1-0" }),
-        "the record says 1-0, but its moves end the game 0-1 (checkmate)",
+        "line 1: bad tag: the result 1-0 contradicts the final position, 0-1 (black wins by checkmate)",
+    );
+    // A repetition a record may play on ends a game here with its last move.
+    refused(
+        json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1-0" }),
+        "the record says 1-0, but its moves end the game 1/2-1/2 (repetition)",
     );
     refused(
         json!({ "variant": "chess", "white": "me", "black": "me", "pgn": "1. e4 e5",
@@ -2635,6 +2652,40 @@ fn a_predictor_side_without_a_commitment_loses_on_time() {
             break;
         }
         assert!(Instant::now() < deadline, "the deadline did not end the game");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // A seat waiting for its player: no deadline runs (it ended the game on time against nobody),
+    // also across a restart; the first ply starts when the seat is taken.
+    let g = create(&s, json!({ "variant": "predictor", "white": "me", "black": "invite", "ply_seconds": 1 }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let (c, _) = seal(&id, 1, rules::Color::White, "e2e4");
+    s.ok(
+        "POST",
+        &format!("/api/games/{id}/commit"),
+        token(&g, "white").as_deref(),
+        Some(json!({ "ply": 1, "commitment": c })),
+    );
+    std::thread::sleep(Duration::from_millis(2500));
+    let st = state(&s, &id);
+    assert_eq!((st["status"].as_str(), st["open_seat"].as_str()), (Some("active"), Some("black")), "{st}");
+    assert_eq!((&st["deadline"], &st["reveal_deadline"]), (&Value::Null, &Value::Null), "{st}");
+    s.kill();
+    let s = Server::start(&format!("sqlite://{}", db.display()));
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(state(&s, &id)["status"], "active");
+    let joined_at = Instant::now();
+    let code = g["black"]["invite"].as_str().expect("a code");
+    s.ok("POST", &format!("/api/games/{id}/join"), None, Some(json!({ "code": code })));
+    assert!(state(&s, &id)["deadline"].is_i64(), "{}", state(&s, &id));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let st = state(&s, &id);
+        if st["status"] == "finished" {
+            assert_eq!((st["result"].as_str(), st["reason"].as_str()), (Some("1-0"), Some("time")), "{st}");
+            assert!(joined_at.elapsed() >= Duration::from_millis(900), "the ply's time counted from the join");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the deadline did not run once the seat was taken");
         std::thread::sleep(Duration::from_millis(100));
     }
     // Both commit, only White reveals: at the reveal deadline Black forfeits.
@@ -4098,6 +4149,22 @@ fn rematches(url: &str) {
     let ns = state(&s, made["game"].as_str().expect("the rematch's id"));
     assert_eq!((ns["options"]["one_person"].clone(), ns["engine_help"].clone()), (json!(true), json!(true)), "{ns}");
 
+    // A Probabilistic game from a placement without its map: the rematch keeps the placement and
+    // draws its map anew (it started from the standard position).
+    let placement = "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1";
+    let g = create(
+        &s,
+        json!({ "variant": "probabilistic", "white": "me", "black": "ai", "fen": placement, "movetime_ms": 10 }),
+    );
+    let id = g["id"].as_str().expect("id").to_string();
+    let w = token(&g, "white").expect("w");
+    s.ok("POST", &format!("/api/games/{id}/abort"), Some(&w), None);
+    let made = s.ok("POST", &format!("/api/games/{id}/rematch"), Some(&w), Some(json!({ "action": "offer" })));
+    let ns = state(&s, made["game"].as_str().expect("made at once"));
+    let start = ns["start_fen"].as_str().expect("a start");
+    assert!(start.starts_with("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1 "), "{ns}");
+    assert_ne!(start, g["state"]["start_fen"].as_str().expect("the first start"), "a map drawn anew");
+
     // Against the AI: made at once, the AI playing the other colour, the SnowFall percentage kept.
     let g = create(
         &s,
@@ -4255,6 +4322,31 @@ fn operator_deletes(url: &str) {
         assert!(Instant::now() < deadline, "the explorer still shows {start}");
         std::thread::sleep(Duration::from_millis(50));
     }
+    // A deleted rematch: the game it was the rematch of no longer links to it, at once, and its
+    // watchers hear so (it linked to the deleted game until it was read back from the store).
+    let g = create(&s, chess.clone());
+    let (parent, w, b) =
+        (g["id"].as_str().expect("id").to_string(), token(&g, "white").expect("w"), token(&g, "black").expect("b"));
+    s.ok("POST", &format!("/api/games/{parent}/moves"), Some(&w), Some(json!({ "move": "e4" })));
+    s.ok("POST", &format!("/api/games/{parent}/moves"), Some(&b), Some(json!({ "move": "e5" })));
+    s.ok("POST", &format!("/api/games/{parent}/resign"), Some(&w), None);
+    s.ok("POST", &format!("/api/games/{parent}/rematch"), Some(&w), Some(json!({ "action": "offer" })));
+    let made = s.ok("POST", &format!("/api/games/{parent}/rematch"), Some(&b), Some(json!({ "action": "accept" })));
+    let child = made["game"].as_str().expect("the rematch").to_string();
+    assert_eq!(state(&s, &parent)["rematch"], json!(child));
+    let ws_url = s.url(&format!("/api/games/{parent}/ws")).replace("http://", "ws://");
+    let (mut socket, _) = tungstenite::connect(ws_url).expect("websocket");
+    socket.read().expect("state");
+    s.ok("POST", &format!("/api/admin/games/{child}/end"), Some(secret), Some(json!({ "result": "*" })));
+    s.ok("DELETE", &format!("/api/admin/games/{child}"), Some(secret), None);
+    assert_eq!(state(&s, &parent)["rematch"], Value::Null);
+    let event = loop {
+        let text = socket.read().expect("an event").into_text().expect("text").to_string();
+        if text.contains("rematch_deleted") {
+            break text;
+        }
+    };
+    assert!(event.contains(&format!(r#""data":{{"game":"{child}"}}"#)), "{event}");
     // A game being played may be deleted once it is ended.
     s.ok("POST", &format!("/api/admin/games/{playing}/end"), Some(secret), Some(json!({ "result": "*" })));
     let v = s.ok("DELETE", &format!("/api/admin/games/{playing}"), Some(secret), None);

@@ -1406,6 +1406,7 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
     let (mut annotations, mut comment) = (Vec::new(), None);
     let mut pending: Option<Pending> = None;
     let mut terminator: Option<String> = None;
+    let mut terminator_line = 0;
     let (mut variations, mut unread_variations) = (Vec::new(), Vec::new());
     for (token, line) in raw.movetext {
         match token {
@@ -1447,6 +1448,7 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
             Token::Word(w) => {
                 if RESULTS.contains(&w.as_str()) {
                     terminator = Some(w);
+                    terminator_line = line;
                     break;
                 }
                 let Some(written) = move_text(&w) else {
@@ -1487,6 +1489,23 @@ fn build(raw: RawGame, extra: &[&'static Variant]) -> Result<Record, RecordError
             return Err(RecordError::BadTag { line, message });
         }
         _ => {}
+    }
+    // A result the final position decides by the rules (a mate, a stalemate, a captured king,
+    // a dead position, the ply limit) is the record's: a result that contradicts it is refused,
+    // as one that contradicts the movetext's (`*`, unknown, is not a contradiction). A repetition
+    // or fifty moves may be played on, so they decide nothing here.
+    let decided = game.position().outcome().filter(|o| {
+        use crate::outcome::EndReason::*;
+        matches!(o.reason(), Checkmate | Stalemate | KingCaptured | InsufficientMaterial | PlyLimit)
+    });
+    let said = tag("Result")
+        .map(|(r, line)| (r.trim().to_string(), line))
+        .or_else(|| terminator.clone().map(|t| (t, terminator_line)));
+    if let (Some(o), Some((r, line))) = (decided, said) {
+        if r != "*" && r != o.result() {
+            let message = format!("the result {r} contradicts the final position, {o}");
+            return Err(RecordError::BadTag { line, message });
+        }
     }
     let mut tags: Vec<(String, String)> = raw.tags.into_iter().map(|(n, v, _)| (n, v)).collect();
     if let (None, Some(t)) = (tags.iter().find(|(n, _)| n == "Result"), terminator) {

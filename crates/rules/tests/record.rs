@@ -553,6 +553,12 @@ fn what_readers_tolerate() {
     assert_eq!(result("[Result \"1/2-1/2\"]\n\n1. e4 e5 1/2-1/2").as_deref(), Some("1/2-1/2"));
     assert_eq!(result("[Result \"1-0\"]\n\n1. e4 e5").as_deref(), Some("1-0"));
     assert_eq!(result("1. e4 e5").as_deref(), None);
+    // After a mate the mate's result, or `*` (unknown); a repetition decides nothing, so a game
+    // played on or won on time after one reads (bad_records_give_one_clear_error: the others).
+    assert_eq!(result("1. f3 e5 2. g4 Qh4# 0-1").as_deref(), Some("0-1"));
+    assert_eq!(result("1. f3 e5 2. g4 Qh4# *").as_deref(), Some("*"));
+    let repeated = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1-0";
+    assert_eq!(result(repeated).as_deref(), Some("1-0"));
 }
 
 #[test]

@@ -840,6 +840,7 @@ fn summary(g: &GameRow) -> Value {
         "id": g.id, "variant": g.variant, "white": g.white_player, "black": g.black_player,
         "status": g.status, "result": g.result, "created_at": g.created_at,
         "open_seat": (g.status == "active").then(|| g.open_seat()).flatten(),
+        "open_seats": if g.status == "active" { g.open_seats() } else { Vec::new() },
         "open_to_anyone": g.status == "active" && g.open_to_anyone(),
     })
 }
@@ -1694,14 +1695,15 @@ async fn join_game(
         Color::White => (g.row.white_invite, g.row.white_token) = (None, Some(token_hash)),
         Color::Black => (g.row.black_invite, g.row.black_token) = (None, Some(token_hash)),
     }
-    announce(&app, &g, "joined", json!({ "color": color.to_string() })).await;
-    let sequential = g.predictor.is_none();
-    drop(g);
-    // Both seats may be held now: the first move's deadline starts (a Predictor ply's
-    // deadlines run already).
-    if sequential {
-        schedule_deadline(&app, &shared).await;
+    if g.row.open_seat().is_none() {
+        if let Some(t) = g.predictor.as_mut() {
+            t.seated(now);
+        }
     }
+    announce(&app, &g, "joined", json!({ "color": color.to_string() })).await;
+    drop(g);
+    // Both seats may be held now: the first move's deadline starts, or a Predictor ply's.
+    schedule_deadline(&app, &shared).await;
     Ok(Json(json!({ "token": token, "color": color.to_string() })))
 }
 
@@ -1985,7 +1987,7 @@ async fn admin_delete(
                 let _ = l.events.send(text.clone());
             }
             drop(live);
-            app.games.forget(&id);
+            app.games.forget(&id).await;
             app.games.lobby_changed(&id, "deleted");
             if let Err(e) = app.games.store().notify(&id, &text).await {
                 tracing::warn!("game {id}: the deletion was not relayed: {e}");
@@ -2217,7 +2219,11 @@ fn rematch_settings(live: &LiveGame, id: &str, hashes: [Option<String>; 2]) -> R
         variant: row.variant.clone(),
         white,
         black,
-        fen: (!simultaneous && !drawn("start") && !drawn("map")).then(|| row.start_fen.clone()),
+        // A drawn map is drawn anew for the same placement (the FEN without its map field).
+        fen: (!simultaneous && !drawn("start")).then(|| match drawn("map") {
+            true => row.start_fen.split_whitespace().take(6).collect::<Vec<_>>().join(" "),
+            false => row.start_fen.clone(),
+        }),
         snowfall: options["snowfall"].as_u64().filter(|_| !drawn("snowfall")).map(|n| n as u8),
         movetime_ms: Some(row.movetime_ms as u64),
         ply_seconds: options["ply_seconds"].as_u64(),

@@ -304,6 +304,7 @@ impl LiveGame {
             &id,
             live.game.start().clone(),
             options["ply_seconds"].as_i64(),
+            live.row.open_seat().is_some(),
             live.row.created_at,
             now_ms(),
             &members,
@@ -398,6 +399,7 @@ impl LiveGame {
             "seed_hash": self.row.seed_hash,
             "seed": (self.row.status == "finished").then(|| self.row.seed.clone()),
             "open_seat": (self.row.status == "active").then(|| self.row.open_seat()).flatten(),
+            "open_seats": if self.row.status == "active" { self.row.open_seats() } else { Vec::new() },
             "open_to_anyone": self.row.status == "active" && self.row.open_to_anyone(),
             "abortable": self.abortable(),
             // A draw offer stands only while the game goes on (one made before a mate lapses).
@@ -782,10 +784,21 @@ impl Games {
         self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(id).cloned()
     }
 
-    /// Drops a deleted game from memory (its watchers have been told).
-    pub fn forget(&self, id: &str) {
+    /// Drops a deleted game from memory (its watchers have been told), and the link to it
+    /// from the game whose rematch it was (the store cleared that with the deletion): that
+    /// game's watchers hear `rematch_deleted` `{game}`.
+    pub async fn forget(&self, id: &str) {
         self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(id);
         self.disown(id);
+        let games: Vec<_> =
+            self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).values().cloned().collect();
+        for g in games {
+            let mut live = g.lock().await;
+            if live.row.rematch.as_deref() == Some(id) {
+                live.row.rematch = None;
+                live.publish("rematch_deleted", json!({ "game": id }));
+            }
+        }
     }
 
     /// Puts a new game in play.
@@ -879,11 +892,11 @@ impl Games {
                     // A takeback is not applied here: the copy's takeback count then differs
                     // from the store's, and the next request reads the game back whole.
                     let _ = live.events.send(event);
-                    drop(live);
-                    // A game another process deleted leaves this one's memory too.
-                    if v["type"] == "deleted" {
-                        games.forget(&id);
-                    }
+                }
+                // A game another process deleted leaves this one's memory too, and so does the
+                // link to it from a game held here whose rematch it was.
+                if v["type"] == "deleted" {
+                    games.forget(&id).await;
                 }
             }
         });

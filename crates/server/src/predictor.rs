@@ -41,6 +41,9 @@ pub struct Table {
     pub ply_started: i64,
     /// The commitment deadline, seconds after the ply starts (none: wait for both sides).
     pub ply_seconds: Option<i64>,
+    /// A seat still waits for its player (an invitation or a seat open to anyone): no deadline
+    /// runs, and the first ply starts when the seat is taken ([`Table::seated`]).
+    pub waiting: bool,
     /// The server AI's reveals for the current ply, kept until it closes.
     pub ai_secrets: [Option<Reveal>; 2],
     /// Revealed orders that could not be played, which forfeited the game (published in the
@@ -85,6 +88,7 @@ impl Table {
             chosen: None,
             ply_started: now,
             ply_seconds,
+            waiting: false,
             ai_secrets: [None, None],
             forfeited: None,
             game_id: game_id.to_string(),
@@ -158,14 +162,27 @@ impl Table {
         Color::ALL.into_iter().all(|c| self.ready(c))
     }
 
-    /// The commitment deadline, if any.
+    /// The commitment deadline, if any (none while a seat waits for its player).
     pub fn deadline(&self) -> Option<i64> {
-        self.ply_seconds.map(|s| self.ply_started + s * 1000 + crate::pause::after(self.ply_started))
+        self.ply_seconds
+            .filter(|_| !self.waiting)
+            .map(|s| self.ply_started + s * 1000 + crate::pause::after(self.ply_started))
     }
 
     /// The reveal deadline: as long again after the commitment deadline.
     pub fn reveal_deadline(&self) -> Option<i64> {
-        self.ply_seconds.map(|s| self.ply_started + 2 * s * 1000 + crate::pause::after(self.ply_started))
+        self.ply_seconds
+            .filter(|_| !self.waiting)
+            .map(|s| self.ply_started + 2 * s * 1000 + crate::pause::after(self.ply_started))
+    }
+
+    /// Both seats are held from `at` on: the deadlines run, the first ply's from then (a game
+    /// is not decided on time against a player who has not come yet).
+    pub fn seated(&mut self, at: i64) {
+        if self.waiting && self.game.next_ply() == 1 {
+            self.ply_started = at;
+        }
+        self.waiting = false;
     }
 
     /// Closes the ply: the chosen members, or the time-loss outcome.
@@ -207,12 +224,13 @@ impl Table {
         Ok(record::ply_line(&before, number, &ply))
     }
 
-    /// Rebuilds a table from its stored rows.
+    /// Rebuilds a table from its stored rows; `waiting`: a seat still waits for its player.
     #[allow(clippy::too_many_arguments)]
     pub fn load(
         game_id: &str,
         start: Position,
         ply_seconds: Option<i64>,
+        waiting: bool,
         created_at: i64,
         now: i64,
         members: &[PredictorRow],
@@ -221,11 +239,15 @@ impl Table {
         secrets: &[PredictorRow],
     ) -> Result<Table, String> {
         let mut t = Table::new(game_id, start, ply_seconds, created_at);
+        t.waiting = waiting;
         for m in members {
             let side = parse_side(&m.side).ok_or_else(|| format!("member side '{}'", m.side))?;
             t.members[side.index()].push(Member { name: m.member.clone(), rank: m.rank, token: m.text.clone() });
         }
         t.rebuild_desk().map_err(|e| e.to_string())?;
+        // The first ply starts once both seats are held: at the last captain's seating (a
+        // captain created with the game is seated at its creation).
+        t.ply_started = members.iter().filter(|m| m.rank == 1).map(|m| m.created_at).fold(created_at, i64::max);
         let mut ply = 1i64;
         loop {
             let mine = |rows: &[PredictorRow]| rows.iter().filter(|r| r.ply == ply).cloned().collect::<Vec<_>>();

@@ -134,15 +134,21 @@ impl GameRow {
         [&self.white_invite, &self.black_invite].iter().any(|i| i.as_deref() == Some(OPEN_SEAT))
     }
 
-    /// The seat an invitation still holds open (`white` or `black`), if any.
+    /// The seats an invitation still holds open (`white`, `black`), White's first.
+    pub fn open_seats(&self) -> Vec<&'static str> {
+        [("white", &self.white_invite), ("black", &self.black_invite)]
+            .into_iter()
+            .filter_map(|(side, invite)| invite.is_some().then_some(side))
+            .collect()
+    }
+
+    /// The seat to name as open, if any: the one open to anyone if there is one (the seat a
+    /// join without a code takes), else the first invited one.
     pub fn open_seat(&self) -> Option<&'static str> {
-        if self.white_invite.is_some() {
-            Some("white")
-        } else if self.black_invite.is_some() {
-            Some("black")
-        } else {
-            None
-        }
+        let anyone = [("white", &self.white_invite), ("black", &self.black_invite)]
+            .into_iter()
+            .find_map(|(side, invite)| (invite.as_deref() == Some(OPEN_SEAT)).then_some(side));
+        anyone.or_else(|| self.open_seats().first().copied())
     }
 }
 

@@ -454,9 +454,11 @@ async function gamePage(id) {
     const title = `${what} — ${state.variant} — fairylab`;
     if (document.title !== title) document.title = title;
   };
+  /** Whether the seat of colour `c` still waits for its player (both may). */
+  const seatOpen = c => (state.open_seats || [state.open_seat]).includes(c);
   /** The page's heading (for a screen reader): the game, and who plays whom. */
   const gameHeading = () => {
-    const name = c => (state.open_seat === c ? 'an opponent still to come' : state[c] === 'human' ? 'a person' : aiName(state[c]));
+    const name = c => (seatOpen(c) ? 'an opponent still to come' : state[c] === 'human' ? 'a person' : aiName(state[c]));
     const side = mySide();
     if (both) return `${state.variant} game: you play both sides`;
     if (side) return `${state.variant} game: you (${side}) against ${name(other(side))}`;
@@ -650,7 +652,7 @@ async function gamePage(id) {
       ],
     });
     const who = c =>
-      state.open_seat === c ? 'nobody yet (waiting for the invited player)' : state[c] === 'human' ? (both || (mySeat && mySeat.color === c) ? 'you' : 'a person') : aiName(state[c]);
+      seatOpen(c) ? 'nobody yet (waiting for the invited player)' : state[c] === 'human' ? (both || (mySeat && mySeat.color === c) ? 'you' : 'a person') : aiName(state[c]);
     renderControls(
       `${state.variant}: ${state.turn} to move${myTurn ? ' — your move' : state.thinking ? ' — the AI is thinking' : ''}. White: ${who('white')}; Black: ${who('black')}.`,
       true,
