@@ -472,9 +472,9 @@ fn write(
             push_tag(&mut out, "ProbabilisticOptions", &options_text(options));
         }
         push_tag(&mut out, "Probabilities", &start.square_map().write(Bitboard::EMPTY, v.geometry));
-    } else if v.name == "chess960" {
-        // As lichess writes it.
-        push_tag(&mut out, "Variant", "Chess960");
+    } else if v.name == "chess960" || v.name == "crazyhouse" {
+        // As lichess writes them (python-chess reads both spellings).
+        push_tag(&mut out, "Variant", if v.name == "chess960" { "Chess960" } else { "Crazyhouse" });
     } else if v.name != "chess" {
         push_tag(&mut out, "Variant", &v.name);
     }

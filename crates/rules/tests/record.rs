@@ -705,6 +705,11 @@ fn other_programs_variant_names_are_read() {
         assert_eq!(g.start().variant().name, variant, "{name}");
     }
     assert!(matches!(read_pgn("[Variant \"Atomic\"]\n\n1. e4 *\n"), Err(RecordError::UnknownVariant { .. })));
+    // And written as lichess writes them: a crazyhouse record says "Crazyhouse".
+    let zh = read_pgn("[Variant \"zh\"]\n\n1. e4 d5 2. exd5 *\n").expect("crazyhouse");
+    let written = rules::record::write_pgn(&zh, &[]);
+    assert!(written.contains("[Variant \"Crazyhouse\"]"), "{written}");
+    assert_eq!(read_pgn(&written).expect("reads back").position(), zh.position());
 }
 
 /// A record's own NAGs, glyphs and comments (a clock, a coach's words) are read beside its moves,

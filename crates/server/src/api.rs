@@ -1057,8 +1057,9 @@ fn import_record(text: &str, v: &'static rules::Variant, fen: Option<&str>) -> R
     if let Some(e) = crate::line::move_after_end(&rec.game) {
         return Err(ApiError::bad(format!("the moves to import do not read: {e}")));
     }
-    // A result the moves contradict (a mate, a stalemate) is refused, as a Result tag that
-    // contradicts the movetext's is.
+    // A result the moves contradict is refused: the reader refuses one a mate or a stalemate
+    // contradicts; a repetition or fifty moves, which a record may play on, end a game here
+    // with its last move, so a result they contradict is refused too.
     let said = rec.tag("Result").filter(|r| ["1-0", "0-1", "1/2-1/2"].contains(r));
     if let (Some(said), Some(o)) = (said, rec.game.outcome()) {
         if said != o.result() {
