@@ -211,6 +211,44 @@ fn refs_resolve(spec: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
     }
 }
 
+/// Every `examples` entry of the document, each beside the schema it illustrates.
+fn examples<'a>(v: &'a Value, at: &str, found: &mut Vec<(String, &'a Value, &'a Value)>) {
+    match v {
+        Value::Object(o) => {
+            if let Some(Value::Array(xs)) = o.get("examples") {
+                for x in xs {
+                    found.push((at.to_string(), v, x));
+                }
+            }
+            for (k, x) in o {
+                examples(x, &format!("{at}/{k}"), found);
+            }
+        }
+        Value::Array(a) => {
+            for (k, x) in a.iter().enumerate() {
+                examples(x, &format!("{at}/{k}"), found);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn every_example_fits_its_schema() {
+    let spec: Value = serde_json::from_str(SPEC).expect("docs/openapi.json is JSON");
+    let mut found = Vec::new();
+    examples(&spec, "#", &mut found);
+    assert!(found.len() >= 20, "the request bodies have examples: {} found", found.len());
+    let errs: Vec<String> = found
+        .iter()
+        .flat_map(|(at, schema, x)| validate(&spec, schema, x, &format!("{at} example {}", short(x))))
+        .collect();
+    assert!(errs.is_empty(), "{errs:#?}");
+    // The validator sees a wrong example: one of another shape fails.
+    let (at, schema, _) = &found[0];
+    assert!(!validate(&spec, schema, &json!({ "no such field": 1 }), at).is_empty());
+}
+
 #[test]
 fn the_validator_checks_what_it_claims() {
     let spec = json!({ "components": { "schemas": {
@@ -547,6 +585,12 @@ fn the_openapi_file_describes_what_the_server_answers() {
             .expect("the Los Alamos file");
     let name = toml.lines().find_map(|l| l.strip_prefix("name = ")).expect("a name").trim_matches('"').to_string();
     api.create(json!({ "variant": name, "variant_toml": toml, "white": "me", "black": "me" }));
+    // The document's examples of a new game are games the server creates.
+    let create_examples =
+        api.spec.pointer("/paths/~1api~1games/post/requestBody/content/application~1json/schema/examples");
+    for example in create_examples.and_then(Value::as_array).expect("examples of POST /api/games") {
+        api.create(example.clone());
+    }
     api.post(games, "", None, json!({ "variant": "nope", "white": "me", "black": "me" }), 400);
     api.post(games, "", None, json!({ "variant": "chess", "white": "you", "black": "me" }), 400);
     // A record that goes on after the game's end.
