@@ -106,11 +106,21 @@ impl Tablebase {
         &self.families
     }
 
-    /// The view of this tablebase for one variant: `None` if no table can answer for it.
+    /// The view of this tablebase for one variant: `None` if no table can answer for it. The
+    /// tables hold chess's rules on their board: checkmate wins, a stalemate draws, no move
+    /// leaves one's royal attacked, and the men on the board are all there is (nothing comes
+    /// from a hand, so a variant whose captures go to the capturer's hand is out, as crazyhouse
+    /// is; drops alone are not, since a position with a piece in hand is never probed).
     pub fn bind(&self, v: &Variant) -> Option<Bound<'_>> {
         let usable = v.win == rules::variant::WinCondition::Checkmate
             && v.chance == rules::chance::ChanceRule::None
-            && v.column_switch_limit.is_none();
+            && v.column_switch_limit.is_none()
+            && !v.captures_to_hand
+            && !v.self_check
+            && !v.stuck_passes
+            && !v.simultaneous
+            && v.ply_limit.is_none()
+            && v.shrink_after.is_none();
         if !usable {
             return None;
         }

@@ -74,6 +74,19 @@ fn tables_under_other_rules_are_refused() {
     let tb = Tablebase::new(vec![generate(&req, &mut |_| {}).expect("generate")]).expect("tb");
     assert!(tb.bind(variants::by_name("chess").expect("chess")).is_none());
     assert!(tb.bind(variants::by_name("gardner").expect("gardner")).is_some());
+    // Nor for crazyhouse, where a captured queen comes back from the hand: in
+    // `8/8/8/8/8/8/2kQ4/K7[] b` the table's draw (Kxd2 leaves a bare king) is a win for Black.
+    let tb = tables_for("KQ.K", Metric::Dtm);
+    assert!(tb.bind(variants::by_name("chess").expect("chess")).is_some());
+    for name in ["crazyhouse", "crazyhouse960"] {
+        assert!(tb.bind(variants::by_name(name).expect(name)).is_none(), "{name}");
+    }
+    let house = variants::by_name("crazyhouse").expect("crazyhouse");
+    let pos = Position::from_fen(house, "8/8/8/8/8/8/2kQ4/K7[] b - - 0 1").expect("fen");
+    let mut engine = Engine::new();
+    engine.set_tablebase(Some(tb));
+    let r = engine.search(pos, &[], Limits::depth(8), |_| {});
+    assert!(r.score.to_string().starts_with("mate "), "Black mates with the queen from its hand: {}", r.score);
 }
 
 #[test]
