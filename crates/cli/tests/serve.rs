@@ -2362,6 +2362,44 @@ fn two_processes_share_one_postgresql() {
     assert_eq!(counted(&a, "chess", 4), counted(&b, "chess", 4));
 }
 
+/// The operator's requests reach a game's owner from either process: ending and deleting a game
+/// through the process that does not own it, which holds a copy for a watcher (that copy knew
+/// nothing of the game's end, and the requests were refused with 409).
+#[test]
+fn the_operator_acts_through_either_process() {
+    let Some(url) = postgres_url("serve-operator-two") else {
+        eprintln!("FAIRYLAB_TEST_POSTGRES_URL is not set: the two-process operator test needs PostgreSQL");
+        return;
+    };
+    let file = temp_path("serve-operator-two", "admin-token");
+    let secret = "0123456789abcdef0123456789abcdef";
+    std::fs::write(&file, format!("{secret}\n")).expect("the token file");
+    let more = ["--admin-token-file", file.to_str().expect("a path")];
+    let (a, b) = (Server::start_with(&url, &more), Server::start_with(&url, &more));
+    let watch = |id: &str| {
+        let ws_url = b.url(&format!("/api/games/{id}/ws")).replace("http://", "ws://");
+        let (mut socket, _) = tungstenite::connect(ws_url).expect("websocket");
+        socket.read().expect("state");
+        socket
+    };
+    // Abandoned on A, watched on B, ended and deleted through B.
+    let g = create(&a, json!({ "variant": "chess", "white": "me", "black": "invite" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let _watcher = watch(&id);
+    let st = b.ok("POST", &format!("/api/admin/games/{id}/end"), Some(secret), Some(json!({ "result": "1-0" })));
+    assert_eq!((st["status"].as_str(), st["reason"].as_str()), (Some("finished"), Some("adjudication")), "{st}");
+    let v = b.ok("DELETE", &format!("/api/admin/games/{id}"), Some(secret), None);
+    assert_eq!(v["deleted"], json!(id), "{v}");
+    // Finished on A (aborted by its player), watched on B, deleted through B.
+    let g = create(&a, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let id = g["id"].as_str().expect("id").to_string();
+    let _watcher = watch(&id);
+    a.ok("POST", &format!("/api/games/{id}/abort"), token(&g, "white").as_deref(), None);
+    let v = b.ok("DELETE", &format!("/api/admin/games/{id}"), Some(secret), None);
+    assert_eq!(v["deleted"], json!(id), "{v}");
+    assert_refused(a.call("GET", &format!("/api/games/{id}"), None, None), 404, "no game");
+}
+
 /// Waits until a game has at least `plies` plies (or is over), asking `s`.
 fn wait_for_ply(s: &Server, id: &str, plies: u64, what: &str) -> Value {
     let deadline = Instant::now() + Duration::from_secs(40);

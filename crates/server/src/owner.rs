@@ -143,9 +143,10 @@ fn unavailable(message: String) -> Response {
 }
 
 /// The game a request path is about, if it should be played by the game's owner: every
-/// `/api/games/{id}` endpoint but the live stream.
+/// `/api/games/{id}` endpoint but the live stream, and the operator's `/api/admin/games/{id}`
+/// (only the owner's copy of a game is current: another process's says nothing of its end).
 fn game_of(path: &str) -> Option<&str> {
-    let rest = path.strip_prefix("/api/games/")?;
+    let rest = path.strip_prefix("/api/games/").or_else(|| path.strip_prefix("/api/admin/games/"))?;
     let (id, tail) = rest.split_once('/').unwrap_or((rest, ""));
     (!id.is_empty() && id.len() <= 64 && tail != "ws").then_some(id)
 }
@@ -228,6 +229,9 @@ mod tests {
         assert_eq!(game_of("/api/games/abc"), Some("abc"));
         assert_eq!(game_of("/api/games/abc/moves"), Some("abc"));
         assert_eq!(game_of("/api/games/abc/ws"), None);
+        assert_eq!(game_of("/api/admin/games/abc"), Some("abc"));
+        assert_eq!(game_of("/api/admin/games/abc/end"), Some("abc"));
+        assert_eq!(game_of("/api/admin/games/"), None);
         assert_eq!(game_of("/api/games"), None);
         assert_eq!(game_of("/api/games/"), None);
         assert_eq!(game_of("/api/variants"), None);
