@@ -156,11 +156,69 @@ pub fn parse_fen(family: &Family, fen: &str) -> Result<ProbePosition, EgtError> 
         }
     }
     let names: Vec<String> = family.tables.iter().map(|t| t.material.to_string()).collect();
+    // The same men with the colours exchanged: the table holds the position turned half round
+    // (Black's moves are White's turned so), which has this one's value.
+    let swapped: Vec<char> = men.iter().map(|&(c, _)| swap_case(c)).collect();
+    let hint = family
+        .tables
+        .iter()
+        .any(|t| {
+            let mut want: Vec<char> = (0..t.material.men().len()).map(|k| t.material.letter(k)).collect();
+            let mut have = swapped.clone();
+            want.sort_unstable();
+            have.sort_unstable();
+            want == have
+        })
+        .then(|| {
+            let turned = turned_half_round(&men, board, 1 - stm);
+            format!("; with the colours exchanged they do: probe {turned:?} (this position turned half round, the same value)")
+        })
+        .unwrap_or_default();
     Err(bad(format!(
-        "the men {:?} form none of this file's endings ({}); each side needs its royal piece",
+        "the men {:?} form none of this file's endings ({}); each side needs its royal piece{hint}",
         men.iter().map(|x| x.0).collect::<String>(),
         names.join(", ")
     )))
+}
+
+fn swap_case(c: char) -> char {
+    if c.is_ascii_uppercase() {
+        c.to_ascii_lowercase()
+    } else {
+        c.to_ascii_uppercase()
+    }
+}
+
+/// The FEN of `men` (letter, square) turned half round with the colours exchanged, `stm` to move.
+fn turned_half_round(men: &[(char, u8)], board: BoardShape, stm: usize) -> String {
+    let squares = usize::from(board.files) * usize::from(board.ranks);
+    let mut at = vec![None; squares];
+    for &(c, sq) in men {
+        at[squares - 1 - usize::from(sq)] = Some(swap_case(c));
+    }
+    let rows: Vec<String> = (0..board.ranks)
+        .rev()
+        .map(|rank| {
+            let (mut row, mut empty) = (String::new(), 0);
+            for file in 0..board.files {
+                match at[usize::from(rank) * usize::from(board.files) + usize::from(file)] {
+                    Some(c) => {
+                        if empty > 0 {
+                            row.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        row.push(c);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+            }
+            row
+        })
+        .collect();
+    format!("{} {}", rows.join("/"), if stm == WHITE { "w" } else { "b" })
 }
 
 /// Parses a FEN as [`parse_fen`] does and refuses a position chess does not allow: the side not to

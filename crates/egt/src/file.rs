@@ -205,9 +205,11 @@ impl Family {
         let file = File::open(path).map_err(io(path))?;
         let file_len = file.metadata().map_err(io(path))?.len();
         let mut r = BufReader::with_capacity(BUFFER, file);
-        let mut line = String::new();
-        r.by_ref().take(64).read_line(&mut line).map_err(io(path))?;
-        let mut header_len = line.len() as u64;
+        // The first line as bytes: a file that is not text at all is not a table file either.
+        let mut first = Vec::new();
+        r.by_ref().take(64).read_until(b'\n', &mut first).map_err(io(path))?;
+        let mut header_len = first.len() as u64;
+        let mut line = String::from_utf8_lossy(&first).into_owned();
         let version = match line.trim_end().strip_prefix(MAGIC).and_then(|v| v.strip_prefix(' ')) {
             Some("1") => 1,
             Some("2") => 2,
@@ -217,7 +219,10 @@ impl Family {
             _ => return Err(bad(format!("the first line is not \"{MAGIC} {FORMAT}\" (or version 1)"))),
         };
         line.clear();
-        r.by_ref().take(1 << 20).read_line(&mut line).map_err(io(path))?;
+        r.by_ref().take(1 << 20).read_line(&mut line).map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidData => bad("the header (its second line) is not text".into()),
+            _ => io(path)(e),
+        })?;
         header_len += line.len() as u64;
         let json = line.trim_end().to_string();
         // Format 2 on: the header's checksum, tested before anything in the header is believed.

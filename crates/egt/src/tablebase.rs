@@ -56,8 +56,12 @@ impl Tablebase {
             let r = f.rules;
             let bad = if r.one_sided {
                 Some(("one-sided", "true", "false"))
-            } else if r.null_move || r.stalemate_wins || r.bare_king_loses {
-                Some(("options", "FairyGen options", "none (chess rules)"))
+            } else if r.null_move {
+                Some(("the null move (-0)", "allowed", "not (chess rules)"))
+            } else if r.stalemate_wins {
+                Some(("stalemate (-s)", "a win", "a draw (chess rules)"))
+            } else if r.bare_king_loses {
+                Some(("a bare king (-b)", "a loss", "not (chess rules)"))
             } else {
                 None
             };

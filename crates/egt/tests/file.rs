@@ -60,6 +60,15 @@ fn an_edited_header_is_refused() {
     assert!(load_error("flipped.egt", &flipped).contains("header checksum mismatch"));
     let err = load_error("future.egt", &replace(&bytes, "FAIRYLAB-EGT 2", "FAIRYLAB-EGT 3"));
     assert!(err.contains("format version 3 (this build reads 1 and 2)"), "{err}");
+    // A file that is not text: said to be no table file (it was "stream did not contain valid
+    // UTF-8"); a header line that is not text, the same.
+    let random: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8 | 0x80).collect();
+    let err = load_error("random.egt", &random);
+    assert!(err.contains("the first line is not \"FAIRYLAB-EGT 2\""), "{err}");
+    let first = bytes.iter().position(|&b| b == b'\n').expect("a first line") + 1;
+    let garbled = [&bytes[..first], &[0xff, 0xfe, b'\n'][..], &bytes[first..]].concat();
+    let err = load_error("garbled.egt", &garbled);
+    assert!(err.contains("the header (its second line) is not text"), "{err}");
 }
 
 /// A version 1 file (the same header with `"format":1`, no checksum line) loads with the same

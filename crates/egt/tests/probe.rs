@@ -205,3 +205,21 @@ fn game_ends_and_conversions_are_named() {
     assert_eq!(captures[0].0.conversion.as_deref(), Some("KQ.K"), "{}", captures[0].0.text);
     assert!(l.iter().filter(|(m, _)| !m.text.contains('x')).all(|(m, _)| m.conversion.is_none()));
 }
+
+/// A position of the file's men with the colours exchanged is refused with the position to probe
+/// instead: turned half round, colours and turn exchanged, with the same value (the server's
+/// tables answer the exchanged position so, and it mates in as many moves).
+#[test]
+fn the_colours_exchanged_name_the_position_to_probe() {
+    let f = family("KQ.K", TableRules::default());
+    let err = parse_legal_fen(&f, "k7/1q6/8/8/2K5/8/8/8 b").expect_err("kqK is no ending of the file");
+    let text = err.to_string();
+    assert!(text.contains("form none of this file's endings (K.K, KQ.K)"), "{text}");
+    let turned = "8/8/8/5k2/8/8/6Q1/7K w";
+    assert!(text.contains(&format!("probe {turned:?}")), "{text}");
+    let pos = parse_legal_fen(&f, turned).expect("the turned position probes");
+    assert_eq!(value(&f, &pos), Value::Win(8), "the server's answer for the exchanged position");
+    // Men that form no ending either way get no hint.
+    let err = parse_legal_fen(&f, "k7/1r6/8/8/2K5/8/8/8 b").expect_err("no rook in the file");
+    assert!(!err.to_string().contains("exchanged"), "{err}");
+}

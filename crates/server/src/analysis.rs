@@ -96,8 +96,8 @@ pub fn verdict(pos: &Position) -> Option<Value> {
     let (result, moves) = outcome(v)?;
     let fifty = fifty_move(pos, v, metric);
     let mut text = match (result, moves) {
-        ("win", Some(n)) => format!("{side} to move wins in {n} moves ({metric})"),
-        ("loss", Some(n)) => format!("{side} to move loses in {n} moves ({metric})"),
+        ("win", Some(n)) => format!("{side} to move wins in {n} move{} ({metric})", if n == 1 { "" } else { "s" }),
+        ("loss", Some(n)) => format!("{side} to move loses in {n} move{} ({metric})", if n == 1 { "" } else { "s" }),
         _ => "a draw with best play".to_string(),
     };
     match fifty {

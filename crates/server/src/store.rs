@@ -1397,6 +1397,8 @@ impl PgStore {
                             return;
                         }
                     }
+                    // The store was closed (the process stops): nothing to relay any more.
+                    Err(sqlx::Error::PoolClosed) => return,
                     // PgListener reconnects by itself; a failure is logged and retried.
                     Err(e) => {
                         tracing::warn!("LISTEN {CHANNEL}: {e}");
@@ -1437,6 +1439,14 @@ pub fn shown_url(url: &str) -> String {
     }
 }
 
+/// An error opening the store at `url`, naming the database by it (without its password).
+fn named(url: &str) -> impl FnOnce(StoreError) -> StoreError + '_ {
+    move |e| match e {
+        StoreError::Open { reason, .. } => StoreError::Open { url: shown_url(url), reason },
+        e => e,
+    }
+}
+
 /// The error of a database `url` that does not open, naming it without its password.
 fn open_error(url: &str) -> impl FnOnce(sqlx::Error) -> StoreError + '_ {
     move |e| StoreError::Open { url: shown_url(url), reason: e.to_string() }
@@ -1460,7 +1470,7 @@ pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
             .foreign_keys(true);
         let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await.map_err(open_error(url))?;
         SqliteStore::check(&pool).await.map_err(|reason| StoreError::Open { url: shown_url(url), reason })?;
-        Ok(std::sync::Arc::new(SqliteStore::new(pool).await?))
+        Ok(std::sync::Arc::new(SqliteStore::new(pool).await.map_err(named(url))?))
     } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
         let pool = sqlx::postgres::PgPoolOptions::new()
             .max_connections(8)
@@ -1468,7 +1478,7 @@ pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
             .connect(url)
             .await
             .map_err(open_error(url))?;
-        Ok(std::sync::Arc::new(PgStore::new(pool).await?))
+        Ok(std::sync::Arc::new(PgStore::new(pool).await.map_err(named(url))?))
     } else {
         Err(StoreError::Url(url.to_string()))
     }
@@ -1566,6 +1576,7 @@ pub(crate) mod tests {
         pool.close().await;
         let e = open(&url).await.err().expect("refused").to_string();
         assert!(e.contains("written by a newer fairylab (schema 999"), "{e}");
+        assert!(e.starts_with(&format!("cannot open the database {url}: it was written")), "{e}");
     }
 
     /// After a takeback, a move written from a copy that still has the moves taken back (a
