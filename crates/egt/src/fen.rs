@@ -159,21 +159,21 @@ pub fn parse_fen(family: &Family, fen: &str) -> Result<ProbePosition, EgtError> 
     // The same men with the colours exchanged: the table holds the position turned half round
     // (Black's moves are White's turned so), which has this one's value.
     let swapped: Vec<char> = men.iter().map(|&(c, _)| swap_case(c)).collect();
-    let hint = family
-        .tables
-        .iter()
-        .any(|t| {
-            let mut want: Vec<char> = (0..t.material.men().len()).map(|k| t.material.letter(k)).collect();
-            let mut have = swapped.clone();
-            want.sort_unstable();
-            have.sort_unstable();
-            want == have
-        })
-        .then(|| {
-            let turned = turned_half_round(&men, board, 1 - stm);
-            format!("; with the colours exchanged they do: probe {turned:?} (this position turned half round, the same value)")
-        })
-        .unwrap_or_default();
+    let exchanged_fits = family.tables.iter().any(|t| {
+        let mut want: Vec<char> = (0..t.material.men().len()).map(|k| t.material.letter(k)).collect();
+        let mut have = swapped.clone();
+        want.sort_unstable();
+        have.sort_unstable();
+        want == have
+    });
+    let hint = if exchanged_fits {
+        let turned = turned_half_round(&men, board, 1 - stm);
+        format!(
+            "; with the colours exchanged they do: probe {turned:?} (this position turned half round, the same value)"
+        )
+    } else {
+        String::new()
+    };
     Err(bad(format!(
         "the men {:?} form none of this file's endings ({}); each side needs its royal piece{hint}",
         men.iter().map(|x| x.0).collect::<String>(),
