@@ -101,6 +101,9 @@ pub fn parse_fen(family: &Family, fen: &str) -> Result<ProbePosition, EgtError> 
         let mut file = 0u32;
         let mut digits = String::new();
         let flush = |digits: &mut String, file: &mut u32| -> Result<(), EgtError> {
+            if digits.starts_with('0') {
+                return Err(bad(format!("zero empty squares in rank {}", rank + 1)));
+            }
             if !digits.is_empty() {
                 *file += digits.parse::<u32>().map_err(|_| bad(format!("bad number in rank {}", rank + 1)))?;
                 digits.clear();

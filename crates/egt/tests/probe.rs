@@ -219,6 +219,9 @@ fn the_colours_exchanged_name_the_position_to_probe() {
     assert!(text.contains(&format!("probe {turned:?}")), "{text}");
     let pos = parse_legal_fen(&f, turned).expect("the turned position probes");
     assert_eq!(value(&f, &pos), Value::Win(8), "the server's answer for the exchanged position");
+    // A count with a leading zero is refused, as the rules' FEN reader refuses it.
+    let err = parse_legal_fen(&f, "8/8/8/5k2/8/8/6Q1/07K w").expect_err("a zero count");
+    assert!(err.to_string().contains("zero empty squares in rank 1"), "{err}");
     // Men that form no ending either way get no hint.
     let err = parse_legal_fen(&f, "k7/1r6/8/8/2K5/8/8/8 b").expect_err("no rook in the file");
     assert!(!err.to_string().contains("exchanged"), "{err}");

@@ -143,6 +143,11 @@ pub fn parse_setup(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         while let Some(ch) = chars.next() {
             if let Some(d) = ch.to_digit(10) {
                 let mut n = d;
+                // A count is written without leading zeros (`K07` is not `K7`, as python-chess and
+                // shakmaty read it): a zero is only ever a zero count, refused below.
+                if d == 0 {
+                    return Err(FenError::Board(format!("zero empty squares on rank {}", rank + 1)));
+                }
                 while let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
                     // Saturating: a run of digits longer than any board is an error below, not an overflow.
                     n = n.saturating_mul(10).saturating_add(d2);

@@ -558,6 +558,25 @@ fn resolve(spec: VariantSpec) -> Result<Rules, SpecError> {
     if r.captures_to_hand && !r.drops {
         return Err(bad("captures-to-hand", "captured pieces go to a hand, but the variant has no drops"));
     }
+    // Baby Chess's column-switch limit comes only from the parent; the key that conflicts
+    // with it is the one named.
+    if r.column_switch_limit.is_some() {
+        let conflicts = [
+            ("drops", r.drops),
+            ("castling", r.castling.is_some()),
+            ("en-passant", r.en_passant),
+            ("self-check", r.self_check),
+        ];
+        if let Some((key, _)) = conflicts.into_iter().find(|&(_, on)| on) {
+            return Err(bad(
+                key,
+                format!(
+                    "the column-switch limit inherited from '{}' works without drops, castling, en passant and self-check",
+                    spec.parent.as_deref().unwrap_or_default()
+                ),
+            ));
+        }
+    }
     Ok(r)
 }
 

@@ -60,9 +60,14 @@ fn oracle_position<S: FromSetup + shakmaty::Position>(fen: &str) -> S {
         Ok(f) => f,
         Err(e) => panic!("shakmaty cannot parse our FEN {fen}: {e}"),
     };
-    // Some perft-suite positions have checks no legal game reaches (two bishops giving check);
-    // shakmaty rejects those by default, we accept them, and the moves are still well defined.
-    match parsed.into_position(CastlingMode::Standard).or_else(shakmaty::PositionError::ignore_impossible_check) {
+    // Some perft-suite positions have checks no legal game reaches (two bishops giving check),
+    // and a FEN may hold more men than a game can have; shakmaty rejects those by default, we
+    // accept them (docs/RULES.md, "Notation readings"), and the moves are still well defined.
+    match parsed
+        .into_position(CastlingMode::Standard)
+        .or_else(shakmaty::PositionError::ignore_too_much_material)
+        .or_else(shakmaty::PositionError::ignore_impossible_check)
+    {
         Ok(p) => p,
         Err(e) => panic!("shakmaty rejects our FEN {fen}: {e}"),
     }
@@ -244,6 +249,30 @@ fn chess_agrees_with_shakmaty() {
     assert!(cov.positions >= MIN_POSITIONS);
     assert!(cov.in_check > 500 && cov.mates > 0 && cov.castles > 100, "weak coverage: {cov:?}");
     assert!(cov.en_passant > 100 && cov.promotions > 200, "weak coverage: {cov:?}");
+}
+
+/// Positions no game reaches, which a FEN may still hold (docs/RULES.md, "Notation readings"):
+/// too many men, impossible checks. Read and played, move for move as shakmaty plays them once
+/// told to ignore what it refuses by default.
+#[test]
+fn positions_no_game_reaches_are_read_and_played() {
+    let chess = variants::by_name("chess").expect("chess");
+    let mut cov = Coverage::default();
+    for fen in [
+        "rnBqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/QQQQKQQQ w kq - 0 1",
+        "r3k1nr/p3b3/2pppbpp/2PP1K1R/6q1/1PNB1PP1/1pN1Pp2/R1BQ4 w - - 2 20",
+        "B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1",
+    ] {
+        let pos = Position::from_fen(chess, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        compare::<Chess>(&pos, &mut cov);
+        for &m in pos.legal_moves().iter() {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            compare::<Chess>(&after, &mut cov);
+        }
+    }
+    assert!(cov.positions >= 40 && cov.moves > 900 && cov.in_check >= 3, "{cov:?}");
 }
 
 #[test]
