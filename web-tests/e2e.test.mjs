@@ -294,6 +294,12 @@ async function playVariant(variant, seed, check) {
     assert.ok(k >= 0, `${variant}: no failed roll in ${done.moves.length} moves`);
     await page.click(`ol.moves button[data-ply="${k + 1}"]`);
     await page.waitForSelector('.cg-wrap svg.cg-shapes circle', { timeout: 5000 });
+    // Every roll is listed (not the last twelve), with its chance; the one shown is marked.
+    assert.equal(await page.locator('.roll').count(), done.moves.length);
+    const marked = await page.locator('.roll.shown').innerText();
+    assert.ok(marked.startsWith(`ply ${k + 1} `) && marked.includes(`(${done.moves[k].percent} %): ✗ failed`), marked);
+    // Probabilistic chess has no draws by agreement: no button offers one.
+    assert.equal(await page.locator('#draw').isHidden(), true);
   }
   await screenshots(page, variant);
   assert.deepEqual(errors, [], `${variant}: errors on the page`);
@@ -1153,6 +1159,25 @@ test('snowfall: hands and gifts', async () => {
   });
 });
 
+test("a SnowFall game's link to the analysis board carries its percentage, which the board's odds use", async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', e => errors.push(e.message));
+  const id = await newGame(page, { variant: 'snowfall', movetime: 20, snowfall: 23 });
+  await page.waitForSelector('.board-wrap');
+  await until(async () => (await stateOf(page, id)).ply === 0, 'the game to start');
+  const href = await page.getAttribute('#to-board', 'href');
+  assert.match(href, /[?&]snowfall=23(&|$)/);
+  await page.goto(base + href);
+  await page.waitForSelector('#odds:not([hidden])', { timeout: 10000 });
+  assert.equal(await page.inputValue('#sf-percent'), '23');
+  await page.waitForFunction(() => /23\.0 %/.test(document.getElementById('odds-figures').textContent), null, { timeout: 15000 });
+  assert.match(page.url(), /[?&]snowfall=23(&|$)/, 'the page keeps it in its own address');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('probabilistic: the map and the rolls', async () => {
   await playVariant('probabilistic', 6, {
     panel: async p => (await p.locator('.prob').count()) === 64 && (await p.locator('.roll').count()) > 0,
@@ -1334,9 +1359,60 @@ test('predictor between two people in two browsers: commitments, reveals, a team
     for (const p of [a, b]) await p.waitForSelector(`#pred-report h3:has-text("Ply ${ply} report")`, { timeout: 15000 });
   }
   assert.equal(await b.locator('ol.plies li').count(), 5);
+  // The game browsed by its plies: a ply in the list, ←/→, Now »; the board and the report follow.
+  const fens = (await stateOf(b, id)).fens;
+  assert.equal(fens.length, 5);
+  const boardPlacement = () => b.evaluate(() => window.fairylab.board().cg.getFen());
+  await b.click('ol.plies button[data-ply="2"]');
+  await b.waitForSelector('#pred-report h3:has-text("Ply 2 report")');
+  assert.equal(await boardPlacement(), fens[1].split(' ')[0]);
+  assert.match(await b.locator('#moves .browsing').innerText(), /after ply 2 of 5/);
+  await b.locator('#moves button[data-step="1"]').focus();
+  await b.keyboard.press('ArrowRight');
+  await b.waitForSelector('#pred-report h3:has-text("Ply 3 report")');
+  assert.equal(await boardPlacement(), fens[2].split(' ')[0]);
+  await b.click('#moves button[data-ply="0"]');
+  await until(async () => (await boardPlacement()) === (await stateOf(b, id)).start_fen.split(' ')[0], 'the start position');
+  await b.click('#moves button[data-ply="5"]');
+  await b.waitForSelector('#pred-report h3:has-text("Ply 5 report")');
+  assert.equal(await boardPlacement(), fens[4].split(' ')[0]);
   await b.click('#resign');
   await predictorEnd(a, id, 'predictor-two-white');
   await predictorEnd(b, id, 'predictor-two-black');
+  assert.deepEqual(errors, []);
+  await ctxA.close();
+  await ctxB.close();
+});
+
+test('predictor: a side whose chosen member does not reveal in time forfeits, and both pages say why; the deadline is counted down', async () => {
+  const ctxA = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const ctxB = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const a = await ctxA.newPage();
+  const b = await ctxB.newPage();
+  const errors = [];
+  for (const p of [a, b]) p.on('pageerror', e => errors.push(e.message));
+  const id = await newGame(a, { variant: 'predictor', opponent: 'invite', plySeconds: 4 });
+  await b.goto(await a.inputValue('.invite input'));
+  await b.waitForSelector('#orders');
+  await orderFormOpen(a, 1);
+  await a.waitForFunction(() => /^Orders due in \d+ s$/.test(document.getElementById('pred-countdown').textContent), null, { timeout: 5000 });
+  // Black commits, then its page goes before the ply closes (its reveal stays in that browser).
+  await giveOrders(b, id, 'black', lcg(3), false);
+  await b.close();
+  await giveOrders(a, id, 'white', lcg(5), false);
+  await a.waitForSelector('#status:has-text("Game over")', { timeout: 20000 });
+  const said = await a.locator('#status').innerText();
+  assert.match(said, /White wins by forfeit \(1-0\)\. Ply 1: black's chosen member \(.+\) did not reveal the committed orders by the reveal deadline\. You won\./);
+  assert.match(await a.locator('#pred-status').innerText(), /did not reveal/);
+  assert.equal(await a.locator('#pred-countdown').innerText(), '');
+  // Black's page, opened again, says the same from its side.
+  const b2 = await ctxB.newPage();
+  b2.on('pageerror', e => errors.push(e.message));
+  await b2.goto(`${base}/game/${id}`);
+  await b2.waitForSelector('#status:has-text("did not reveal")', { timeout: 10000 });
+  assert.match(await b2.locator('#status').innerText(), /You lost\.$/);
+  // A finished game shows no commitment of a ply never played.
+  assert.equal(await b2.locator('ul.commits').count(), 0);
   assert.deepEqual(errors, []);
   await ctxA.close();
   await ctxB.close();

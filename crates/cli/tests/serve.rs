@@ -2740,11 +2740,27 @@ fn a_predictor_side_without_a_commitment_loses_on_time() {
         let st = state(&s, id);
         if st["status"] == "finished" {
             assert_eq!((st["result"].as_str(), st["reason"].as_str()), (Some("1-0"), Some("forfeit")));
+            // Why, for the page, and in the record with White's revealed orders (RULINGS 7).
+            assert_eq!(
+                st["forfeit"],
+                json!(
+                    "ply 1: black's chosen member (black) did not reveal the committed orders by the reveal deadline"
+                ),
+                "{st}"
+            );
             break;
         }
         assert!(Instant::now() < deadline, "the reveal deadline did not end the game");
         std::thread::sleep(Duration::from_millis(100));
     }
+    let silent = id.to_string();
+    let silent_record = |s: &Server| {
+        ureq::get(&s.url(&format!("/api/games/{silent}/record"))).call().expect("record").into_string().expect("text")
+    };
+    let silent_text = silent_record(&s);
+    let state_forfeit = state(&s, &silent)["forfeit"].clone();
+    assert!(silent_text.contains("[Forfeit \"ply 1: black's chosen member (black) did not reveal"), "{silent_text}");
+    assert!(silent_text.contains(&format!("[OpponentReveal \"{wr}\"]")), "{silent_text}");
     // Illegal committed orders: revealing them forfeits the game, answered as done (200) with
     // the result and why; the record says so.
     let g = create(&s, json!({ "variant": "predictor", "white": "me", "black": "me" }));
@@ -2776,6 +2792,8 @@ fn a_predictor_side_without_a_commitment_loses_on_time() {
     s.kill();
     let s = Server::start(&format!("sqlite://{}", db.display()));
     assert_eq!(record(&s), text, "the same record after a restart");
+    assert_eq!(silent_record(&s), silent_text, "the same record after a restart");
+    assert_eq!(state(&s, &silent)["forfeit"], state_forfeit, "the same forfeit after a restart");
     // verify-game checks the forfeit: the reveal opens the commitment and cannot be played;
     // orders changed in the reveal no longer open it.
     let verify = |name: &str, text: &str| verify_text("serve-deadline", name, text);

@@ -2096,8 +2096,7 @@ async fn draw(
         return Err(ApiError::conflict("the game is over"));
     }
     let v = live.game.start().variant();
-    let d = &v.draws;
-    if !(d.fifty_move || d.repetition || d.insufficient != rules::variant::InsufficientMaterial::Never) {
+    if !crate::live::agreed_draws(v) {
         let only = match v.ply_limit {
             Some(n) => format!("its only draw is equal material at its limit of {n} plies"),
             None if v.stuck_passes => "it has no draws".to_string(),

@@ -415,7 +415,13 @@ impl LiveGame {
     /// moves, or the Predictor table.
     pub fn state(&self) -> Value {
         let (fen, more) = match &self.predictor {
-            Some(t) => (t.game.position().fen(), t.state()),
+            Some(t) => {
+                let mut more = t.state();
+                // How a forfeit came about, for the page's end message.
+                more["forfeit"] =
+                    json!(if self.row.reason.as_deref() == Some("forfeit") { t.forfeit_text() } else { None });
+                (t.game.position().fen(), more)
+            }
             None => {
                 let pos = self.game.position();
                 let moves = moves_json(&self.game);
@@ -433,6 +439,7 @@ impl LiveGame {
                     // Offers stand only while the game goes on (one made before a mate lapses).
                     "takeback_offer": self.takeback_offer.filter(|_| self.row.status == "active").map(|c| c.to_string()),
                     "takebacks": self.takeback_refusal().is_none(),
+                    "draws": agreed_draws(self.game.start().variant()),
                     "clock": self.clock_state(now_ms()),
                     "engine_help": self.engine_help(),
                     "tablebase": self.engine_help().then(|| crate::analysis::verdict(pos)).flatten(),
@@ -620,6 +627,14 @@ pub fn roll_percent(pos: &Position, m: rules::Move) -> Option<u8> {
 /// The side whose stored offer (a draw or a takeback) stands.
 pub fn offer_of(by: Option<&str>) -> Option<Color> {
     by.and_then(|s| rules::predictor::commit::parse_side(s).ok())
+}
+
+/// Whether the players of a variant may agree a draw: only where its rules draw some other way
+/// than by stalemate (not in Baby Chess, nor in Probabilistic chess, whose only draw is equal
+/// material at its ply limit).
+pub fn agreed_draws(v: &rules::Variant) -> bool {
+    let d = &v.draws;
+    d.fifty_move || d.repetition || d.insufficient != rules::variant::InsufficientMaterial::Never
 }
 
 /// Unix milliseconds now.

@@ -103,6 +103,27 @@ impl Table {
         self.forfeited = Some(ForfeitedOrders { side, reveal: reveal.to_line(), commitment, reason });
     }
 
+    /// Why the game was forfeited, in words, for a game that ended by forfeit: revealed orders
+    /// that cannot be played, or a chosen member who did not reveal by the reveal deadline.
+    pub fn forfeit_text(&self) -> Option<String> {
+        let ply = self.desk.ply();
+        if let Some(f) = &self.forfeited {
+            return Some(format!("ply {ply}: {}'s revealed orders cannot be played: {}", f.side, f.reason));
+        }
+        let chosen = self.chosen.as_ref()?;
+        let silent: Vec<Color> = Color::ALL.into_iter().filter(|&c| self.desk.revealed(c).is_none()).collect();
+        match silent[..] {
+            [side] => Some(format!(
+                "ply {ply}: {side}'s chosen member ({}) did not reveal the committed orders by the reveal deadline",
+                chosen[side.index()]
+            )),
+            [_, _] => Some(format!(
+                "ply {ply}: neither side's chosen member revealed the committed orders by the reveal deadline"
+            )),
+            _ => None,
+        }
+    }
+
     /// A side's member names, highest-ranked first.
     pub fn ranked(&self, side: Color) -> Vec<String> {
         let mut m: Vec<(i64, usize, &str)> =
@@ -319,9 +340,14 @@ impl Table {
         };
         let open = self.game.ended().is_none() && self.chosen.is_none();
         let primaries = |c: Color| if open { primaries(self.game.position(), c) } else { Vec::new() };
+        // The position after each ply, for replaying the game on the page.
+        let fens: Vec<String> = (1..=lines.len())
+            .map(|k| self.game.position_before(k + 1).unwrap_or_else(|| self.game.position()).fen())
+            .collect();
         json!({
             "ply": self.game.next_ply(),
             "plies": lines,
+            "fens": fens,
             "primaries": { "white": primaries(Color::White), "black": primaries(Color::Black) },
             "closed": self.chosen.is_some(),
             "deadline": self.deadline(),
@@ -337,6 +363,19 @@ impl Table {
         // A forfeited ply's orders: the unplayable reveal with the commitment it opens (check
         // it with `fairylab predictor verify`), and the opponent's, if revealed.
         let mut tags = tags.to_vec();
+        let by_forfeit = matches!(ended, Some(o) if o.reason() == rules::outcome::EndReason::Forfeit);
+        if self.forfeited.is_none() && by_forfeit {
+            // Orders not revealed in time: the forfeit said, and the orders the other side
+            // revealed published (RULINGS 7).
+            if let Some(text) = self.forfeit_text() {
+                tags.push(("Forfeit".into(), text));
+                for side in Color::ALL {
+                    if let (Some(r), None) = (self.desk.revealed(side), self.desk.revealed(!side)) {
+                        tags.push(("OpponentReveal".into(), r.to_line()));
+                    }
+                }
+            }
+        }
         if let Some(f) = &self.forfeited {
             tags.push((
                 "Forfeit".into(),

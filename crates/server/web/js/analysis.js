@@ -75,6 +75,11 @@ export async function analysisBoard(main) {
     </div>`;
   const error = document.getElementById('error');
   const select = document.getElementById('variant');
+  // A SnowFall game's percentage, from its game page's link (else the seed's usual 17).
+  const percent = Number(params.get('snowfall'));
+  if (params.get('snowfall') !== null && Number.isInteger(percent) && percent >= 0 && percent <= 100) {
+    document.getElementById('sf-percent').value = String(percent);
+  }
   try {
     const { variants } = await call('GET', '/api/variants');
     select.innerHTML = variants
@@ -110,7 +115,9 @@ export async function analysisBoard(main) {
     // What this call loads; an answer that comes after a newer call began is dropped.
     const wanted = key();
     const whole = query(line);
-    const url = at(`/analysis?${whole}`);
+    // The page's link keeps a SnowFall percentage (the API's line has no such part).
+    const sf = variant === 'snowfall' ? `&snowfall=${encodeURIComponent(document.getElementById('sf-percent').value)}` : '';
+    const url = at(`/analysis?${whole}${sf}`);
     history.replaceState(null, '', url);
     document.getElementById('link').href = url;
     try {

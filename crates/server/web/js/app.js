@@ -441,7 +441,9 @@ async function gamePage(id) {
     const winner = { '1-0': 'white', '0-1': 'black' }[s.result];
     const side = mySide();
     const mine = !side || !winner ? '' : winner === side ? ' You won.' : ' You lost.';
-    return `Game over: ${panels.resultWords(s)} (${s.result}).${mine}`;
+    // How a Predictor forfeit came about (a reveal not made in time, orders not playable).
+    const why = s.forfeit ? ` ${capital(s.forfeit)}.` : '';
+    return `Game over: ${panels.resultWords(s)} (${s.result}).${why}${mine}`;
   };
   /** The page's title: whose move it is or the result, then the variant. */
   const setTitle = () => {
@@ -577,7 +579,8 @@ async function gamePage(id) {
     // The AI takes no draw offers.
     const aiOpponent = mySeat && !both && state[other(mySeat.color)] !== 'human';
     // No draw before both sides have moved: the game is aborted then (as on lichess).
-    drawBtn.hidden = !mySeat;
+    // None in a variant without draws by agreement (Baby Chess, Probabilistic chess).
+    drawBtn.hidden = !mySeat || state.draws === false;
     drawBtn.disabled = !mySeat || over || myOffer || aiOpponent || state.abortable || !!(held && held.name);
     drawBtn.textContent = both ? 'Agree a draw' : state.draw_offer && mySeat && state.draw_offer !== mySeat.color ? 'Accept draw' : myOffer ? 'Draw offered' : 'Offer draw';
     // Why the button cannot be pressed, where that is not plain from it (its tooltip and its
@@ -653,12 +656,24 @@ async function gamePage(id) {
     });
     const who = c =>
       seatOpen(c) ? 'nobody yet (waiting for the invited player)' : state[c] === 'human' ? (both || (mySeat && mySeat.color === c) ? 'you' : 'a person') : aiName(state[c]);
+    // A roll that just failed (Probabilistic chess) is said in the status line too.
+    const latest = state.moves.length ? state.moves[state.moves.length - 1] : null;
+    const failed =
+      live && latest && latest.event === 'failed'
+        ? ` ${capital(other(state.turn))}'s ${latest.san} failed its roll${latest.percent === null ? '' : ` (${latest.percent} % to succeed)`}: nothing moved.`
+        : '';
     renderControls(
-      `${state.variant}: ${state.turn} to move${myTurn ? ' — your move' : state.thinking ? ' — the AI is thinking' : ''}. White: ${who('white')}; Black: ${who('black')}.`,
+      `${state.variant}:${failed} ${state.turn} to move${myTurn ? ' — your move' : state.thinking ? ' — the AI is thinking' : ''}. White: ${who('white')}; Black: ${who('black')}.`,
       true,
     );
     if (state.variant === 'snowfall' && state.ply !== oddsPly) odds = null;
-    redraw(document.getElementById('variant-panel'), variantPanel(state));
+    redraw(document.getElementById('variant-panel'), variantPanel(state, shown));
+    // The rolls list scrolls to the roll of the ply shown (the latest while the game is live).
+    const rollList = document.querySelector('#variant-panel .rolls');
+    if (rollList) {
+      const at = rollList.querySelector('[aria-current="true"]') || rollList.lastElementChild;
+      if (at) rollList.scrollTop = Math.max(0, at.offsetTop - rollList.clientHeight + at.offsetHeight + 4);
+    }
     fetchOdds();
     redraw(document.getElementById('moves'), panels.moveList(state, shown, gameReview));
     showCurrentMove();
@@ -670,6 +685,8 @@ async function gamePage(id) {
     const toBoard = document.getElementById('to-board');
     toBoard.hidden = !helped || !!(state.options && state.options.toml);
     const q = new URLSearchParams({ variant: state.variant });
+    // The game's SnowFall percentage goes along (the board's odds are for it).
+    if (state.variant === 'snowfall' && state.options && state.options.snowfall != null) q.set('snowfall', state.options.snowfall);
     if (chance) q.set('fen', fen);
     else {
       q.set('fen', state.start_fen);
@@ -717,8 +734,8 @@ async function gamePage(id) {
 
   // Browsing the game's positions: a move in the list, the arrows under it, or ←/→.
   const show = ply => {
-    if (!state || !state.moves) return;
-    const n = state.moves.length;
+    if (!state || !(state.moves || state.plies)) return;
+    const n = state.variant === 'predictor' ? state.plies.length : state.moves.length;
     const shown = viewPly === null ? n : viewPly;
     const next = Math.max(0, Math.min(n, ply === 'back' ? shown - 1 : ply === 'forward' ? shown + 1 : ply));
     viewPly = next === n ? null : next;
@@ -786,14 +803,21 @@ async function gamePage(id) {
     if (!desk) desk = new PredictorDesk(document.getElementById('variant-panel'), id, mySeat, full => (full ? refresh() : render()));
     // The desk first: a new ply resets its fields and selected slot, which the board follows.
     desk.render(state);
-    board.update({ fen: state.fen, orientation: orientation(), ...desk.boardView(state), probabilities: null });
+    // Browsing back (the list, its buttons, ←/→): the position after the ply shown.
+    const n = state.plies.length;
+    const shown = viewPly === null ? n : Math.min(viewPly, n);
+    if (shown === n) board.update({ fen: state.fen, orientation: orientation(), ...desk.boardView(state), probabilities: null });
+    else board.update({ orientation: orientation(), ...desk.pastView(state, shown), probabilities: null });
+    if (shown !== n) document.getElementById('pred-report').innerHTML = desk.report(state, shown);
     // Under the board, which order a move made on it fills (the form may be out of sight).
     const hint = document.getElementById('board-hint');
     hint.textContent = desk.boardHint(state);
     hint.hidden = !hint.textContent;
-    const who = c => (state[c] === 'human' ? (mySeat && mySeat.color === c ? 'you' : 'people') : aiName(state[c]));
+    const who = c =>
+      seatOpen(c) ? 'nobody yet (waiting for the invited player)' : state[c] === 'human' ? (mySeat && mySeat.color === c ? 'you' : 'a person') : aiName(state[c]);
     renderControls(`predictor: both sides order at once — ply ${state.ply}. White: ${who('white')}; Black: ${who('black')}.`, false);
-    document.getElementById('moves').innerHTML = desk.moveList(state);
+    redraw(document.getElementById('moves'), desk.moveList(state, shown));
+    showCurrentMove();
     document.getElementById('analysis').hidden = true;
     const fair = document.getElementById('fairness');
     fair.innerHTML = `${panels.fairness(state, verdict)}<div id="seals"></div>`;
@@ -836,6 +860,7 @@ async function gamePage(id) {
   const renderClocks = () => {
     // The page no longer shows this game (no such game, another page): nothing to tick.
     if (!clocksEl.isConnected) return;
+    if (desk && state && state.variant === 'predictor') desk.tick(state);
     if (!state || !state.clock) {
       if (clocksEl.firstChild) clocksEl.innerHTML = '';
       return;
@@ -898,8 +923,8 @@ async function gamePage(id) {
       oddsPly = -1;
     }
   };
-  const variantPanel = s => {
-    if (s.variant.startsWith('probabilistic')) return panels.rolls(s);
+  const variantPanel = (s, shown) => {
+    if (s.variant.startsWith('probabilistic')) return panels.rolls(s, shown);
     if (s.variant === 'snowfall') return panels.snowfall(s, pockets(s.fen), odds);
     if (s.variant.startsWith('baby')) return panels.babySwitches(s.fen);
     if (s.variant === 'chess960' || s.variant === 'crazyhouse960') return panels.chess960(s);

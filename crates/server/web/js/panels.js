@@ -313,18 +313,20 @@ export function probabilityRows(fen) {
   return field.split('/').map(r => r.split(',').map(Number));
 }
 
-/** Probabilistic chess: each move's roll, the last one animated. */
-export function rolls(state) {
-  const list = state.moves
-    .map((m, i) => ({ m, i }))
-    .slice(-12)
-    .map(({ m, i }) => {
-      const ok = m.event !== 'failed';
-      const last = i === state.moves.length - 1 ? ' last' : '';
-      return `<li class="roll ${ok ? 'ok' : 'failed'}${last}">ply ${i + 1} ${esc(m.san)}: ${ok ? '✓ success' : '✗ failed'}</li>`;
-    });
+/**
+ * Probabilistic chess: every move's roll with its chance (a list that scrolls), the last one
+ * animated, the one of the ply shown (`shown`, when browsing) marked.
+ */
+export function rolls(state, shown = state.moves.length) {
+  const list = state.moves.map((m, i) => {
+    const ok = m.event !== 'failed';
+    const last = i === state.moves.length - 1 && shown === state.moves.length ? ' last' : '';
+    const here = i + 1 === shown ? ' shown" aria-current="true' : '';
+    const chance = m.percent === null || m.percent === undefined ? '' : ` (${m.percent} %)`;
+    return `<li class="roll ${ok ? 'ok' : 'failed'}${last}${here}">ply ${i + 1} ${esc(m.san)}${chance}: ${ok ? '✓ success' : '✗ failed'}</li>`;
+  });
   return `<h2>Rolls</h2><p>Each move succeeds with its destination square's probability (the numbers on the board).</p>
-    <ul class="rolls">${list.join('')}</ul>`;
+    <ul class="rolls" aria-label="rolls">${list.join('')}</ul>`;
 }
 
 /** SnowFall: the percentage, both hands, the gifts so far, and the live odds (from the server). */
@@ -337,7 +339,6 @@ export function snowfall(state, hands, odds) {
   const gifts = state.moves
     .map((m, i) => ({ m, i }))
     .filter(({ m }) => m.event.startsWith('gift'))
-    .slice(-8)
     .map(({ m, i }) => `<li>after ply ${i + 1}: ${esc(m.event.slice(5))}</li>`);
   const oddsHtml = odds
     ? `<dl class="odds">${odds.map(o => `<dt>${esc(o.label)}</dt><dd>${esc(o.value)}</dd>`).join('')}</dl>`

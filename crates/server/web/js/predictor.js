@@ -148,6 +148,7 @@ export class PredictorDesk {
     this.root.innerHTML = `
       <h2>Predictor chess</h2>
       <p class="pred-status" id="pred-status" role="status" aria-live="polite"></p>
+      <p class="pred-countdown" id="pred-countdown"></p>
       <form id="orders" class="orders" ${this.seat ? '' : 'hidden'}>
         <fieldset>
           <legend>Your orders (<span id="pred-ply"></span>)</legend>
@@ -242,6 +243,25 @@ export class PredictorDesk {
     return `A move on the board fills ${words}. Seal and commit below.`;
   }
 
+  /** The board after ply `shown` of the game (browsing back): that ply's moves as arrows. */
+  pastView(state, shown) {
+    const p = shown ? readPlyLine(state.plies[shown - 1]) : null;
+    const shapes = [];
+    const arrow = (uci, brush) => uci && /^[a-h][1-8][a-h][1-8]/.test(uci) && shapes.push({ orig: uci.slice(0, 2), dest: uci.slice(2, 4), brush });
+    if (p) {
+      arrow(p.white.primary, 'green');
+      arrow(p.black.primary, 'blue');
+    }
+    return {
+      fen: shown ? state.fens[shown - 1] : state.start_fen,
+      turn: 'white',
+      movable: null,
+      legal: [],
+      lastMove: p ? plySquares(p) : null,
+      shapes,
+    };
+  }
+
   /** What the board offers: the side whose moves fill the selected field, and the arrows. */
   boardView(state) {
     const mine = this.seat ? this.seat.color : null;
@@ -289,7 +309,7 @@ export class PredictorDesk {
   }
 
   status(state) {
-    if (state.status !== 'active') return 'The game is over.';
+    if (state.status !== 'active') return state.forfeit ? `The game is over: ${state.forfeit}.` : 'The game is over.';
     const side = c => {
       const t = this.team(state, c);
       if (state.closed) return `${c}: ${t.revealed ? 'revealed' : `waiting for ${t.chosen || 'nobody'} to reveal`}`;
@@ -300,6 +320,20 @@ export class PredictorDesk {
     return `Ply ${state.ply}: ${side('white')}; ${side('black')}.${when}`;
   }
 
+  /**
+   * The time left to the ply's deadline, counted down (the page ticks it; out of the status's
+   * live region, so that a screen reader is not told every second).
+   */
+  tick(state) {
+    const el = this.root.querySelector('#pred-countdown');
+    if (!el) return;
+    const due = state && state.status === 'active' ? (state.closed ? state.reveal_deadline : state.deadline) : null;
+    const left = due ? Math.max(0, Math.ceil((due - Date.now()) / 1000)) : 0;
+    const text = due ? `${state.closed ? 'Reveals due' : 'Orders due'} in ${left} s` : '';
+    if (el.textContent !== text) el.textContent = text;
+    el.classList.toggle('urgent', !!due && left <= 5);
+  }
+
   teams(state) {
     const list = c => {
       const t = this.team(state, c);
@@ -307,20 +341,22 @@ export class PredictorDesk {
       const rows = [...t.members]
         .sort((a, b) => a.rank - b.rank)
         .map(m => {
-          const mark = t.chosen === m.name ? ' ★ chosen' : done.has(m.name) ? ' ✓ committed' : '';
+          const mark = state.status !== 'active' ? '' : t.chosen === m.name ? ' ★ chosen' : done.has(m.name) ? ' ✓ committed' : '';
           return `<li>${esc(m.name)} <span class="rank">(rank ${m.rank})</span>${mark}${m.name === this.name && c === (this.seat && this.seat.color) ? ' — you' : ''}</li>`;
         });
-      const commits = t.commitments.map(x => `<li><code class="hash" title="${esc(x.member)}">${esc(x.commitment.slice(0, 16))}…</code></li>`);
+      // A finished game's commitments are of a ply that was never played: not shown.
+      const commits = state.status === 'active' ? t.commitments.map(x => `<li><code class="hash" title="${esc(x.member)}">${esc(x.commitment.slice(0, 16))}…</code></li>`) : [];
       return `<div><h3>${c === 'white' ? 'White' : 'Black'}</h3><ul class="team">${rows.join('') || '<li>nobody yet</li>'}</ul>
         ${commits.length ? `<p>Commitments this ply:</p><ul class="commits">${commits.join('')}</ul>` : ''}</div>`;
     };
     return `<h3 class="sr-only">Teams</h3><div class="teams">${list('white')}${list('black')}</div>`;
   }
 
-  report(state) {
-    if (!state.plies.length) return '';
-    const p = readPlyLine(state.plies[state.plies.length - 1]);
-    if (!p) return `<p>${esc(state.plies[state.plies.length - 1])}</p>`;
+  /** The report of ply `shown` (default: the last played). */
+  report(state, shown = state.plies.length) {
+    if (!shown) return '';
+    const p = readPlyLine(state.plies[shown - 1]);
+    if (!p) return `<p>${esc(state.plies[shown - 1])}</p>`;
     const fired = c => p.fired === c || p.fired === 'both';
     const row = c => {
       const o = p[c];
@@ -335,10 +371,22 @@ export class PredictorDesk {
       <p class="ply-extra">${esc(extra || 'no piece lost')}${p.fired ? `; the prediction of ${esc(p.fired)} came true` : '; no prediction came true'}</p>`;
   }
 
-  /** The ply lines as the page's move list, and the seals checked in the browser. */
-  moveList(state) {
-    const items = state.plies.map(l => `<li>${esc(l.replace(/\s*\{.*\}$/, ''))}</li>`);
-    return `<h2>Plies</h2><ol class="plies" aria-live="polite" aria-label="plies">${items.join('')}</ol>`;
+  /**
+   * The ply lines as the page's move list, each a button that shows the position after it
+   * (`shown`: the ply on the board), with the browsing buttons of the other games' list.
+   */
+  moveList(state, shown = state.plies.length) {
+    const n = state.plies.length;
+    const items = state.plies.map((l, i) => {
+      const current = shown === i + 1 ? ' aria-current="true" class="ply shown"' : ' class="ply"';
+      return `<li><button type="button" data-ply="${i + 1}"${current}>${esc(l.replace(/\s*\{.*\}$/, ''))}</button></li>`;
+    });
+    return `<h2>Plies</h2><ol class="plies moves" aria-live="polite" aria-label="plies">${items.join('')}</ol>
+      <div class="browse controls"><button type="button" data-ply="0" aria-label="the start position">« Start</button>
+        <button type="button" data-step="-1" aria-label="previous ply (left arrow)">‹ Back</button>
+        <button type="button" data-step="1" aria-label="next ply (right arrow)">Next ›</button>
+        <button type="button" data-ply="${n}" aria-label="the current position">Now »</button>
+        ${shown !== n ? `<span class="browsing">showing the position after ply ${shown} of ${n}</span>` : ''}</div>`;
   }
 
   /** The seals of the revealed plies, checked here: '' until there is one. */
@@ -364,6 +412,7 @@ export class PredictorDesk {
       this.root.querySelector('#o-error').textContent = '';
     }
     this.root.querySelector('#pred-status').textContent = this.status(state);
+    this.tick(state);
     this.root.querySelector('#pred-ply').textContent = `ply ${state.ply}`;
     const form = this.root.querySelector('#orders');
     const canCommit = !!this.seat && state.status === 'active' && !state.closed && !this.committed(state);
