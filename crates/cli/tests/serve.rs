@@ -2195,6 +2195,83 @@ fn the_live_stream_sends_state_and_moves() {
     assert_eq!(close_code(vec!["hello".to_string(); 50]), Some(1008));
 }
 
+/// Frames the WebSocket protocol refuses are answered with a close that says why (RFC 6455
+/// § 7.4.1): a ping over 125 bytes 1002 (it was 1009, "a message over 16 KiB"), text that is
+/// not UTF-8 1007, an unmasked frame 1002 (those two dropped the connection without a close).
+#[test]
+fn a_stream_closes_a_bad_frame_with_the_protocol_s_code() {
+    use std::io::{Read, Write};
+    let s = Server::start(&sqlite_url("serve-frames"));
+    let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
+    let path = format!("/api/games/{}/ws", g["id"].as_str().expect("id"));
+    let address = s.base.trim_start_matches("http://").to_string();
+    // A frame from the client: FIN, the opcode, the payload masked (unless `masked` is false).
+    let frame = |opcode: u8, payload: &[u8], masked: bool| -> Vec<u8> {
+        let mut f = vec![0x80 | opcode];
+        let mask = [0x12u8, 0x34, 0x56, 0x78];
+        let bit = if masked { 0x80 } else { 0 };
+        if payload.len() < 126 {
+            f.push(bit | payload.len() as u8);
+        } else {
+            f.push(bit | 126);
+            f.extend_from_slice(&(payload.len() as u16).to_be_bytes());
+        }
+        if masked {
+            f.extend_from_slice(&mask);
+            f.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+        } else {
+            f.extend_from_slice(payload);
+        }
+        f
+    };
+    let close_code_after = |bad: Vec<u8>| -> Option<u16> {
+        let mut tcp = std::net::TcpStream::connect(&address).expect("a connection");
+        write!(
+            tcp,
+            "GET {path} HTTP/1.1\r\nHost: {address}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
+        .expect("the handshake");
+        tcp.set_read_timeout(Some(Duration::from_secs(10))).expect("a timeout");
+        std::thread::sleep(Duration::from_millis(300));
+        tcp.write_all(&bad).expect("the frame");
+        // Everything the server sends until it closes the connection: the close frame's code.
+        let mut got = Vec::new();
+        let mut buffer = [0; 4096];
+        while let Ok(n) = tcp.read(&mut buffer) {
+            if n == 0 {
+                break;
+            }
+            got.extend_from_slice(&buffer[..n]);
+        }
+        let start = got.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
+        let mut at = start;
+        while at + 2 <= got.len() {
+            let (opcode, len) = (got[at] & 0x0f, usize::from(got[at + 1] & 0x7f));
+            let (len, head) =
+                if len == 126 { (usize::from(u16::from_be_bytes([got[at + 2], got[at + 3]])), 4) } else { (len, 2) };
+            if opcode == 8 {
+                return Some(u16::from_be_bytes([got[at + head], got[at + head + 1]]));
+            }
+            at += head + len;
+        }
+        None
+    };
+    assert_eq!(close_code_after(frame(0x9, &[b'x'; 126], true)), Some(1002), "a ping over 125 bytes");
+    assert_eq!(close_code_after(frame(0x1, &[0xff, 0xfe, 0xfd], true)), Some(1007), "text that is not UTF-8");
+    assert_eq!(close_code_after(frame(0x1, b"ping", false)), Some(1002), "an unmasked frame");
+    // A ping of 125 bytes is fine: answered, the stream goes on.
+    let (mut ok, _) = tungstenite::connect(s.url(&path).replace("http://", "ws://")).expect("websocket");
+    ok.send(tungstenite::Message::Ping(vec![b'x'; 125].into())).expect("a ping");
+    ok.send(tungstenite::Message::Text("ping".into())).expect("the page's ping");
+    loop {
+        match ok.read().expect("the stream goes on") {
+            tungstenite::Message::Text(t) if t.contains("pong") => break,
+            _ => {}
+        }
+    }
+}
+
 /// A live stream pings its client (`--ping-seconds`); a client that answers is kept, one that
 /// answers no ping (gone without a close, as a phone that lost its network) is dropped after two.
 #[test]

@@ -2735,12 +2735,22 @@ async fn forward_as(
                     return;
                 }
                 None => return,
-                // A message over the limit: the close says so (1009, message too big).
+                // A frame the protocol refuses: the close says why, as RFC 6455 § 7.4.1 numbers
+                // it (1009 a message over the limit, 1007 text that is not UTF-8, 1002 any other
+                // violation: a control frame over 125 bytes, an unmasked frame, reserved bits or
+                // opcodes, a continuation without a start).
                 Some(Err(e)) => {
                     let text = e.to_string();
-                    if text.contains("too long") || text.contains("Space limit") || text.contains("too big") {
-                        close_with(socket, 1009, "a message over 16 KiB").await;
-                    }
+                    let (code, reason) = if text.contains("Control frame") {
+                        (1002, "a control frame over 125 bytes")
+                    } else if text.contains("too long") || text.contains("Space limit") || text.contains("too big") {
+                        (1009, "a message over 16 KiB")
+                    } else if text.contains("UTF-8") || text.contains("utf-8") || text.contains("Utf8") {
+                        (1007, "a text message that is not UTF-8")
+                    } else {
+                        (1002, "a frame the WebSocket protocol does not allow")
+                    };
+                    close_with(socket, code, reason).await;
                     return;
                 }
                 // Pings are answered by the socket itself; pongs need nothing.
