@@ -380,9 +380,7 @@ pub(crate) fn run_games(
 ) -> Result<ExitCode> {
     let [a, b] = names;
     let mut pgn = match pgn {
-        Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path).with_context(|| format!("cannot create PGN file {}", path.display()))?,
-        )),
+        Some(path) => Some(std::io::BufWriter::new(append_to(path)?)),
         None => None,
     };
     let next = AtomicU32::new(0);
@@ -454,4 +452,14 @@ pub(crate) fn run_games(
         writeln!(out, "average length {:.1} plies", plies as f64 / f64::from(played))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A match's PGN file, opened to add its games after those already there (as cutechess-cli's
+/// `-pgnout` and fastchess add them): a file reused for several matches keeps every game.
+pub(crate) fn append_to(path: &std::path::Path) -> Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot open the PGN file {} to add the games", path.display()))
 }

@@ -9,7 +9,6 @@ use engine::tournament::{
 };
 use engine::uci_client::EngineCommand;
 use rules::{Position, Variant};
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -121,7 +120,7 @@ pub(crate) struct MatchArgs {
     /// Milliseconds an engine may overrun its time before it forfeits.
     #[arg(long, value_name = "MS", default_value_t = 1000)]
     margin: u64,
-    /// Write every game in PGN to this file (after each game).
+    /// Add every game in PGN to this file, after the games already there, as each ends.
     #[arg(long, value_name = "FILE")]
     pgn: Option<PathBuf>,
 }
@@ -131,11 +130,12 @@ pub(crate) fn run(args: &MatchArgs) -> Result<ExitCode> {
     if let (Some(white), Some(black)) = (&args.white, &args.black) {
         return internal(args, white, black);
     }
+    if args.concurrency > 1 {
+        bail!("--concurrency applies to matches between fairylab's own levels (--white/--black); a match of UCI engines plays one game at a time");
+    }
     let config = config(args)?;
     let mut pgn = match &args.pgn {
-        Some(path) => Some(BufWriter::new(
-            File::create(path).with_context(|| format!("cannot create PGN file {}", path.display()))?,
-        )),
+        Some(path) => Some(BufWriter::new(crate::duel::append_to(path)?)),
         None => None,
     };
     let variant = config.variant;
@@ -164,6 +164,10 @@ pub(crate) fn run(args: &MatchArgs) -> Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     write_summary(&mut out, &a, &b, variant, time, &tally)?;
+    if let Some(why) = m.stopped() {
+        eprintln!("error: the match stopped after {} of {games} games: {why}", tally.games());
+        return Ok(ExitCode::from(2));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -155,6 +155,23 @@ fn match_with_records(name: &str, args: &[&str]) -> (std::process::Output, Vec<r
     (o, games)
 }
 
+/// A match's `--pgn` file gets its games added after those already there (it was overwritten):
+/// two matches into one file keep all four games. A UCI match refuses `--concurrency`, which
+/// only internal matches use (it was accepted and ignored).
+#[test]
+fn a_match_adds_its_games_to_the_pgn_file() {
+    let pgn = temp_path("snowfall-match", "two-matches.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let args = ["match", "--variant", "snowfall", "--white", "blind", "--black", "blind", "--nodes", "300"];
+    for seed in ["1", "2"] {
+        let more = ["--games", "2", "--max-plies", "6", "--seed", seed, "--pgn", pgn.to_str().expect("UTF-8 path")];
+        assert_ok(&fairylab(&[&args[..], &more[..]].concat()));
+    }
+    let games = rules::record::read_records(&std::fs::read_to_string(&pgn).expect("the PGN file")).expect("read back");
+    assert_eq!(games.len(), 4);
+    assert_bad_input(&["match", "--engine2", "/bin/true", "--concurrency", "2"], "one game at a time");
+}
+
 #[test]
 fn the_oracle_level_plays_with_the_gifts_it_will_draw() {
     let players = ["match", "--variant", "snowfall", "--white", "oracle", "--black", "blind", "--nodes", "300"];

@@ -750,6 +750,8 @@ pub struct Match {
     names: [String; 2],
     order: Vec<usize>,
     played: u32,
+    /// Why the match stopped before its last game (an engine that cannot be restarted).
+    stopped: Option<String>,
 }
 
 impl Match {
@@ -774,7 +776,7 @@ impl Match {
         if let Some(seed) = config.seed {
             order.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
         }
-        Ok(Match { config, engines, names, order, played: 0 })
+        Ok(Match { config, engines, names, order, played: 0, stopped: None })
     }
 
     /// The names of A and B as results and PGN show them.
@@ -799,14 +801,29 @@ impl Match {
         (self.order[pair % self.order.len()], index.is_multiple_of(2))
     }
 
-    /// Plays the next game, or returns `None` when all are played.
+    /// Plays the next game, or returns `None` when all are played, or when an engine cannot
+    /// be brought up for it (restarted after a crash or a hang, it fails to start again): the
+    /// match stops there, as cutechess-cli stops a tournament, rather than scoring the games
+    /// left as forfeits nobody played ([`Match::stopped`] says why).
     pub fn next_game(&mut self) -> Option<GameRecord> {
-        if self.played >= self.config.games {
+        if self.played >= self.config.games || self.stopped.is_some() {
             return None;
+        }
+        // Both engines up and told that a new game begins.
+        for i in 0..2 {
+            if let Err(detail) = self.ready(i) {
+                self.stopped = Some(format!("{}: {detail}", self.names[i]));
+                return None;
+            }
         }
         let (opening, a_white) = self.schedule(self.played);
         self.played += 1;
         Some(self.play_game(self.played, opening, a_white))
+    }
+
+    /// Why the match stopped before its last game, if it did.
+    pub fn stopped(&self) -> Option<&str> {
+        self.stopped.as_deref()
     }
 
     /// Makes engine `i` ready for a new game, restarting it once if needed.
@@ -856,13 +873,7 @@ impl Match {
             record.termination = Termination::Forfeit { kind, detail };
         };
 
-        // Step 1. Both engines up and told that a new game begins.
-        for color in [Color::White, Color::Black] {
-            if let Err(detail) = self.ready(engine_of(color)) {
-                forfeit(&mut record, color, ForfeitKind::Crash, detail);
-                return record;
-            }
-        }
+        // Step 1 (both engines up and told that a new game begins) is `next_game`'s.
 
         let start_fen = start.fen();
         let mut game = Game::new(start);
@@ -871,6 +882,8 @@ impl Match {
             TimeControl::Clock { base, .. } => [base, base],
             TimeControl::MoveTime(_) => [Duration::ZERO; 2],
         };
+        // What each side's clock is below zero (an overrun within the margin).
+        let mut owed = [Duration::ZERO; 2];
         let mut adjudicator = Adjudicator::new(config.adjudication);
         loop {
             // Step 2. The rules end the game first, then the adjudication rules.
@@ -900,9 +913,11 @@ impl Match {
             let name = self.names[i].clone();
             let (go, allowed) = match config.time {
                 TimeControl::MoveTime(t) => (Go::MoveTime(t), t + config.margin),
+                // A clock overdrawn (within the margin) is sent as zero; what it owes shortens the
+                // margin left, so overruns add up to a time forfeit as on cutechess's clocks.
                 TimeControl::Clock { increment, .. } => (
                     Go::Clock { wtime: clocks[0], btime: clocks[1], winc: increment, binc: increment },
-                    clocks[turn.index()] + config.margin,
+                    clocks[turn.index()] + config.margin.saturating_sub(owed[turn.index()]),
                 ),
             };
             let reply = match self.engines[i].as_mut() {
@@ -927,8 +942,14 @@ impl Match {
                 }
             };
             if let TimeControl::Clock { increment, .. } = config.time {
-                let clock = &mut clocks[turn.index()];
+                // The time used comes off the clock; beyond it, it is owed (the clock below zero),
+                // and the increment pays what is owed first.
+                let (clock, debt) = (&mut clocks[turn.index()], &mut owed[turn.index()]);
+                *debt += best.elapsed.saturating_sub(*clock);
                 *clock = clock.saturating_sub(best.elapsed) + increment;
+                let paid = (*debt).min(*clock);
+                *clock -= paid;
+                *debt -= paid;
             }
 
             // Step 4. Check the move with our rules and play it.

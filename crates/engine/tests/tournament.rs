@@ -13,13 +13,14 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// The fake engine. Usage: `fake.py [--name N] [--variants a,b] [--score CP] [--exit-at PLY]
-/// [--hang-at PLY] [--random SEED] [MOVES...]`: at ply k of the game (counted from the position
-/// it is given) it plays MOVES[k] (`0000` past the end), or a random legal move with
-/// python-chess; it reports `score cp CP` if asked, exits at `--exit-at`, never answers at `--hang-at`.
+/// [--hang-at PLY] [--random SEED] [--sleep MS] [MOVES...]`: at ply k of the game (counted from
+/// the position it is given) it plays MOVES[k] (`0000` past the end), or a random legal move with
+/// python-chess; it reports `score cp CP` if asked, exits at `--exit-at`, never answers at
+/// `--hang-at`, and takes MS milliseconds over every move with `--sleep`.
 const FAKE_ENGINE: &str = r#"
 import sys, time, random
 args = sys.argv[1:]
-name, variants, score, exit_at, hang_at, seed, script = "fake", None, None, -1, -1, None, []
+name, variants, score, exit_at, hang_at, seed, script, pause = "fake", None, None, -1, -1, None, [], 0
 while args:
     a = args.pop(0)
     if a == "--name": name = args.pop(0)
@@ -28,6 +29,7 @@ while args:
     elif a == "--exit-at": exit_at = int(args.pop(0))
     elif a == "--hang-at": hang_at = int(args.pop(0))
     elif a == "--random": seed = int(args.pop(0))
+    elif a == "--sleep": pause = int(args.pop(0)) / 1000
     else: script.append(a)
 fen, moves = None, []
 def say(s):
@@ -50,6 +52,7 @@ for line in sys.stdin:
             sys.stderr.write("fake engine: exiting at ply %d\n" % ply); sys.exit(3)
         if ply == hang_at:
             time.sleep(3600)
+        time.sleep(pause)
         if seed is not None:
             import chess
             board = chess.Board(fen)
@@ -234,6 +237,53 @@ fn clock_time_control() {
     let (games, _) = play(c);
     assert_eq!(games[0].termination, Termination::Rules(EndReason::Checkmate));
     assert!(games[0].to_pgn("t", "?").contains("[TimeControl \"2+0.1\"]"));
+}
+
+/// An engine that crashes and then cannot be started again stops the match (the games left
+/// were scored as its forfeits, as if played); the game it crashed in stays a forfeit.
+#[test]
+fn an_engine_that_cannot_be_restarted_stops_the_match() {
+    let Some(f) = fake_engine() else { return };
+    // B starts once: its command refuses to run a second time (a marker file), as an engine
+    // binary deleted or broken during the match.
+    let marker =
+        std::env::temp_dir().join(format!("fairylab-once-{}-{:?}", std::process::id(), std::thread::current().id()));
+    let _ = std::fs::remove_file(&marker);
+    let once = format!(
+        "if [ -e '{m}' ]; then echo 'cannot start' >&2; exit 1; fi; touch '{m}'; exec python3 '{f}' --exit-at 1",
+        m = marker.display(),
+        f = f.display()
+    );
+    let mut c = config(spec(&f, &FOOLS_MATE), EngineSpec::new(EngineCommand::new("sh", ["-c".to_string(), once])));
+    c.games = 6;
+    let mut m = Match::start(c).expect("engines start");
+    let first = m.next_game().expect("the first game");
+    assert!(
+        matches!(first.termination, Termination::Forfeit { kind: ForfeitKind::Crash, .. }),
+        "{:?}",
+        first.termination
+    );
+    assert!(m.next_game().is_none(), "the match goes on without its engine");
+    let why = m.stopped().expect("why it stopped");
+    assert!(why.contains("restart failed") && why.contains("cannot start"), "{why}");
+    let _ = std::fs::remove_file(&marker);
+}
+
+/// An engine that overruns its clock within the margin on every move loses on time once its
+/// overruns add up to the margin (the clock was set back to zero at each, and it never lost).
+#[test]
+fn overruns_within_the_margin_add_up_to_a_time_forfeit() {
+    let Some(f) = fake_engine() else { return };
+    let mut c = config(spec(&f, &["--random", "1"]), spec(&f, &["--random", "2", "--sleep", "300"]));
+    c.games = 1;
+    c.time = TimeControl::Clock { base: Duration::from_millis(500), increment: Duration::ZERO };
+    c.margin = Duration::from_millis(400);
+    let (games, _) = play(c);
+    let Termination::Forfeit { kind, .. } = &games[0].termination else { panic!("{:?}", games[0].termination) };
+    assert_eq!((*kind, games[0].winner), (ForfeitKind::TimeOut, Some(Color::White)));
+    // 500 ms on the clock and 400 of margin: the third move of 300 ms is the one that overruns.
+    let black_moves = games[0].moves.len() / 2;
+    assert!(black_moves <= 3, "{black_moves} moves of 300 ms each in 0.5 s with a 0.4 s margin");
 }
 
 #[test]
