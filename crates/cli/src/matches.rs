@@ -365,6 +365,10 @@ fn write_summary(
         let margin = if margin.is_finite() { format!("{margin:.1}") } else { "inf".to_string() };
         writeln!(out, "Elo: {} ± {margin} (95 % interval {} to {})", elo(s.elo), elo(s.elo_low), elo(s.elo_high))?;
     }
+    if let Some(draws) = tally.draw_ratio() {
+        let los = tally.los().map_or_else(|| "none (no decisive game)".to_string(), |p| format!("{:.1} %", 100.0 * p));
+        writeln!(out, "LOS: {los} (for {a}); draw ratio: {:.1} %", 100.0 * draws)?;
+    }
     let mut reasons: Vec<(&String, &u32)> = tally.reasons.iter().collect();
     reasons.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
     let reasons: Vec<String> = reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();

@@ -215,3 +215,30 @@ fn variant_path_on_the_command_line() {
     assert!(out.lines().any(|l| l.starts_with("setup (") && l.contains(" rybqkbzr/")), "{out}");
     common::assert_bad_input(&["xboard", "--variant-path", &format!("{data}/missing.toml")], "missing.toml");
 }
+
+/// A UCI match of fairylab against itself (chess960, played with `UCI_Chess960`): the summary
+/// gives the score, the Elo, the LOS and the draw ratio; its PGN replays from the 960 starts.
+#[test]
+fn a_uci_match_sums_up_with_los_and_draw_ratio() {
+    let engine = format!("{} uci", env!("CARGO_BIN_EXE_fairylab"));
+    let o = common::fairylab(&[
+        "match",
+        "--engine2",
+        &engine,
+        "--variant",
+        "chess960",
+        "--games",
+        "2",
+        "--movetime",
+        "10",
+        "--max-plies",
+        "16",
+        "--seed",
+        "5",
+    ]);
+    common::assert_ok(&o);
+    let out = common::stdout(&o);
+    assert!(out.contains("Games: 2\n") && out.contains("W/D/L: "), "{out}");
+    let los = out.lines().find(|l| l.starts_with("LOS: ")).unwrap_or_else(|| panic!("no LOS line: {out}"));
+    assert!(los.contains("draw ratio: ") && los.ends_with(" %"), "{los}");
+}

@@ -10,7 +10,7 @@
 //! assert!((s.elo - elo_from_score(0.7)).abs() < 1e-9 && (s.elo - 147.19).abs() < 0.01);
 //! ```
 
-use crate::uci_client::{EngineCommand, EngineScore, Go, UciClientError, UciEngine};
+use crate::uci_client::{EngineCommand, EngineScore, Go, UciClientError, UciEngine, UciOption};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -628,6 +628,24 @@ impl Tally {
         f64::from(self.wins) + f64::from(self.draws) / 2.0
     }
 
+    /// The likelihood of superiority: the probability that A is the stronger, from the decisive
+    /// games alone (`Φ((W − L) / √(W + L))`, as cutechess-cli and fastchess print it); `None`
+    /// without a decisive game.
+    pub fn los(&self) -> Option<f64> {
+        use statrs::distribution::{ContinuousCDF, Normal};
+        let decisive = f64::from(self.wins + self.losses);
+        if decisive == 0.0 {
+            return None;
+        }
+        let z = (f64::from(self.wins) - f64::from(self.losses)) / decisive.sqrt();
+        Some(Normal::standard().cdf(z))
+    }
+
+    /// The share of games drawn, `None` before the first game.
+    pub fn draw_ratio(&self) -> Option<f64> {
+        (self.games() > 0).then(|| f64::from(self.draws) / f64::from(self.games()))
+    }
+
     /// The statistics, `None` before the first game.
     pub fn stats(&self) -> Option<ScoreStats> {
         score_stats(self.wins, self.draws, self.losses)
@@ -711,10 +729,34 @@ pub fn start_engine(spec: &EngineSpec, variant: &Variant, timeout: Duration) -> 
     for (name, value) in &spec.options {
         engine.set_option(name, value)?;
     }
-    if !user_set("UCI_Variant") {
+    // A Chess960 variant an engine does not list by name is played as its base variant with
+    // `UCI_Chess960` (Stockfish's and Fairy-Stockfish's way; cutechess-cli's `fischerandom`).
+    let listed = |o: &UciOption, name: &str| o.kind != "combo" || o.vars.iter().any(|v| v.eq_ignore_ascii_case(name));
+    let base960 = variant.name.strip_suffix("960").filter(|_| variant.castling.is_some_and(|c| c.chess960));
+    let by_960 = match (base960, engine.option("UCI_Variant")) {
+        (Some(_), Some(o)) if listed(o, &variant.name) => None,
+        (Some(base), Some(o)) if listed(o, base) => Some(base),
+        (Some("chess"), None) => Some("chess"),
+        _ => None,
+    };
+    if let Some(base) = by_960 {
+        if engine.option("UCI_Chess960").is_none() {
+            return Err(StartError::Variant {
+                engine: engine.name().to_string(),
+                variant: variant.name.clone(),
+                known: "no UCI_Chess960 option".into(),
+            });
+        }
+        if !user_set("UCI_Variant") && engine.option("UCI_Variant").is_some() {
+            engine.set_option("UCI_Variant", base)?;
+        }
+        if !user_set("UCI_Chess960") {
+            engine.set_option("UCI_Chess960", "true")?;
+        }
+    } else if !user_set("UCI_Variant") {
         let name = variant.name.as_str();
         match engine.option("UCI_Variant").cloned() {
-            Some(o) if o.kind != "combo" || o.vars.iter().any(|v| v.eq_ignore_ascii_case(name)) => {
+            Some(o) if listed(&o, name) => {
                 engine.set_option("UCI_Variant", name)?;
             }
             Some(o) if name != "chess" => {
@@ -1026,6 +1068,22 @@ mod tests {
         // Only draws: no variance.
         let s = score_stats(0, 10, 0).expect("games");
         assert!(close(s.score_low, 0.5) && close(s.score_high, 0.5));
+    }
+
+    /// LOS as cutechess-cli computes it: 0.5·(1 + erf((W − L) / √(2(W + L)))).
+    #[test]
+    fn likelihood_of_superiority_and_draw_ratio() {
+        let tally = |wins, draws, losses| Tally { wins, draws, losses, ..Tally::default() };
+        // 57/8/35: z = 22/√92 = 2.2937, Φ(z) = 0.98910 (tables: 0.9891).
+        let t = tally(57, 8, 35);
+        assert!((t.los().expect("decisive games") - 0.98910).abs() < 1e-4, "{:?}", t.los());
+        assert!(close(t.draw_ratio().expect("games"), 0.08));
+        // Even: 0.5; no decisive game: none; no game: no draw ratio.
+        assert!(close(tally(10, 79, 10).los().expect("decisive"), 0.5));
+        assert_eq!(tally(0, 5, 0).los(), None);
+        assert_eq!(tally(0, 0, 0).draw_ratio(), None);
+        // 1/3/0: z = 1, Φ(1) = 0.841345.
+        assert!((tally(1, 3, 0).los().expect("decisive") - 0.841345).abs() < 1e-6);
     }
 
     #[test]

@@ -13,14 +13,16 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// The fake engine. Usage: `fake.py [--name N] [--variants a,b] [--score CP] [--exit-at PLY]
-/// [--hang-at PLY] [--random SEED] [--sleep MS] [MOVES...]`: at ply k of the game (counted from
+/// [--hang-at PLY] [--random SEED] [--sleep MS] [--chess960] [MOVES...]`: at ply k of the game (counted from
 /// the position it is given) it plays MOVES[k] (`0000` past the end), or a random legal move with
 /// python-chess; it reports `score cp CP` if asked, exits at `--exit-at`, never answers at
-/// `--hang-at`, and takes MS milliseconds over every move with `--sleep`.
+/// `--hang-at`, and takes MS milliseconds over every move with `--sleep`; with `--chess960` it
+/// has a `UCI_Chess960` option, and once it is set plays its random moves by Chess960's rules.
 const FAKE_ENGINE: &str = r#"
 import sys, time, random
 args = sys.argv[1:]
 name, variants, score, exit_at, hang_at, seed, script, pause = "fake", None, None, -1, -1, None, [], 0
+has960, c960 = False, False
 while args:
     a = args.pop(0)
     if a == "--name": name = args.pop(0)
@@ -30,6 +32,7 @@ while args:
     elif a == "--hang-at": hang_at = int(args.pop(0))
     elif a == "--random": seed = int(args.pop(0))
     elif a == "--sleep": pause = int(args.pop(0)) / 1000
+    elif a == "--chess960": has960 = True
     else: script.append(a)
 fen, moves = None, []
 def say(s):
@@ -41,8 +44,10 @@ for line in sys.stdin:
         say("id name " + name)
         if variants: say("option name UCI_Variant type combo default chess " + " ".join("var " + v for v in variants))
         say("option name Threads type spin default 1 min 1 max 4")
+        if has960: say("option name UCI_Chess960 type check default false")
         say("uciok")
     elif t[0] == "isready": say("readyok")
+    elif t[0] == "setoption" and t[2:3] == ["UCI_Chess960"]: c960 = t[-1] == "true"
     elif t[0] == "position":
         fen = " ".join(t[2:8]) if t[1] == "fen" else None
         moves = t[t.index("moves") + 1:] if "moves" in t else []
@@ -55,7 +60,7 @@ for line in sys.stdin:
         time.sleep(pause)
         if seed is not None:
             import chess
-            board = chess.Board(fen)
+            board = chess.Board(fen, chess960=c960)
             for m in moves: board.push_uci(m)
             legal = sorted(m.uci() for m in board.legal_moves)
             move = random.Random(seed * 1000 + ply).choice(legal)
@@ -237,6 +242,34 @@ fn clock_time_control() {
     let (games, _) = play(c);
     assert_eq!(games[0].termination, Termination::Rules(EndReason::Checkmate));
     assert!(games[0].to_pgn("t", "?").contains("[TimeControl \"2+0.1\"]"));
+}
+
+/// Chess960 with an engine that does not list it by name: played as chess with `UCI_Chess960`
+/// (as against Stockfish; it was refused, "no UCI_Variant option"); castling in the engines'
+/// king-takes-rook form. An engine without the option is refused, saying so.
+#[test]
+fn chess960_is_played_with_uci_chess960() {
+    let Some(f) = fake_engine() else { return };
+    let chess960 = variants::by_name("chess960").expect("chess960");
+    let mut c = config(spec(&f, &["--random", "1", "--chess960"]), spec(&f, &["--random", "2", "--chess960"]));
+    c.variant = chess960;
+    c.games = 6;
+    c.adjudication = Adjudication { max_plies: Some(80), resign: None, draw: None };
+    let book: String = [17, 331, 518, 959]
+        .iter()
+        .filter_map(|&n| Some(format!("{}\n", rules::variants::chess960::start_fen_in(chess960, n)?)))
+        .collect();
+    c.openings = engine::tournament::parse_openings(chess960, &book).expect("the starts");
+    let (games, _) = play(c);
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        assert!(!matches!(g.termination, Termination::Forfeit { .. }), "{:?}", g.termination);
+    }
+    assert!(games.iter().any(|g| g.moves.len() > 40), "games of some length");
+    let mut c = config(spec(&f, &["--random", "1"]), spec(&f, &["--random", "2", "--chess960"]));
+    c.variant = chess960;
+    let err = Match::start(c).expect_err("an engine without UCI_Chess960").to_string();
+    assert!(err.contains("chess960") && err.contains("no UCI_Chess960 option"), "{err}");
 }
 
 /// An engine that crashes and then cannot be started again stops the match (the games left
