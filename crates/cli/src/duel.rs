@@ -320,10 +320,12 @@ fn play(d: &Duel, number: u32) -> Result<Played> {
         let (white, black) = if a_white { (&names[0], &names[1]) } else { (&names[1], &names[0]) };
         let tags = [
             ("Event", format!("fairylab match: {} vs {}", names[0], names[1])),
+            ("Date", engine::tournament::pgn_date(std::time::SystemTime::now())),
             ("Round", (number + 1).to_string()),
             ("White", white.clone()),
             ("Black", black.clone()),
             ("Result", result_text(winner).to_string()),
+            ("PlyCount", game.moves().len().to_string()),
             ("Termination", reason.clone()),
         ];
         rules::record::write_pgn(&game, &tags.map(|(n, v)| (n.to_string(), v)))

@@ -75,6 +75,7 @@ fn play(m: &PredictorMatch, number: u32) -> Result<Played> {
         let (white, black) = if a_white { (names[0], names[1]) } else { (names[1], names[0]) };
         let tags = [
             ("Event", format!("fairylab match: {} vs {}", names[0], names[1])),
+            ("Date", engine::tournament::pgn_date(std::time::SystemTime::now())),
             ("Round", (number + 1).to_string()),
             ("White", white.to_string()),
             ("Black", black.to_string()),

@@ -169,6 +169,11 @@ fn a_match_adds_its_games_to_the_pgn_file() {
     }
     let games = rules::record::read_records(&std::fs::read_to_string(&pgn).expect("the PGN file")).expect("read back");
     assert_eq!(games.len(), 4);
+    // Each dated, with its length (they were "????.??.??", without PlyCount).
+    for g in &games {
+        assert!(g.tag("Date").is_some_and(|d| d.len() == 10 && !d.contains('?')), "{:?}", g.tag("Date"));
+        assert_eq!(g.tag("PlyCount").map(str::to_string), Some(g.game.moves().len().to_string()));
+    }
     assert_bad_input(&["match", "--engine2", "/bin/true", "--concurrency", "2"], "one game at a time");
 }
 
