@@ -999,7 +999,8 @@ impl Match {
             let m = match parse_uci(&pos, &best.uci) {
                 Ok(m) => m,
                 Err(err) => {
-                    let detail = format!("{name} played '{}' in {}: {err}", best.uci, pos.fen());
+                    // The error names the move and the position (it was said twice).
+                    let detail = format!("{name} played {err}");
                     forfeit(&mut record, turn, ForfeitKind::IllegalMove, detail);
                     break;
                 }
