@@ -458,10 +458,24 @@ pub(crate) fn run_games(
 
 /// A match's PGN file, opened to add its games after those already there (as cutechess-cli's
 /// `-pgnout` and fastchess add them): a file reused for several matches keeps every game.
+/// A file whose last game does not end its line gets the blank line a record needs before the
+/// next one (else the next game's first tag would stick to the last one's result).
 pub(crate) fn append_to(path: &std::path::Path) -> Result<std::fs::File> {
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .with_context(|| format!("cannot open the PGN file {} to add the games", path.display()))
+    use std::io::{Read, Seek, SeekFrom, Write};
+    let context = || format!("cannot open the PGN file {} to add the games", path.display());
+    let mut file = std::fs::OpenOptions::new().create(true).read(true).append(true).open(path).with_context(context)?;
+    let len = file.metadata().with_context(context)?.len();
+    if len > 0 {
+        let mut tail = [0u8; 2];
+        let n = tail.len().min(len as usize);
+        file.seek(SeekFrom::End(-(n as i64))).with_context(context)?;
+        file.read_exact(&mut tail[..n]).with_context(context)?;
+        let gap: &[u8] = match &tail[..n] {
+            [.., b'\n', b'\n'] => b"",
+            [.., b'\n'] => b"\n",
+            _ => b"\n\n",
+        };
+        file.write_all(gap).with_context(context)?;
+    }
+    Ok(file)
 }

@@ -55,11 +55,11 @@ pub(crate) struct MatchArgs {
     black: Option<String>,
     /// Internal matches: a node budget per move instead of --movetime, so that a match depends
     /// only on its seed.
-    #[arg(long, value_name = "N", requires = "white", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
     /// Internal matches: a fixed search depth per move instead of --movetime (plies), so that
     /// players of unequal speed are compared at equal search depth; reproducible from the seed.
-    #[arg(long, value_name = "PLIES", requires = "white", conflicts_with_all = ["nodes", "movetime2"], value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_name = "PLIES", conflicts_with_all = ["nodes", "movetime2"], value_parser = clap::value_parser!(u32).range(1..=64))]
     depth: Option<u32>,
     /// Internal matches: games played at once (each engine searches on one thread).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
@@ -86,7 +86,7 @@ pub(crate) struct MatchArgs {
     movetime: u64,
     /// Internal matches: player B's milliseconds per move, for a time-odds match (default:
     /// --movetime). Calibrates a score: how much a doubling of time is worth in the variant.
-    #[arg(long, value_name = "MS", requires = "white", conflicts_with = "nodes", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "MS", conflicts_with = "nodes", value_parser = clap::value_parser!(u64).range(1..))]
     movetime2: Option<u64>,
     /// A clock instead of a fixed time per move: seconds per game plus increment, e.g. `10+0.1`.
     #[arg(long, value_name = "BASE+INC")]
@@ -129,6 +129,17 @@ pub(crate) struct MatchArgs {
 pub(crate) fn run(args: &MatchArgs) -> Result<ExitCode> {
     if let (Some(white), Some(black)) = (&args.white, &args.black) {
         return internal(args, white, black);
+    }
+    // Options of matches between fairylab's own levels, refused by name (clap said "required
+    // arguments were not provided: --white --black", as if they were missing).
+    for (given, flag) in [
+        (args.nodes.is_some(), "--nodes"),
+        (args.depth.is_some(), "--depth"),
+        (args.movetime2.is_some(), "--movetime2"),
+    ] {
+        if given {
+            bail!("{flag} applies to matches between fairylab's own levels (--white/--black), not to a match of UCI engines");
+        }
     }
     if args.concurrency > 1 {
         bail!("--concurrency applies to matches between fairylab's own levels (--white/--black); a match of UCI engines plays one game at a time");

@@ -483,6 +483,19 @@ impl Api {
         (field(&g["id"]), field(&g["white"]["token"]), field(&g["black"]["token"]), g)
     }
 
+    /// The examples of an operation's JSON request body (POST `path`).
+    fn examples(&self, path: &str) -> Vec<Value> {
+        let pointer = format!(
+            "/paths/{}/post/requestBody/content/application~1json/schema/examples",
+            path.replace('~', "~0").replace('/', "~1")
+        );
+        self.spec
+            .pointer(&pointer)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_else(|| panic!("no examples for POST {path}"))
+    }
+
     fn state(&self, id: &str) -> Value {
         self.get("/api/games/{id}", id, "", None, 200)
     }
@@ -585,11 +598,15 @@ fn the_openapi_file_describes_what_the_server_answers() {
             .expect("the Los Alamos file");
     let name = toml.lines().find_map(|l| l.strip_prefix("name = ")).expect("a name").trim_matches('"').to_string();
     api.create(json!({ "variant": name, "variant_toml": toml, "white": "me", "black": "me" }));
-    // The document's examples of a new game are games the server creates.
-    let create_examples =
-        api.spec.pointer("/paths/~1api~1games/post/requestBody/content/application~1json/schema/examples");
-    for example in create_examples.and_then(Value::as_array).expect("examples of POST /api/games") {
-        api.create(example.clone());
+    // The document's examples of a new game are games the server creates, and those of the
+    // analysis board's requests are answered (the variation of the PGN example was illegal).
+    for example in api.examples(games) {
+        api.create(example);
+    }
+    for path in ["/api/position", "/api/position/pgn", "/api/analyse"] {
+        for example in api.examples(path) {
+            api.post(path, "", None, example, 200);
+        }
     }
     api.post(games, "", None, json!({ "variant": "nope", "white": "me", "black": "me" }), 400);
     api.post(games, "", None, json!({ "variant": "chess", "white": "you", "black": "me" }), 400);
@@ -822,6 +839,12 @@ fn the_openapi_file_describes_what_the_server_answers() {
     let check = "/api/games/{id}/orders/check";
     let c = api.post(check, &p1, Some(&bo), json!({ "orders": "E2E4  if e7e5 then H2H3" }), 200);
     assert_eq!(c["valid"], true, "{c}");
+    // The document's example orders are valid at the start (its first example was not: a
+    // knight's response crossed g2).
+    for example in api.examples(check) {
+        let c = api.post(check, &p1, Some(&bo), example, 200);
+        assert_eq!(c["valid"], true, "{c}");
+    }
     let c = api.post(check, &p1, Some(&pb), json!({ "orders": "e7e5 if" }), 200);
     assert_eq!(c["valid"], false, "{c}");
     api.post(check, &p1, Some(&pb), json!({ "orders": "e".repeat(300) }), 400);

@@ -156,25 +156,35 @@ fn match_with_records(name: &str, args: &[&str]) -> (std::process::Output, Vec<r
 }
 
 /// A match's `--pgn` file gets its games added after those already there (it was overwritten):
-/// two matches into one file keep all four games. A UCI match refuses `--concurrency`, which
+/// two matches into one file keep all four games and the one there before. A UCI match refuses `--concurrency`, which
 /// only internal matches use (it was accepted and ignored).
 #[test]
 fn a_match_adds_its_games_to_the_pgn_file() {
+    // The file holds a game already, written without a final newline: the next game still
+    // starts on a line of its own after a blank one.
     let pgn = temp_path("snowfall-match", "two-matches.pgn");
-    let _ = std::fs::remove_file(&pgn);
+    std::fs::write(&pgn, "[Event \"kept\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0").expect("a PGN file");
     let args = ["match", "--variant", "snowfall", "--white", "blind", "--black", "blind", "--nodes", "300"];
     for seed in ["1", "2"] {
         let more = ["--games", "2", "--max-plies", "6", "--seed", seed, "--pgn", pgn.to_str().expect("UTF-8 path")];
         assert_ok(&fairylab(&[&args[..], &more[..]].concat()));
     }
     let games = rules::record::read_records(&std::fs::read_to_string(&pgn).expect("the PGN file")).expect("read back");
-    assert_eq!(games.len(), 4);
+    assert_eq!(games.len(), 5);
+    assert_eq!(games[0].tag("Event"), Some("kept"));
+    let games = &games[1..];
     // Each dated, with its length (they were "????.??.??", without PlyCount).
-    for g in &games {
+    for g in games {
         assert!(g.tag("Date").is_some_and(|d| d.len() == 10 && !d.contains('?')), "{:?}", g.tag("Date"));
         assert_eq!(g.tag("PlyCount").map(str::to_string), Some(g.game.moves().len().to_string()));
     }
     assert_bad_input(&["match", "--engine2", "/bin/true", "--concurrency", "2"], "one game at a time");
+    for flag in ["--nodes", "--depth", "--movetime2"] {
+        assert_bad_input(
+            &["match", "--engine2", "/bin/true", flag, "10"],
+            &format!("{flag} applies to matches between fairylab's own levels"),
+        );
+    }
 }
 
 #[test]
