@@ -2195,6 +2195,21 @@ fn the_live_stream_sends_state_and_moves() {
     assert_eq!(close_code(vec!["hello".to_string(); 50]), Some(1008));
 }
 
+/// A WebSocket opened by hand on `path` (the upgrade request written, nothing read yet; reads
+/// time out after 10 s): a client that does what tungstenite would not.
+fn raw_websocket(address: &str, path: &str) -> std::net::TcpStream {
+    use std::io::Write;
+    let mut tcp = std::net::TcpStream::connect(address).expect("a connection");
+    write!(
+        tcp,
+        "GET {path} HTTP/1.1\r\nHost: {address}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    .expect("the handshake");
+    tcp.set_read_timeout(Some(Duration::from_secs(10))).expect("a timeout");
+    tcp
+}
+
 /// Frames the WebSocket protocol refuses are answered with a close that says why (RFC 6455
 /// § 7.4.1): a ping over 125 bytes 1002 (it was 1009, "a message over 16 KiB"), text that is
 /// not UTF-8 1007, an unmasked frame 1002 (those two dropped the connection without a close).
@@ -2225,14 +2240,7 @@ fn a_stream_closes_a_bad_frame_with_the_protocol_s_code() {
         f
     };
     let close_code_after = |bad: Vec<u8>| -> Option<u16> {
-        let mut tcp = std::net::TcpStream::connect(&address).expect("a connection");
-        write!(
-            tcp,
-            "GET {path} HTTP/1.1\r\nHost: {address}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        )
-        .expect("the handshake");
-        tcp.set_read_timeout(Some(Duration::from_secs(10))).expect("a timeout");
+        let mut tcp = raw_websocket(&address, &path);
         std::thread::sleep(Duration::from_millis(300));
         tcp.write_all(&bad).expect("the frame");
         // Everything the server sends until it closes the connection: the close frame's code.
@@ -2276,21 +2284,14 @@ fn a_stream_closes_a_bad_frame_with_the_protocol_s_code() {
 /// answers no ping (gone without a close, as a phone that lost its network) is dropped after two.
 #[test]
 fn a_stream_pings_and_drops_a_client_that_never_answers() {
-    use std::io::{Read, Write};
+    use std::io::Read;
     let s = Server::start_with(&sqlite_url("serve-ping"), &["--ping-seconds", "1"]);
     let g = create(&s, json!({ "variant": "chess", "white": "me", "black": "me" }));
     let id = g["id"].as_str().expect("id");
     let path = format!("/api/games/{id}/ws");
     // A client that never answers: the handshake by hand, then only reading.
     let address = s.base.trim_start_matches("http://").to_string();
-    let mut silent = std::net::TcpStream::connect(&address).expect("a connection");
-    write!(
-        silent,
-        "GET {path} HTTP/1.1\r\nHost: {address}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-    )
-    .expect("the handshake");
-    silent.set_read_timeout(Some(Duration::from_secs(10))).expect("a timeout");
+    let mut silent = raw_websocket(&address, &path);
     // A client that answers (tungstenite answers pings as it reads).
     let (mut alive, _) = tungstenite::connect(s.url(&path).replace("http://", "ws://")).expect("websocket");
     let t0 = Instant::now();
