@@ -376,11 +376,8 @@ impl Table {
                 }
             }
         }
-        if let Some(f) = &self.forfeited {
-            tags.push((
-                "Forfeit".into(),
-                format!("ply {}: {}'s revealed orders cannot be played: {}", self.desk.ply(), f.side, f.reason),
-            ));
+        if let (Some(f), Some(text)) = (&self.forfeited, self.forfeit_text()) {
+            tags.push(("Forfeit".into(), text));
             tags.push(("ForfeitCommitment".into(), f.commitment.clone()));
             tags.push(("ForfeitReveal".into(), f.reveal.clone()));
             if let Some(r) = self.desk.revealed(!f.side) {
